@@ -1,0 +1,104 @@
+"""The discord.py client: wires the services together and owns their lifetime."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import safe
+from bot.components import DYNAMIC_ITEMS, KNOWN_PREFIXES
+from bot.config import Settings
+from bot.i18n import Catalog
+from bot.lobby import LobbyService
+from bot.registry import REGISTRY, Registry
+from bot.session import SessionService
+from bot.store import Store
+from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+
+
+class GameBot(commands.Bot):
+    """One bot process; every service hangs off it so cogs reach them through ``interaction.client``."""
+
+    store: Store
+    sessions: SessionService
+    lobby: LobbyService
+    tables: Tables
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        registry: Registry = REGISTRY,
+        catalog: Catalog | None = None,
+        sync_dev_guild: bool = True,
+    ) -> None:
+        intents = discord.Intents.default()
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.registry = registry
+        self.catalog = catalog or Catalog.load()
+        self.sync_dev_guild = sync_dev_guild
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database)
+        self.sessions = SessionService(self.store, self.registry)
+        self.lobby = LobbyService(self.sessions)
+        self.tables = Tables(self, self.sessions, self.lobby, self.catalog)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.load_extension("cogs.lobby")
+        for entry in self.registry:
+            if entry.cog not in self.extensions:
+                await self.load_extension(entry.cog)
+        if self.settings.dev_guild and self.sync_dev_guild:
+            guild = discord.Object(id=self.settings.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development server", len(synced))
+
+    async def close(self) -> None:
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Forms, and anything no handler claims, so no click ever ends in "This interaction failed"."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if interaction.type == discord.InteractionType.modal_submit and custom_id.startswith("n:"):
+            await self.tables.on_form_submit(interaction, custom_id[2:], _first_value(data))
+            return
+        ours = custom_id.startswith(KNOWN_PREFIXES)
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit) and not ours:
+            log.warning("refused unknown component id from user %s", interaction.user.id)
+            await safe.reply(interaction, self.catalog.text("host.unknown_component"))
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await safe.reply(interaction, self.catalog.text("host.refuse.dm"))
+            return
+        log.error("command %s failed: %s", interaction.command and interaction.command.name, error)
+        await safe.reply(interaction, self.catalog.text("host.internal_error"))
+
+
+def _first_value(data: dict[str, Any]) -> str:
+    """The first text input of a submitted modal (our forms have exactly one)."""
+    for row in data.get("components", []):
+        for component in row.get("components", [row.get("component", {})]) if isinstance(row, dict) else []:
+            if isinstance(component, dict) and "value" in component:
+                return str(component["value"])
+        if isinstance(row, dict) and "component" in row and "value" in row["component"]:
+            return str(row["component"]["value"])
+    return ""

@@ -1,0 +1,214 @@
+"""Restart-proof buttons and selects: every one is a ``DynamicItem``.
+
+A custom_id carries everything needed to act on it (game id, the state
+version it was drawn for, a compact action reference), so after a restart
+nothing has to be re-registered and start-up time does not grow with the
+number of games.  Templates are deliberately permissive: a malformed id is
+parsed here and answered with a clear message instead of being dropped,
+which Discord would show as "This interaction failed".
+
+Prefixes: ``g`` engine action, ``u`` private panel, ``m`` number form,
+``s`` select of actions, ``l`` lobby.  None of them carries hidden
+information.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.presenter import Button, Control, Select
+from rules.core import Action
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+MAX_ID = 100
+_REF = re.compile(r"(?P<gid>\d{1,12}):(?P<ver>\d{1,9}):(?P<ref>[A-Za-z0-9_.\-]{1,80})")
+_LOBBY = re.compile(r"(?P<gid>\d{1,12}):(?P<op>join|leave|start|cancel|withdraw)")
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+class Malformed(ValueError):
+    """A custom_id that this bot did not produce (or no longer understands)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    game_id: int
+    version: int
+    ref: str
+
+
+def parse_ref(rest: str) -> Ref:
+    match = _REF.fullmatch(rest)
+    if not match:
+        raise Malformed(rest)
+    return Ref(int(match["gid"]), int(match["ver"]), match["ref"])
+
+
+def tables(interaction: discord.Interaction) -> Tables:
+    return cast("Tables", interaction.client.tables)  # type: ignore[attr-defined]
+
+
+def custom_id(prefix: str, game_id: int, version: int, ref: str) -> str:
+    value = f"{prefix}:{game_id}:{version}:{ref}"
+    if len(value) > MAX_ID:
+        raise ValueError(f"custom_id too long ({len(value)} > {MAX_ID}): {value[:40]}...")
+    return value
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g:(?P<rest>.*)"):
+    def __init__(self, item: discord.ui.Button[Any], rest: str) -> None:
+        super().__init__(item)
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActionButton:
+        return cls(cast(discord.ui.Button[Any], item), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await tables(interaction).on_action_click(interaction, self.rest)
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"u:(?P<rest>.*)"):
+    def __init__(self, item: discord.ui.Button[Any], rest: str) -> None:
+        super().__init__(item)
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PanelButton:
+        return cls(cast(discord.ui.Button[Any], item), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await tables(interaction).on_panel_click(interaction, self.rest)
+
+
+class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m:(?P<rest>.*)"):
+    def __init__(self, item: discord.ui.Button[Any], rest: str) -> None:
+        super().__init__(item)
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> FormButton:
+        return cls(cast(discord.ui.Button[Any], item), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await tables(interaction).on_form_click(interaction, self.rest)
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?P<rest>.*)"):
+    def __init__(self, item: discord.ui.Select[Any], rest: str) -> None:
+        super().__init__(item)
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActionSelect:
+        return cls(cast(discord.ui.Select[Any], item), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values)
+        await tables(interaction).on_select(interaction, self.rest, values)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"l:(?P<rest>.*)"):
+    def __init__(self, item: discord.ui.Button[Any], rest: str) -> None:
+        super().__init__(item)
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(cast(discord.ui.Button[Any], item), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await tables(interaction).on_lobby_click(interaction, self.rest)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActionButton,
+    PanelButton,
+    FormButton,
+    ActionSelect,
+    LobbyButton,
+)
+KNOWN_PREFIXES = ("g:", "u:", "m:", "s:", "l:", "n:")
+
+
+def parse_lobby(rest: str) -> tuple[int, str]:
+    match = _LOBBY.fullmatch(rest)
+    if not match:
+        raise Malformed(rest)
+    return int(match["gid"]), match["op"]
+
+
+def lobby_button(game_id: int, op: str, label: str, style: str) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label, style=STYLES[style], custom_id=f"l:{game_id}:{op}")
+
+
+def build_view(game_id: int, version: int, controls: list[Control]) -> discord.ui.View | None:
+    """A fully dynamic view: discord.py stores nothing per message for it."""
+    if not controls:
+        return None
+    view = discord.ui.View(timeout=None)
+    for control in controls[:25]:
+        if isinstance(control, Select):
+            options = [
+                discord.SelectOption(label=c.label[:100], value=c.action.encode(), description=c.description)
+                for c in control.choices[:25]
+            ]
+            select: discord.ui.Select[Any] = discord.ui.Select(
+                custom_id=custom_id("s", game_id, version, "pick"),
+                placeholder=control.placeholder[:150],
+                options=options,
+                row=control.row,
+            )
+            view.add_item(ActionSelect(select, f"{game_id}:{version}:pick"))
+            continue
+        view.add_item(_button(game_id, version, control))
+    return view
+
+
+def _button(game_id: int, version: int, control: Button) -> discord.ui.Item[Any]:
+    if control.action is not None:
+        prefix, ref, cls = "g", control.action.encode(), ActionButton
+    elif control.ui is not None:
+        prefix, ref, cls = "u", control.ui, PanelButton
+    elif control.modal is not None:
+        prefix, ref, cls = "m", control.modal, FormButton
+    else:
+        raise ValueError(f"button {control.label!r} does nothing")
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        label=control.label[:80],
+        style=STYLES[control.style],
+        custom_id=custom_id(prefix, game_id, version, ref),
+        row=control.row,
+        disabled=control.disabled,
+        emoji=control.emoji,
+    )
+    return cls(button, f"{game_id}:{version}:{ref}")
+
+
+def decode_action(ref: str) -> Action:
+    try:
+        return Action.decode(ref)
+    except ValueError:
+        raise Malformed(ref) from None

@@ -1,0 +1,89 @@
+"""Settings from the environment, with a ``.env`` file as a fallback.
+
+Only ``run`` needs the token, so everything else (tests, simulations,
+rendering, the admin commands) works on a machine that has none.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+TOKEN_HELP = (
+    "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
+    "open Bot > Reset Token, and put the token in the environment or in .env (see .env.example)."
+)
+
+
+class ConfigError(Exception):
+    """A setting is missing or unusable; the message says which and how to fix it."""
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """``KEY=VALUE`` lines; ``#`` comments and blank lines ignored, quotes stripped."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str | None
+    database: Path
+    dev_guild: int | None
+    log_level: str
+    language: str
+    plugins: str = ""
+
+    def __repr__(self) -> str:  # never show the token, even in a traceback
+        token = "set" if self.token else "missing"
+        return (
+            f"Settings(token={token}, database={str(self.database)!r}, dev_guild={self.dev_guild}, "
+            f"log_level={self.log_level!r}, language={self.language!r})"
+        )
+
+    def require_token(self) -> str:
+        if not self.token:
+            raise ConfigError(TOKEN_HELP)
+        return self.token
+
+
+def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | None = None) -> Settings:
+    """The environment wins over ``.env`` so a deployment can override a checked-in default."""
+    merged = read_env_file(env_file if env_file is not None else Path(".env"))
+    merged.update(os.environ if environ is None else environ)
+
+    guild_text = merged.get("GAMEHOST_DEV_GUILD", "").strip()
+    dev_guild: int | None = None
+    if guild_text:
+        if not guild_text.isdigit():
+            raise ConfigError(f"GAMEHOST_DEV_GUILD must be a server id (digits), not {guild_text!r}.")
+        dev_guild = int(guild_text)
+
+    level = merged.get("GAMEHOST_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if not isinstance(logging.getLevelName(level), int):
+        raise ConfigError(f"GAMEHOST_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+
+    language = merged.get("GAMEHOST_LANGUAGE", "en").strip() or "en"
+    return Settings(
+        token=merged.get("DISCORD_TOKEN", "").strip() or None,
+        database=Path(merged.get("GAMEHOST_DB", "").strip() or "gamehost.sqlite3"),
+        dev_guild=dev_guild,
+        log_level=level,
+        language=language,
+        plugins=merged.get("GAMEHOST_PLUGINS", "").strip(),
+    )

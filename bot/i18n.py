@@ -1,0 +1,68 @@
+"""Player-facing text: one catalog per language, keyed by message or event kind.
+
+Code never builds a sentence inline; it names a key and passes parameters,
+so a translation is one new file in ``bot/locales`` and nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+LOCALES = Path(__file__).with_name("locales")
+DEFAULT_LANGUAGE = "en"
+
+
+class _Params(dict[str, Any]):
+    """Missing parameters show as ``{name}`` instead of crashing a reply."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, str]) -> None:
+    for key, value in table.items():
+        full = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, Mapping):
+            _flatten(full, value, out)
+        else:
+            out[full] = str(value)
+
+
+class Catalog:
+    def __init__(self, messages: Mapping[str, Mapping[str, str]]) -> None:
+        self._messages = {lang: dict(table) for lang, table in messages.items()}
+
+    @classmethod
+    def load(cls, directory: Path = LOCALES) -> Catalog:
+        messages: dict[str, dict[str, str]] = {}
+        for path in sorted(directory.glob("*.toml")):
+            flat: dict[str, str] = {}
+            _flatten("", tomllib.loads(path.read_text(encoding="utf-8")), flat)
+            messages[path.stem] = flat
+        return cls(messages)
+
+    def extend(self, language: str, entries: Mapping[str, str]) -> None:
+        """Add keys (used by test-only games that ship their own text)."""
+        self._messages.setdefault(language, {}).update(entries)
+
+    def has(self, key: str, language: str = DEFAULT_LANGUAGE) -> bool:
+        return key in self._messages.get(language, {}) or key in self._messages.get(DEFAULT_LANGUAGE, {})
+
+    def text(self, key: str, language: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
+        table = self._messages.get(language) or {}
+        template = table.get(key)
+        if template is None:
+            template = self._messages.get(DEFAULT_LANGUAGE, {}).get(key)
+        if template is None:
+            log.warning("missing catalog key %s", key)
+            return key
+        return template.format_map(_Params(params))
+
+    def languages(self) -> list[str]:
+        return sorted(self._messages)

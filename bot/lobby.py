@@ -1,0 +1,164 @@
+"""Tables before and around play: create, join, leave, start, cancel, abandon.
+
+Kept apart from the session service because none of it applies a game
+action; it only decides who sits where and when a game exists at all.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.registry import GameEntry
+from bot.session import LiveGame, Refusal, SessionService
+from bot.store import SeatRow
+from rules.core import InvalidOptions, check_players, validate_options
+from rules.play import canonical
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"rounds=3 turbo=yes"`` (spaces or commas between pairs) -> a dict of raw strings."""
+    result: dict[str, str] = {}
+    if not text:
+        return result
+    for part in text.replace(",", " ").split():
+        name, sep, value = part.partition("=")
+        if not sep or not name or not value:
+            raise InvalidOptions(f"Options are written name=value (for example rounds=3), not {part!r}.")
+        result[name.strip().lower()] = value.strip()
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChange:
+    game: LiveGame
+    seats: list[SeatRow]
+
+
+class LobbyService:
+    def __init__(self, sessions: SessionService) -> None:
+        self.sessions = sessions
+        self.store = sessions.store
+
+    def entry(self, name: str) -> GameEntry:
+        entry = self.sessions.registry.get(name.strip().lower())
+        if entry is None:
+            offered = ", ".join(e.name for e in self.sessions.registry.public()) or "none yet"
+            raise Refusal("host.refuse.unknown_game", game=name, games=offered)
+        return entry
+
+    async def create(
+        self,
+        *,
+        game: str,
+        options_text: str | None,
+        host_id: int,
+        host_name: str,
+        guild_id: int,
+        channel_id: int,
+        language: str,
+    ) -> LiveGame:
+        entry = self.entry(game)
+        try:
+            options = validate_options(entry.rules.options, parse_options(options_text))
+        except InvalidOptions as exc:
+            raise Refusal("host.refuse.options", reason=str(exc)) from None
+        game_id = await self.store.create_game(
+            game=entry.name,
+            options=options,
+            host_id=host_id,
+            host_name=host_name,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            language=language,
+            now=self.sessions.clock(),
+        )
+        return await self.sessions.load(game_id)
+
+    async def _lobby(self, game_id: int) -> LiveGame:
+        game = await self.sessions.load(game_id)
+        if game.status != "lobby":
+            raise Refusal("host.refuse.lobby_closed")
+        return game
+
+    async def join(self, game_id: int, user_id: int, name: str) -> LobbyChange:
+        async with self.sessions.lock(game_id):
+            game = await self._lobby(game_id)
+            if game.seat_of(user_id) is not None:
+                raise Refusal("host.refuse.already_seated")
+            if len(game.seats) >= game.entry.rules.max_players:
+                raise Refusal("host.refuse.table_full", max=game.entry.rules.max_players)
+            await self.store.add_seat(game_id, user_id, name)
+            await self.sessions.refresh_seats(game_id)
+            return LobbyChange(game, game.seats)
+
+    async def leave(self, game_id: int, user_id: int) -> LobbyChange:
+        async with self.sessions.lock(game_id):
+            game = await self._lobby(game_id)
+            if game.seat_of(user_id) is None:
+                raise Refusal("host.refuse.not_seated")
+            if user_id == game.row.host_id:
+                raise Refusal("host.refuse.host_cannot_leave")
+            await self.store.remove_seat(game_id, user_id)
+            await self.sessions.refresh_seats(game_id)
+            return LobbyChange(game, game.seats)
+
+    async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> LiveGame:
+        async with self.sessions.lock(game_id):
+            game = await self._lobby(game_id)
+            if user_id != game.row.host_id:
+                raise Refusal("host.refuse.host_only")
+            rules = game.entry.rules
+            try:
+                check_players(rules, len(game.seats))
+            except InvalidOptions:
+                raise Refusal(
+                    "host.refuse.player_count",
+                    game=rules.title,
+                    min=rules.min_players,
+                    max=rules.max_players,
+                    count=len(game.seats),
+                ) from None
+            # The seed decides every shuffle, so it is secret and unguessable.
+            seed = seed if seed is not None else secrets.randbits(62)
+            state = rules.setup(len(game.seats), game.row.options, seed)
+            seats = [SeatRow(i, s.user_id, s.name) for i, s in enumerate(game.seats)]
+            now = self.sessions.clock()
+            await self.store.start(
+                game_id, seats=seats, seed=seed, snapshot=canonical(rules.dump(state)), now=now
+            )
+            self.sessions.forget(game_id)
+            return await self.sessions.load(game_id)
+
+    async def close(
+        self, game_id: int, user_id: int, *, moderator: bool, status: str, reason: str
+    ) -> LiveGame:
+        """Cancel a lobby or abandon a game: the host or a server moderator may."""
+        async with self.sessions.lock(game_id):
+            game = await self.sessions.load(game_id)
+            if game.status not in ("lobby", "active", "broken"):
+                raise Refusal("host.refuse.over")
+            if user_id != game.row.host_id and not moderator:
+                raise Refusal("host.refuse.host_or_moderator")
+            await self.store.set_status(game_id, status, reason=reason, now=self.sessions.clock())
+            self.sessions.forget(game_id)
+            return await self.sessions.load(game_id)
+
+    async def withdraw(self, game_id: int, user_id: int, name: str) -> LiveGame:
+        """A seated player leaves a running game; turn-based games cannot go on without them."""
+        async with self.sessions.lock(game_id):
+            game = await self.sessions.load(game_id)
+            if game.status != "active":
+                raise Refusal("host.refuse.over")
+            if game.seat_of(user_id) is None:
+                raise Refusal("host.refuse.not_seated")
+            await self.store.set_status(
+                game_id, "abandoned", reason=f"{name} left", now=self.sessions.clock()
+            )
+            self.sessions.forget(game_id)
+            return await self.sessions.load(game_id)
+
+
+def options_summary(options: Mapping[str, object]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(options.items())) or "standard rules"

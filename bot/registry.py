@@ -1,0 +1,63 @@
+"""Which games exist: name -> rules, renderer and the cog that presents it.
+
+This is the one place that names games; the rest of the host looks them up
+here.  The cog is named by module path because cogs sit above the host and
+are loaded as discord.py extensions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import JSON, Rules
+
+Renderer = Callable[[dict[str, JSON]], bytes]
+"""A public view in, PNG bytes out."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameEntry:
+    rules: Rules[Any]
+    renderer: Renderer
+    cog: str
+    hidden: bool = False
+    """Hidden games (the test game) are playable but not offered to users."""
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._games: dict[str, GameEntry] = {}
+
+    def register(self, entry: GameEntry) -> None:
+        self._games[entry.name] = entry
+
+    def unregister(self, name: str) -> None:
+        self._games.pop(name, None)
+
+    def get(self, name: str) -> GameEntry | None:
+        return self._games.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._games
+
+    def __iter__(self) -> Iterator[GameEntry]:
+        return iter(list(self._games.values()))
+
+    def public(self) -> list[GameEntry]:
+        return [entry for entry in self._games.values() if not entry.hidden]
+
+
+REGISTRY = Registry()
+
+
+def _register_builtin_games() -> None:
+    """Real games join here as they land (rules package, renderer module, cog)."""
+
+
+_register_builtin_games()

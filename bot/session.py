@@ -1,0 +1,214 @@
+"""The one place that applies actions to games.
+
+load (cached) -> the seat belongs to the user -> the button's version is the
+game's version -> apply -> commit log entry + snapshot + version in one
+transaction -> only then return.  A per-game lock serialises everything that
+touches one game, and the version check turns a double click or a race into
+a polite "this board has moved on" instead of a second move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.registry import GameEntry, Registry
+from bot.store import GameRow, SeatRow, Store, VersionConflict
+from rules.core import Action, Event, IllegalAction, Outcome, StateError
+from rules.play import canonical, replay
+
+log = logging.getLogger(__name__)
+
+
+class Refusal(Exception):
+    """An input the host turns down; ``key`` names the catalog sentence for the player."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(slots=True)
+class LiveGame:
+    """A game in memory: the row it came from, its rules and its current state."""
+
+    row: GameRow
+    entry: GameEntry
+    seats: list[SeatRow]
+    state: Any
+    version: int
+    status: str
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    def user_of(self, seat: int) -> int:
+        return self.seats[seat].user_id
+
+    def waiting(self) -> frozenset[int]:
+        if self.status != "active":
+            return frozenset()
+        return self.entry.rules.waiting_for(self.state)
+
+    def outcome(self) -> Outcome | None:
+        return self.entry.rules.outcome(self.state)
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    game: LiveGame
+    seat: int
+    action: Action
+    events: list[Event]
+    version: int
+    waiting_before: frozenset[int]
+    waiting_after: frozenset[int]
+    finished: bool
+    millis: float
+
+
+class SessionService:
+    def __init__(self, store: Store, registry: Registry, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.registry = registry
+        self.clock = clock
+        self._games: dict[int, LiveGame] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The unit of concurrency is one game: every change to it holds this lock."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def forget(self, game_id: int) -> None:
+        """Drop the cached copy; the next use reloads from the database."""
+        self._games.pop(game_id, None)
+
+    async def load(self, game_id: int) -> LiveGame:
+        """The live game, from cache or from its snapshot (rebuilt from the log if need be)."""
+        cached = self._games.get(game_id)
+        if cached is not None:
+            return cached
+        row = await self.store.game(game_id)
+        if row is None:
+            raise Refusal("host.refuse.no_game", game_id=game_id)
+        entry = self.registry.get(row.game)
+        if entry is None:
+            raise Refusal("host.refuse.game_unavailable", game=row.game)
+        seats = await self.store.seats(game_id)
+        state: Any = None
+        if row.status in ("active", "finished") and row.seed is not None:
+            state = await self._restore(row, entry, seats)
+        status = row.status
+        if state is None and status in ("active", "finished"):
+            status = "broken"
+            row = await self.store.game(game_id) or row
+        live = LiveGame(row, entry, seats, state, row.version, status, self.lock(game_id))
+        self._games[game_id] = live
+        return live
+
+    async def _restore(self, row: GameRow, entry: GameEntry, seats: list[SeatRow]) -> Any:
+        rules = entry.rules
+        if row.snapshot:
+            try:
+                return rules.load(json.loads(row.snapshot))
+            except (StateError, ValueError, KeyError, TypeError, IndexError) as exc:
+                log.warning("game %s: snapshot did not load (%s); rebuilding from the log", row.id, exc)
+        try:
+            log_rows = await self.store.actions(row.id)
+            assert row.seed is not None
+            return replay(rules, len(seats), row.options, row.seed, [(s, a) for _, s, a in log_rows])
+        except (
+            IllegalAction,
+            StateError,
+            ValueError,
+            KeyError,
+            TypeError,
+            IndexError,
+            AssertionError,
+        ) as exc:
+            reason = f"could not rebuild from the action log: {exc}"
+            log.error("game %s marked broken: %s", row.id, reason)
+            await self.store.set_status(row.id, "broken", reason=reason, now=self.clock())
+            return None
+
+    async def refresh_seats(self, game_id: int) -> None:
+        live = self._games.get(game_id)
+        if live is not None:
+            live.seats = await self.store.seats(game_id)
+
+    async def act(self, game_id: int, user_id: int, action: Action, *, version: int | None) -> Applied:
+        """Apply one action for ``user_id``; raises ``Refusal`` or ``IllegalAction``, changing nothing."""
+        started = time.perf_counter()
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            self._check_playable(game)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise Refusal("host.refuse.not_seated")
+            if version is not None and version != game.version:
+                raise Refusal("host.refuse.stale")
+            rules = game.entry.rules
+            before = game.waiting()
+            try:
+                events = rules.apply(game.state, seat, action)
+            except IllegalAction:
+                raise
+            except Exception:
+                # A bug in an engine must not leave a half-changed state cached.
+                self.forget(game_id)
+                log.exception("game %s: engine error on %s", game_id, action)
+                raise Refusal("host.refuse.internal") from None
+            finished = rules.outcome(game.state) is not None
+            status = "finished" if finished else "active"
+            try:
+                new_version = await self.store.record_action(
+                    game_id,
+                    expected_version=game.version,
+                    seat=seat,
+                    user_id=user_id,
+                    action=action,
+                    snapshot=canonical(rules.dump(game.state)),
+                    status=status,
+                    now=self.clock(),
+                )
+            except VersionConflict:
+                self.forget(game_id)
+                raise Refusal("host.refuse.stale") from None
+            except BaseException:
+                self.forget(game_id)
+                raise
+            game.version = new_version
+            game.status = status
+            millis = (time.perf_counter() - started) * 1000
+            log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, action.kind, millis)
+            return Applied(game, seat, action, events, new_version, before, game.waiting(), finished, millis)
+
+    @staticmethod
+    def _check_playable(game: LiveGame) -> None:
+        if game.status == "lobby":
+            raise Refusal("host.refuse.not_started")
+        if game.status == "broken":
+            raise Refusal("host.refuse.broken", reason=game.row.reason or "unknown")
+        if game.status != "active":
+            raise Refusal("host.refuse.over")

@@ -1,0 +1,492 @@
+"""Everything a table shows on Discord, and every click that reaches a game.
+
+The flow for a click: parse the custom_id -> the session service applies and
+commits (or refuses: an ephemeral sentence, nothing changes) -> acknowledge
+-> render off the event loop -> post a new table message when the set of
+players we wait for changed (pinging only them), else edit the current one.
+Publishing is serialised per game and always draws the newest state, so two
+quick moves never show up out of order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import safe
+from bot.components import (
+    Malformed,
+    build_view,
+    decode_action,
+    lobby_button,
+    parse_lobby,
+    parse_ref,
+)
+from bot.i18n import Catalog
+from bot.lobby import LobbyService, options_summary
+from bot.presenter import Panel, Presenter
+from bot.session import Applied, LiveGame, Refusal, SessionService
+from rules.core import Action, IllegalAction
+
+if TYPE_CHECKING:
+    pass
+
+log = logging.getLogger(__name__)
+
+MAX_LINES = 12
+"""Event lines kept on a table message that is edited in place."""
+
+
+@dataclass(slots=True)
+class _Shown:
+    """What the current table message of one game shows (memory only; rebuilt after a restart)."""
+
+    waiting: frozenset[int] | None = None
+    lines: list[str] = field(default_factory=list)
+    journal: list[Applied] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Tables:
+    def __init__(
+        self,
+        client: discord.Client,
+        sessions: SessionService,
+        lobby: LobbyService,
+        catalog: Catalog,
+    ) -> None:
+        self.client = client
+        self.sessions = sessions
+        self.lobby = lobby
+        self.catalog = catalog
+        self.presenters: dict[str, Presenter] = {}
+        self._shown: dict[int, _Shown] = {}
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def presenter(self, game: LiveGame) -> Presenter:
+        presenter = self.presenters.get(game.entry.name)
+        if presenter is None:
+            presenter = self.presenters[game.entry.name] = Presenter(self.catalog)
+            presenter.game = game.entry.name
+        return presenter
+
+    def t(self, key: str, language: str = "en", /, **params: Any) -> str:
+        return self.catalog.text(key, language, **params)
+
+    def shown(self, game_id: int) -> _Shown:
+        shown = self._shown.get(game_id)
+        if shown is None:
+            shown = self._shown[game_id] = _Shown()
+        return shown
+
+    def channel(self, channel_id: int) -> discord.abc.Messageable:
+        found = self.client.get_channel(channel_id)
+        if isinstance(found, discord.abc.Messageable):
+            return found
+        return self.client.get_partial_messageable(channel_id)
+
+    async def refuse(self, interaction: discord.Interaction, refusal: Refusal, language: str = "en") -> None:
+        text = self.t(refusal.key, language, **refusal.params)
+        log.warning(
+            "refused %s from user %s: %s",
+            _custom_id(interaction) or "command",
+            interaction.user.id,
+            refusal.key,
+        )
+        await safe.reply(interaction, text)
+
+    async def refuse_illegal(
+        self, interaction: discord.Interaction, game_id: int, exc: IllegalAction
+    ) -> None:
+        log.warning("refused action in game %s from user %s: illegal", game_id, interaction.user.id)
+        await safe.reply(interaction, str(exc))
+
+    async def _language(self, game_id: int) -> str:
+        try:
+            return (await self.sessions.load(game_id)).row.language
+        except Refusal:
+            return "en"
+
+    # -- clicks ----------------------------------------------------------------------------------
+
+    async def on_action_click(self, interaction: discord.Interaction, rest: str) -> None:
+        try:
+            ref = parse_ref(rest)
+            action = decode_action(ref.ref)
+        except Malformed:
+            await self.refuse(interaction, Refusal("host.refuse.malformed"))
+            return
+        await self.act(interaction, ref.game_id, action, ref.version)
+
+    async def on_select(self, interaction: discord.Interaction, rest: str, values: Sequence[str]) -> None:
+        try:
+            ref = parse_ref(rest)
+            if len(values) != 1:
+                raise Malformed(rest)
+            action = decode_action(values[0])
+        except Malformed:
+            await self.refuse(interaction, Refusal("host.refuse.malformed"))
+            return
+        await self.act(interaction, ref.game_id, action, ref.version)
+
+    async def act(
+        self, interaction: discord.Interaction, game_id: int, action: Action, version: int | None
+    ) -> None:
+        if interaction.guild_id is None:
+            await self.refuse(interaction, Refusal("host.refuse.dm"))
+            return
+        try:
+            applied = await self.sessions.act(game_id, interaction.user.id, action, version=version)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal, await self._language(game_id))
+            return
+        except IllegalAction as exc:
+            await self.refuse_illegal(interaction, game_id, exc)
+            return
+        # No await between the commit and queueing: the journal keeps commit order.
+        self.shown(game_id).journal.append(applied)
+        await safe.defer(interaction)
+        await self.publish(applied.game)
+        presenter = self.presenter(applied.game)
+        for event in applied.events:
+            if event.visible_to is not None and applied.seat in event.visible_to:
+                text = presenter.private_line(applied.game, event)
+                if text:
+                    await safe.reply(interaction, text)
+
+    async def on_panel_click(self, interaction: discord.Interaction, rest: str) -> None:
+        try:
+            ref = parse_ref(rest)
+        except Malformed:
+            await self.refuse(interaction, Refusal("host.refuse.malformed"))
+            return
+        try:
+            game = await self.sessions.load(ref.game_id)
+            seat = game.seat_of(interaction.user.id)
+            if seat is None:
+                raise Refusal("host.refuse.not_seated")
+            if game.status != "active":
+                raise Refusal("host.refuse.over")
+            if ref.version != game.version:
+                raise Refusal("host.refuse.stale")
+            panel = await self.presenter(game).on_ui(interaction, game, seat, ref.ref)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal, await self._language(ref.game_id))
+            return
+        await self.send_panel(interaction, game, panel)
+
+    async def send_panel(self, interaction: discord.Interaction, game: LiveGame, panel: Panel) -> None:
+        view = build_view(game.id, game.version, panel.controls)
+        kwargs: dict[str, Any] = {"ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        await safe.reply(interaction, panel.text, **kwargs)
+
+    async def on_form_click(self, interaction: discord.Interaction, rest: str) -> None:
+        try:
+            ref = parse_ref(rest)
+            if "." in ref.ref:
+                raise Malformed(rest)
+        except Malformed:
+            await self.refuse(interaction, Refusal("host.refuse.malformed"))
+            return
+        try:
+            game = await self.sessions.load(ref.game_id)
+            if game.seat_of(interaction.user.id) is None:
+                raise Refusal("host.refuse.not_seated")
+            if game.status != "active":
+                raise Refusal("host.refuse.over")
+            if ref.version != game.version:
+                raise Refusal("host.refuse.stale")
+            spec = self.presenter(game).modal(game, ref.ref)
+            if spec is None:
+                raise Refusal("host.refuse.unknown_button")
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal, await self._language(ref.game_id))
+            return
+        modal = NumberForm(f"n:{game.id}:{game.version}:{ref.ref}", spec.title, spec.label, spec.placeholder)
+        try:
+            await interaction.response.send_modal(modal)
+        except discord.HTTPException as exc:
+            log.warning("could not open a form: %s", exc)
+
+    async def on_form_submit(self, interaction: discord.Interaction, rest: str, raw: str) -> None:
+        """A submitted number form; handled from ``on_interaction`` so it survives restarts."""
+        try:
+            ref = parse_ref(rest)
+            if "." in ref.ref:
+                raise Malformed(rest)
+        except Malformed:
+            await self.refuse(interaction, Refusal("host.refuse.malformed"))
+            return
+        try:
+            game = await self.sessions.load(ref.game_id)
+            spec = self.presenter(game).modal(game, ref.ref)
+            if spec is None:
+                raise Refusal("host.refuse.unknown_button")
+            text = raw.strip()
+            if not text.lstrip("-").isdigit() or len(text) > 12:
+                raise Refusal("host.refuse.not_a_number", value=raw[:20])
+            number = int(text)
+            if not spec.minimum <= number <= spec.maximum:
+                raise Refusal("host.refuse.number_range", min=spec.minimum, max=spec.maximum, value=number)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal, await self._language(ref.game_id))
+            return
+        await self.act(interaction, ref.game_id, Action(ref.ref, (number,)), ref.version)
+
+    # -- the lobby -------------------------------------------------------------------------------
+
+    async def on_lobby_click(self, interaction: discord.Interaction, rest: str) -> None:
+        try:
+            game_id, op = parse_lobby(rest)
+        except Malformed:
+            await self.refuse(interaction, Refusal("host.refuse.malformed"))
+            return
+        user = interaction.user
+        language = await self._language(game_id)
+        try:
+            if op == "join":
+                await self.lobby.join(game_id, user.id, user.display_name)
+            elif op == "leave":
+                await self.lobby.leave(game_id, user.id)
+            elif op == "start":
+                game = await self.lobby.start(game_id, user.id)
+                await safe.defer(interaction)
+                await self.edit_lobby(game, interaction)
+                await self.open_table(game)
+                return
+            elif op == "cancel":
+                moderator = _is_moderator(interaction)
+                game = await self.lobby.close(
+                    game_id, user.id, moderator=moderator, status="abandoned", reason="cancelled"
+                )
+                await safe.defer(interaction)
+                await self.edit_lobby(game, interaction)
+                return
+            elif op == "withdraw":
+                game = await self.lobby.withdraw(game_id, user.id, user.display_name)
+                await safe.reply(interaction, self.t("host.left_game", language))
+                await self.close_table(
+                    game, [self.t("host.abandoned_by", language, player=user.display_name)]
+                )
+                return
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal, language)
+            return
+        game = await self.sessions.load(game_id)
+        await safe.defer(interaction)
+        await self.edit_lobby(game, interaction)
+
+    def lobby_content(self, game: LiveGame) -> str:
+        lang = game.row.language
+        rules = game.entry.rules
+        players = "\n".join(
+            f"{i + 1}. {s.name}"
+            + (self.t("host.lobby.host_mark", lang) if s.user_id == game.row.host_id else "")
+            for i, s in enumerate(game.seats)
+        )
+        key = {
+            "lobby": "host.lobby.open",
+            "active": "host.lobby.started",
+            "finished": "host.lobby.started",
+        }.get(game.status, "host.lobby.closed")
+        return self.t(
+            key,
+            lang,
+            game=rules.title,
+            id=game.id,
+            min=rules.min_players,
+            max=rules.max_players,
+            options=options_summary(game.row.options),
+            players=players,
+            count=len(game.seats),
+        )
+
+    def lobby_view(self, game: LiveGame) -> discord.ui.View | None:
+        if game.status != "lobby":
+            return None
+        lang = game.row.language
+        view = discord.ui.View(timeout=None)
+        for op, style in (
+            ("join", "success"),
+            ("leave", "secondary"),
+            ("start", "primary"),
+            ("cancel", "danger"),
+        ):
+            view.add_item(lobby_button(game.id, op, self.t(f"host.lobby.{op}", lang), style))
+        return view
+
+    async def edit_lobby(self, game: LiveGame, interaction: discord.Interaction | None = None) -> None:
+        content = self.lobby_content(game)
+        view = self.lobby_view(game)
+        if interaction is not None and interaction.message is not None:
+            try:
+                await interaction.edit_original_response(content=content, view=view)
+                return
+            except discord.HTTPException as exc:
+                log.warning("could not edit lobby of game %s: %s", game.id, exc)
+        for row in await self.sessions.store.live_messages(game.id, "lobby"):
+            message = self.channel(row.channel_id)
+            if isinstance(message, (discord.abc.Messageable,)):
+                partial = self.client.get_partial_messageable(row.channel_id).get_partial_message(
+                    row.message_id
+                )
+                await safe.edit(partial, content=content, view=view)
+
+    # -- table messages --------------------------------------------------------------------------
+
+    async def open_table(self, game: LiveGame) -> None:
+        """The first table message of a freshly started game."""
+        lang = game.row.language
+        self.shown(game.id).journal.clear()
+        await self._post(game, [self.t("host.started", lang, game=game.entry.rules.title)], new=True)
+
+    async def publish(self, game: LiveGame) -> None:
+        shown = self.shown(game.id)
+        async with shown.lock:
+            if not shown.journal:
+                return
+            batch, shown.journal = shown.journal, []
+            presenter = self.presenter(game)
+            lines: list[str] = []
+            for applied in batch:
+                for event in applied.events:
+                    if event.visible_to is None:
+                        line = presenter.event_line(game, event)
+                        if line:
+                            lines.append(line)
+            live = await self.sessions.load(game.id)
+            if live.status in ("finished", "abandoned", "broken"):
+                await self._finish(live, lines)
+                return
+            new = shown.waiting is None or shown.waiting != live.waiting()
+            await self._post(live, lines, new=new)
+
+    async def refresh(self, game: LiveGame) -> None:
+        """Repost the table (``/game show``): a new message with live buttons, the old one stripped."""
+        shown = self.shown(game.id)
+        async with shown.lock:
+            await self._post(game, [], new=True)
+
+    async def _render(self, game: LiveGame) -> discord.File:
+        view = game.entry.rules.view(game.state, None)
+        png = await asyncio.to_thread(game.entry.renderer, view)
+        return discord.File(io.BytesIO(png), filename=f"table-{game.id}.png")
+
+    def _table_content(self, game: LiveGame, lines: list[str]) -> str:
+        lang = game.row.language
+        presenter = self.presenter(game)
+        view = game.entry.rules.view(game.state, None)
+        head = self.t("host.table.head", lang, game=game.entry.rules.title, id=game.id, move=game.version)
+        status = presenter.status(game, view)
+        mentions = " ".join(f"<@{game.user_of(s)}>" for s in sorted(game.waiting()))
+        body = "\n".join(lines[-MAX_LINES:])
+        parts = [part for part in (body, head, status, mentions) if part]
+        return "\n".join(parts)[:2000]
+
+    async def _post(self, game: LiveGame, lines: list[str], *, new: bool) -> None:
+        shown = self.shown(game.id)
+        store = self.sessions.store
+        channel_id = game.row.table_channel_id
+        if channel_id is None:
+            return
+        current = await store.live_messages(game.id, "table")
+        if not new and current:
+            shown.lines = (shown.lines + lines)[-MAX_LINES:]
+        else:
+            shown.lines = lines[-MAX_LINES:]
+        content = self._table_content(game, shown.lines)
+        view = build_view(game.id, game.version, self.presenter(game).controls(game))
+        file = await self._render(game)
+        partial_channel = self.client.get_partial_messageable(channel_id)
+        if not new and current:
+            row = current[-1]
+            message = partial_channel.get_partial_message(row.message_id)
+            if await safe.edit(message, content=content, attachments=[file], view=view):
+                await store.update_message_version(row.message_id, game.version)
+                shown.waiting = game.waiting()
+                return
+        mention_ids = [discord.Object(id=game.user_of(s)) for s in sorted(game.waiting())]
+        sent = await safe.send(
+            self.channel(channel_id),
+            content=content,
+            file=file,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
+        )
+        if sent is None:
+            return
+        await store.add_message(game.id, channel_id, sent.id, "table", game.version)
+        shown.waiting = game.waiting()
+        await self._strip(game, keep=sent.id)
+
+    async def _strip(self, game: LiveGame, keep: int | None = None) -> None:
+        """Old table messages keep their text and board as history but lose their buttons."""
+        store = self.sessions.store
+        for row in await store.live_messages(game.id, "table"):
+            if row.message_id == keep:
+                continue
+            message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+            await safe.edit(message, view=None)
+            await store.retire_message(row.message_id)
+
+    async def _finish(self, game: LiveGame, lines: list[str]) -> None:
+        lang = game.row.language
+        outcome = game.outcome() if game.state is not None else None
+        if outcome is not None:
+            standings = self.presenter(game).standings(game, outcome)
+            lines = [
+                *lines,
+                self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id),
+                *standings,
+            ]
+        await self.close_table(game, lines)
+
+    async def close_table(self, game: LiveGame, lines: list[str]) -> None:
+        """Final message (board + lines), and no live buttons anywhere."""
+        channel_id = game.row.table_channel_id
+        await self._strip(game)
+        if channel_id is None:
+            return
+        kwargs: dict[str, Any] = {"content": "\n".join(lines)[:2000] or "\u200b"}
+        if game.state is not None:
+            kwargs["file"] = await self._render(game)
+        kwargs["allowed_mentions"] = discord.AllowedMentions.none()
+        sent = await safe.send(self.channel(channel_id), **kwargs)
+        if sent is not None:
+            await self.sessions.store.add_message(game.id, channel_id, sent.id, "final", game.version)
+            await self.sessions.store.retire_message(sent.id)
+        self._shown.pop(game.id, None)
+
+
+class NumberForm(discord.ui.Modal):
+    """A one-field form; its submission is routed by custom_id in ``on_interaction``."""
+
+    def __init__(self, custom_id: str, title: str, label: str, placeholder: str) -> None:
+        super().__init__(title=title[:45], custom_id=custom_id, timeout=600)
+        self.value: discord.ui.TextInput[NumberForm] = discord.ui.TextInput(
+            label=label[:45], placeholder=placeholder[:100] or None, max_length=12, custom_id="value"
+        )
+        self.add_item(self.value)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Deliberately empty: the host's ``on_interaction`` answers every form, before or after a restart."""
+
+
+def _custom_id(interaction: discord.Interaction) -> str | None:
+    data = interaction.data or {}
+    value = data.get("custom_id")
+    return str(value) if value is not None else None
+
+
+def _is_moderator(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)

@@ -1,0 +1,1 @@
+"""Discord glue: the lobby cog and one presentation cog per game."""

@@ -1,0 +1,264 @@
+"""``/game``: start, list, show, leave, abandon, export and explain tables.
+
+Thin by design: each command resolves the table, calls the lobby or table
+service, and phrases the answer from the catalog.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import safe
+from bot.export import export_game
+from bot.session import LiveGame, Refusal
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+
+OPEN = ("lobby", "active")
+
+
+class LobbyCog(commands.Cog):
+    game = app_commands.Group(name="game", description="Board game tables", guild_only=True)
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    def t(self, key: str, /, **params: object) -> str:
+        return self.bot.catalog.text(key, self.bot.settings.language, **params)
+
+    async def _refuse(self, interaction: discord.Interaction, refusal: Refusal) -> None:
+        await self.bot.tables.refuse(interaction, refusal, self.bot.settings.language)
+
+    async def _table(self, interaction: discord.Interaction, table: int | None) -> LiveGame:
+        """The named table in this server, or the only open one in this channel or thread."""
+        if interaction.guild_id is None:
+            raise Refusal("host.refuse.dm")
+        if table is not None:
+            game = await self.bot.sessions.load(table)
+            if game.row.guild_id != interaction.guild_id:
+                raise Refusal("host.refuse.no_game", game_id=table)
+            return game
+        here = await self.bot.store.games_in_channel(interaction.channel_id or 0, OPEN)
+        if not here:
+            raise Refusal("host.refuse.no_table_here")
+        if len(here) > 1:
+            raise Refusal("host.refuse.several_tables", ids=", ".join(f"#{g.id}" for g in here))
+        return await self.bot.sessions.load(here[0].id)
+
+    # -- /game new -------------------------------------------------------------------------------
+
+    @game.command(name="new", description="Open a table for a game; others join with a button")
+    @app_commands.describe(name="Which game", options="Optional table options, e.g. rounds=3")
+    async def new(self, interaction: discord.Interaction, name: str, options: str | None = None) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self._refuse(interaction, Refusal("host.refuse.dm"))
+            return
+        try:
+            game = await self.bot.lobby.create(
+                game=name,
+                options_text=options,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                language=self.bot.settings.language,
+            )
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        tables = self.bot.tables
+        view = tables.lobby_view(game)
+        await interaction.response.send_message(
+            tables.lobby_content(game), view=view or discord.utils.MISSING
+        )
+        message = await interaction.original_response()
+        await self.bot.store.add_message(game.id, message.channel.id, message.id, "lobby", 0)
+        channel = interaction.channel
+        if isinstance(channel, discord.TextChannel):
+            try:
+                thread = await message.create_thread(name=f"{game.entry.rules.title} #{game.id}"[:100])
+                await self.bot.store.set_thread(game.id, thread.id)
+                self.bot.sessions.forget(game.id)
+            except discord.HTTPException as exc:
+                log.warning("game %s: no thread (%s); playing in the channel", game.id, exc)
+
+    @new.autocomplete("name")
+    async def _game_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        text = current.lower()
+        return [
+            app_commands.Choice(name=e.rules.title, value=e.name)
+            for e in self.bot.registry.public()
+            if text in e.name or text in e.rules.title.lower()
+        ][:25]
+
+    # -- /game list ------------------------------------------------------------------------------
+
+    @game.command(name="list", description="Tables in this server")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            await self._refuse(interaction, Refusal("host.refuse.dm"))
+            return
+        rows = await self.bot.store.games(guild_id=interaction.guild_id, statuses=OPEN)
+        if not rows:
+            await safe.reply(interaction, self.t("host.lobby.list_empty"))
+            return
+        lines = [self.t("host.lobby.list_head")]
+        for row in rows[-20:]:
+            game = await self.bot.sessions.load(row.id)
+            extra = ""
+            if game.status == "active":
+                waiting = ", ".join(game.names[s] for s in sorted(game.waiting()))
+                extra = self.t("host.lobby.list_waiting", players=waiting)
+                last = await self.bot.store.last_action_at(row.id)
+                if last is not None:
+                    extra += self.t("host.lobby.list_last", at=int(last))
+            lines.append(
+                self.t(
+                    "host.lobby.list_line",
+                    id=row.id,
+                    game=game.entry.rules.title,
+                    status=game.status,
+                    players=", ".join(game.names),
+                    extra=extra,
+                )
+            )
+        await safe.reply(interaction, "\n".join(lines)[:2000])
+
+    # -- /game show ------------------------------------------------------------------------------
+
+    @game.command(name="show", description="Post the current table message again")
+    @app_commands.describe(table="Table number (default: the table in this channel)")
+    async def show(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        try:
+            game = await self._table(interaction, table)
+            if game.status != "active":
+                raise Refusal("host.refuse.not_started" if game.status == "lobby" else "host.refuse.over")
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        await safe.reply(interaction, self.t("host.lobby.shown", id=game.id))
+        await self.bot.tables.refresh(game)
+
+    # -- /game leave -----------------------------------------------------------------------------
+
+    @game.command(name="leave", description="Leave a table")
+    @app_commands.describe(table="Table number (default: the table in this channel)")
+    async def leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        try:
+            game = await self._table(interaction, table)
+            if game.seat_of(interaction.user.id) is None:
+                raise Refusal("host.refuse.not_seated")
+            if game.status == "lobby":
+                await self.bot.lobby.leave(game.id, interaction.user.id)
+                await safe.reply(interaction, self.t("host.lobby.left_lobby", id=game.id))
+                await self.bot.tables.edit_lobby(await self.bot.sessions.load(game.id))
+                return
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        view = discord.ui.View(timeout=None)
+        from bot.components import lobby_button
+
+        view.add_item(lobby_button(game.id, "withdraw", self.t("host.lobby.withdraw"), "danger"))
+        await safe.reply(interaction, self.t("host.lobby.confirm_withdraw"), view=view)
+
+    # -- /game abandon ---------------------------------------------------------------------------
+
+    @game.command(name="abandon", description="Close a table (host or Manage Server)")
+    @app_commands.describe(table="Table number (default: the table in this channel)")
+    async def abandon(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        try:
+            found = await self._table(interaction, table)
+            moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
+            game = await self.bot.lobby.close(
+                found.id,
+                interaction.user.id,
+                moderator=moderator,
+                status="abandoned",
+                reason=f"abandoned by {interaction.user.display_name}",
+            )
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        await safe.reply(interaction, self.t("host.lobby.abandoned_done", id=game.id))
+        if found.status == "lobby":
+            await self.bot.tables.edit_lobby(game)
+        else:
+            await self.bot.tables.close_table(
+                game, [self.t("host.abandoned", player=interaction.user.display_name)]
+            )
+
+    # -- /game export ----------------------------------------------------------------------------
+
+    @game.command(name="export", description="Download a finished game (seed and every move) as JSON")
+    @app_commands.describe(table="Table number (default: the table in this channel)")
+    async def export(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        try:
+            if interaction.guild_id is None:
+                raise Refusal("host.refuse.dm")
+            if table is None:
+                game = await self._table(interaction, None)
+            else:
+                game = await self.bot.sessions.load(table)
+                if game.row.guild_id != interaction.guild_id:
+                    raise Refusal("host.refuse.no_game", game_id=table)
+            if game.status in ("lobby", "active"):
+                raise Refusal("host.refuse.export_running")
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        data = await export_game(self.bot.store, game.id)
+        payload = json.dumps(data, indent=1).encode()
+        file = discord.File(io.BytesIO(payload), filename=f"game-{game.id}.json")
+        await safe.reply(interaction, self.t("host.lobby.export_ready", id=game.id), file=file)
+
+    # -- /game rules -----------------------------------------------------------------------------
+
+    @game.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.describe(name="Which game")
+    async def rules(self, interaction: discord.Interaction, name: str) -> None:
+        try:
+            entry = self.bot.lobby.entry(name)
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        rules = entry.rules
+        head = self.t("host.lobby.rules_head", game=rules.title, min=rules.min_players, max=rules.max_players)
+        body = self.t(f"{entry.name}.rules")
+        options = "\n".join(f"`{o.name}` (default {o.default}): {o.help}" for o in rules.options)
+        await safe.reply(interaction, "\n".join(p for p in (head, body, options) if p)[:2000])
+
+    @rules.autocomplete("name")
+    async def _rules_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._game_names(interaction, current)
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """Tell a table when one of its players leaves the server (needs the members intent)."""
+        for row in await self.bot.store.games(guild_id=payload.guild_id, statuses=("active",)):
+            game = await self.bot.sessions.load(row.id)
+            seat = game.seat_of(payload.user.id)
+            if seat is not None and row.table_channel_id:
+                await safe.send(
+                    self.bot.tables.channel(row.table_channel_id),
+                    content=self.t("host.member_left", player=game.names[seat]),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+
+
+async def setup(bot: GameBot) -> None:
+    await bot.add_cog(LobbyCog(bot))

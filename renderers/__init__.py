@@ -1,0 +1,1 @@
+"""Pillow renderers: a public view in, PNG bytes out; they never change a state."""

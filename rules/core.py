@@ -1,0 +1,241 @@
+"""The engine contract every game implements, and the value types it speaks.
+
+Modelled on OpenSpiel (``legal_actions`` / ``apply_action`` / ``is_terminal``
+/ ``returns``) and python-chess (``legal_moves`` / ``push``): one small
+surface so that the host, a bot player, a fuzzer and a benchmark can drive
+every game the same way without knowing which game it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+JSON = Any
+"""A value made only of dict/list/str/int/float/bool/None."""
+
+Arg = int | str
+
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,31}")
+_INT = re.compile(r"-?\d{1,12}")
+
+
+class IllegalAction(Exception):
+    """The action is not allowed now; ``str(exc)`` is a sentence for the player.
+
+    Raising it guarantees the state was not changed.
+    """
+
+
+class InvalidOptions(ValueError):
+    """Table options were unknown or out of range; the message names which."""
+
+
+class StateError(ValueError):
+    """A saved state could not be loaded (wrong schema, corrupt data)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One small decision: a kind plus a few ints or short words.
+
+    Actions travel inside Discord custom_ids, so they have a compact text
+    form (``encode``) as well as a JSON form.  String arguments must be
+    identifiers (never purely numeric) so the text form is unambiguous.
+    """
+
+    kind: str
+    args: tuple[Arg, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not _TOKEN.fullmatch(self.kind):
+            raise ValueError(f"bad action kind {self.kind!r}")
+        for arg in self.args:
+            if isinstance(arg, bool) or not isinstance(arg, (int, str)):
+                raise ValueError(f"action arguments are ints or words, not {arg!r}")
+            if isinstance(arg, str) and not _TOKEN.fullmatch(arg):
+                raise ValueError(f"bad action argument {arg!r}")
+
+    def encode(self) -> str:
+        return ".".join([self.kind, *(str(a) for a in self.args)])
+
+    @classmethod
+    def decode(cls, text: str) -> Action:
+        """Parse ``encode``'s output; raises ``ValueError`` on anything else."""
+        if not text or len(text) > 80:
+            raise ValueError("action reference has a bad length")
+        kind, *rest = text.split(".")
+        args: list[Arg] = [int(t) if _INT.fullmatch(t) else t for t in rest]
+        return cls(kind, tuple(args))
+
+    def to_json(self) -> list[Arg]:
+        return [self.kind, *self.args]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Any]) -> Action:
+        if not data or not isinstance(data[0], str):
+            raise ValueError(f"not an action: {data!r}")
+        return cls(data[0], tuple(data[1:]))
+
+    def __str__(self) -> str:
+        return self.encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as data: the host phrases it per language.
+
+    ``visible_to`` is ``None`` for public events; otherwise only those seats
+    may be told (a card drawn into a hand, a private balance).
+    """
+
+    kind: str
+    seat: int | None = None
+    params: Mapping[str, JSON] = field(default_factory=dict)
+    visible_to: frozenset[int] | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.visible_to is None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Final result.  ``ranks`` start at 1; tied seats share a rank."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    breakdown: tuple[Mapping[str, int], ...] = ()
+
+    def winners(self) -> tuple[int, ...]:
+        return tuple(s for s, r in enumerate(self.ranks) if r == 1)
+
+    def returns(self) -> tuple[float, ...]:
+        """OpenSpiel-style utilities: +1 shared among winners, -1 otherwise."""
+        wins = self.winners()
+        return tuple(1.0 / len(wins) if s in wins else -1.0 for s in range(len(self.ranks)))
+
+
+def rank_by(keys: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """Competition ranking (1, 1, 3) where a larger key is better.
+
+    Games pass (score, tie-break, ...) tuples; equal tuples share a place,
+    which is how every one of our rulebooks settles a final tie.
+    """
+    ordered = sorted((tuple(k) for k in keys), reverse=True)
+    return tuple(1 + ordered.index(tuple(k)) for k in keys)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One table option offered at ``/game new`` (``name=value``)."""
+
+    name: str
+    default: int | str | bool
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, raw: object) -> int | str | bool:
+        """Turn a user-typed value into the option's type, or explain why not."""
+        default = self.default
+        if isinstance(default, bool):
+            text = str(raw).strip().lower()
+            if isinstance(raw, bool):
+                return raw
+            if text in ("1", "yes", "true", "on"):
+                return True
+            if text in ("0", "no", "false", "off"):
+                return False
+            raise InvalidOptions(f"Option {self.name} must be yes or no, not {raw!r}.")
+        if isinstance(default, int):
+            try:
+                value = int(str(raw).strip())
+            except ValueError:
+                raise InvalidOptions(f"Option {self.name} must be a whole number, not {raw!r}.") from None
+            low, high = self.minimum, self.maximum
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise InvalidOptions(f"Option {self.name} must be between {low} and {high}.")
+            return value
+        text = str(raw).strip().lower()
+        if self.choices and text not in self.choices:
+            raise InvalidOptions(f"Option {self.name} must be one of: {', '.join(self.choices)}.")
+        return text
+
+
+def validate_options(specs: Sequence[OptionSpec], raw: Mapping[str, object]) -> dict[str, Any]:
+    """Every option with its default filled in; unknown names are refused."""
+    known = {spec.name: spec for spec in specs}
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        offered = ", ".join(known) or "none"
+        raise InvalidOptions(f"Unknown option {unknown[0]!r}. Options for this game: {offered}.")
+    return {name: (spec.parse(raw[name]) if name in raw else spec.default) for name, spec in known.items()}
+
+
+S = TypeVar("S")
+
+
+class Rules(Protocol[S]):
+    """What a game supplies.  Seats are ``0..players-1`` in turn order.
+
+    ``apply`` mutates the state in place for speed; it must validate fully
+    before changing anything, so an ``IllegalAction`` leaves the state as it
+    was.  Engines never read the clock and draw randomness only from the
+    state's own :class:`rules.rng.Rng`.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+    schema: int
+
+    def setup(self, players: int, options: Mapping[str, object], seed: int) -> S:
+        """A fresh game; raises ``InvalidOptions`` for bad options or counts."""
+        ...
+
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """Everything ``seat`` may do now, out-of-turn actions included."""
+        ...
+
+    def apply(self, state: S, seat: int, action: Action) -> list[Event]: ...
+
+    def waiting_for(self, state: S) -> frozenset[int]:
+        """Seats the game is waiting on (the ones the host should ping)."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """Final standings once the game is over, else ``None``."""
+        ...
+
+    def view(self, state: S, seat: int | None) -> dict[str, JSON]:
+        """What ``seat`` may see; ``None`` is a spectator (public view)."""
+        ...
+
+    def dump(self, state: S) -> dict[str, JSON]:
+        """JSON-ready full state, including ``schema``."""
+        ...
+
+    def load(self, data: Mapping[str, JSON]) -> S:
+        """Inverse of ``dump``; raises ``StateError`` on an unknown schema or bad data."""
+        ...
+
+    def invariants(self, state: S) -> list[str]:
+        """Broken conservation laws, for fuzzers; empty when all hold."""
+        ...
+
+
+def is_terminal(rules: Rules[Any], state: Any) -> bool:
+    return rules.outcome(state) is not None
+
+
+def check_players(rules: Rules[Any], players: int) -> None:
+    if not rules.min_players <= players <= rules.max_players:
+        raise InvalidOptions(
+            f"{rules.title} is for {rules.min_players} to {rules.max_players} players, not {players}."
+        )

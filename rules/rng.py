@@ -1,0 +1,71 @@
+"""A seeded, counter-based random generator that serialises to two integers.
+
+``random.Random`` keeps 625 words of hidden state; storing that in every
+snapshot would be wasteful and would make replays depend on CPython's
+implementation.  A counter-based generator (SplitMix64, Steele et al. 2014)
+needs only the seed and how many draws were taken, so ``setup(seed)`` plus the
+action log always replays to the same state, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+class Rng:
+    """Deterministic randomness owned by a game state."""
+
+    __slots__ = ("draws", "seed")
+
+    def __init__(self, seed: int, draws: int = 0) -> None:
+        self.seed = seed & _MASK
+        self.draws = draws
+
+    def next64(self) -> int:
+        """The next 64-bit word; each call advances the draw counter by one."""
+        self.draws += 1
+        return _mix((self.seed + self.draws * _GOLDEN) & _MASK)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            word = self.next64()
+            if word < limit:
+                return word % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        """Fisher–Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def to_json(self) -> list[int]:
+        return [self.seed, self.draws]
+
+    @classmethod
+    def from_json(cls, data: Sequence[int]) -> Rng:
+        return cls(int(data[0]), int(data[1]))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rng) and (self.seed, self.draws) == (other.seed, other.draws)
+
+    def __repr__(self) -> str:
+        return f"Rng(draws={self.draws})"

@@ -1,0 +1,34 @@
+"""The whole host through discord.py's real code path, against SimCord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import simcord
+
+from tests.host.discord_kit import ids, labels, make_bot, open_table
+
+
+async def play_to_end(table, limit: int = 60) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(limit):
+        live = [m for m in table.thread.history() if m.components]
+        if not live:
+            return
+        message = live[-1]
+        player = table.on_turn()
+        label = "gg" if "gg" in labels(message) else "Add 3"
+        result = await player.click(message, label=label)
+        assert result.acknowledged
+    raise AssertionError("the game did not end")
+
+
+async def test_create_join_start_play_to_the_end(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        first = table.table_message()
+        assert first.attachments and first.attachments[0].filename.endswith(".png")
+        assert all(i.startswith(("g:", "u:", "m:")) and len(i) <= 100 for i in ids(first))
+        await play_to_end(table)
+        final = table.thread.history()[-1]
+        assert "Final standings" in final.content
+        assert not any(m.components for m in table.thread.history()), "no live buttons after the end"

@@ -1,0 +1,67 @@
+"""Discord presentation of the test game: buttons, a form, a private panel."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.presenter import Button, Control, ModalSpec, Panel, Presenter
+from bot.session import LiveGame
+from rules.core import Action
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+TEXT = {
+    "toy.rules": "Take turns adding 1 to 3. Knock once per game, any time. Reach the target, then everyone presses gg.",
+    "toy.event.added": "{player} adds {amount} (total {total}).",
+    "toy.event.knocked": "{player} knocks.",
+    "toy.event.target_reached": "The target is reached at {total}!",
+    "toy.event.gg": "{player}: gg",
+    "toy.private.peeked": "Your secret is {secret}.",
+    "toy.status": "Total {total} of {target}. Waiting for {players}.",
+    "toy.secret": "Your secret is {secret}; you have added {points}.",
+}
+
+
+class ToyPresenter(Presenter):
+    game = "toy"
+
+    def status(self, game: LiveGame, view: dict[str, Any]) -> str:
+        players = ", ".join(game.names[s] for s in sorted(game.waiting()))
+        return self.t(
+            "toy.status", game.row.language, total=view["total"], target=view["target"], players=players
+        )
+
+    def controls(self, game: LiveGame) -> list[Control]:
+        state = game.state
+        if state.phase == "cheer":
+            return [Button("gg", action=Action("gg"), style="success")]
+        controls: list[Control] = [
+            Button(f"Add {n}", action=Action("add", (n,)), style="primary") for n in (1, 2, 3)
+        ]
+        controls += [
+            Button("Add…", modal="add"),
+            Button("Knock", action=Action("knock")),
+            Button("My secret", ui="secret"),
+        ]
+        return controls
+
+    def modal(self, game: LiveGame, kind: str) -> ModalSpec | None:
+        if kind == "add":
+            return ModalSpec("Add to the total", "How much? (1 to 3)", 0, 99)
+        return None
+
+    async def on_ui(self, interaction: discord.Interaction, game: LiveGame, seat: int, code: str) -> Panel:
+        if code == "secret":
+            view = game.entry.rules.view(game.state, seat)
+            return Panel(
+                self.t("toy.secret", game.row.language, secret=view["secret"], points=view["points"][seat])
+            )
+        return await super().on_ui(interaction, game, seat, code)
+
+
+async def setup(bot: GameBot) -> None:
+    bot.catalog.extend("en", TEXT)
+    bot.tables.presenters["toy"] = ToyPresenter(bot.catalog)
