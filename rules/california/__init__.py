@@ -1,0 +1,87 @@
+"""California (Michael Schacht): renovate and furnish a mansion, attract guests, collect gifts.
+
+``RULES`` is the one object the host needs; it satisfies :class:`rules.core.Rules`.
+The other names are small pure helpers for the Discord layer and the renderer
+(the current price, every placement of a store tile with its total price).
+Component numbers and rulings live in :mod:`rules.california.data`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players, validate_options
+
+from . import data, engine
+from .engine import ALL_ACTIONS, COIN, LOAN, REPAY, bonus_points, placements, price, score_breakdown
+from .invariants import invariants as _invariants
+from .placement import ATTIC, EXPAND, TARGETS, fees, space_name, tile_name
+from .state import SCHEMA, TILE_COLOUR, TILE_KIND, Player, State
+from .view import view as _view
+
+
+class CaliforniaRules:
+    name = "california"
+    title = "California"
+    min_players = data.MIN_PLAYERS
+    max_players = data.MAX_PLAYERS
+    options: tuple[OptionSpec, ...] = ()
+    schema = SCHEMA
+
+    def setup(self, players: int, options: Mapping[str, object], seed: int) -> State:
+        check_players(self, players)
+        validate_options(self.options, options)
+        return engine.new_state(players, seed)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return engine.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        return engine.apply(state, seat, action)
+
+    def waiting_for(self, state: State) -> frozenset[int]:
+        return engine.waiting_for(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return engine.outcome(state)
+
+    def view(self, state: State, seat: int | None) -> dict[str, JSON]:
+        return _view(state, seat)
+
+    def dump(self, state: State) -> dict[str, JSON]:
+        return state.to_json()
+
+    def load(self, data: Mapping[str, JSON]) -> State:
+        return engine.load(data)
+
+    def invariants(self, state: State) -> list[str]:
+        return _invariants(state)
+
+
+RULES = CaliforniaRules()
+_CHECK: Rules[State] = RULES  # mypy proves the contract is met
+
+__all__ = [
+    "ALL_ACTIONS",
+    "ATTIC",
+    "COIN",
+    "EXPAND",
+    "LOAN",
+    "REPAY",
+    "RULES",
+    "SCHEMA",
+    "TARGETS",
+    "TILE_COLOUR",
+    "TILE_KIND",
+    "CaliforniaRules",
+    "Player",
+    "State",
+    "bonus_points",
+    "data",
+    "fees",
+    "placements",
+    "price",
+    "score_breakdown",
+    "space_name",
+    "tile_name",
+]

@@ -1,0 +1,469 @@
+"""California (Michael Schacht, Abacusspiele 2006): actions, turns, days and scoring.
+
+Actions (``rules.core.Action``)
+-------------------------------
+``coin``
+    Take a gold coin from the bank (player on turn).
+``buy <store> <slot> <target>``
+    Buy the tile in ``store`` (0-1) ``slot`` (0-3) and place it at once
+    (player on turn): ``target`` is a ground-floor space ``0..15`` (a room
+    tile, or furniture into an empty room of its colour), ``attic`` (furniture
+    with no empty room of its colour) or ``expansion`` (the attic expansion).
+    The rulebook makes buying and placing one act, so it is one action: a user
+    interface shows :func:`placements` for the chosen tile (every target with
+    its total price), offers Back, and sends the buy once the player picks.
+``loan`` / ``repay``
+    Take out or pay off a loan: any seat, at any moment until the game ends.
+
+Events (``Event.kind``: ``params``; ``seat`` is the actor unless noted)
+-----------------------------------------------------------------------
+- ``coin_taken``: ``bank`` (coins left), ``money`` (actor's silver after).
+- ``tile_bought``: ``store``, ``slot``, ``tile``, ``kind`` (room/furniture/
+  expansion), ``colour`` (key or None), ``name``, ``target``, ``price``,
+  ``fee``, ``cost`` (price + fee), ``money`` (after).
+- ``furniture_stored``: ``tile``, ``colour``, ``name`` (went to the attic).
+- ``furniture_moved``: ``tile``, ``colour``, ``name``, ``space`` (attic to
+  the newly placed room).
+- ``guest_arrives``: ``colour``, ``from`` (seat it left, or None: the table).
+- ``guest_stays``: ``colour`` (already visiting: no gift).
+- ``gift``: ``colour`` (the guest who brought it), ``gifts`` (actor's total).
+- ``no_gift_left``: ``colour`` (a gift was due but all 30 are given out).
+- ``bonus_card``: ``card``, ``name``, ``points``, ``total`` (actor's bonus points).
+- ``game_ends_tonight``: ``reason`` ("bonus": 9 bonus points; "mansion":
+  16 spaces renovated), ``day``.
+- ``loan_taken``: ``amount``, ``money``.
+- ``loan_repaid``: ``amount``, ``money``, ``automatic`` (True at game end).
+- ``day_ended``: ``day``, ``reason`` ("bank" or "store"), ``store`` (if a store).
+- ``bag_shuffled`` (seat None): ``tiles`` (in the bag before the refill draws).
+- ``day_started`` (seat: who plays first): ``day``, ``days``, ``price``.
+- ``game_over`` (seat None): ``scores``, ``ranks``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core import Action, Event, IllegalAction, Outcome, StateError, rank_by
+from rules.rng import Rng
+
+from . import data
+from .data import COLOURS
+from .invariants import invariants
+from .placement import ATTIC, TARGETS, Target, furniture_counts, grid, targets, tile_name, why_not
+from .state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player, State
+
+COIN = Action("coin")
+LOAN = Action("loan")
+REPAY = Action("repay")
+_TARGET_INDEX = {t: i for i, t in enumerate(TARGETS)}
+# Every buy action exists once; legal_actions hands out these shared objects.
+_BUY = [
+    [[Action("buy", (store, slot, target)) for target in TARGETS] for slot in range(data.STORE_SLOTS)]
+    for store in range(data.STORES)
+]
+ALL_ACTIONS: tuple[Action, ...] = (COIN, LOAN, REPAY, *(a for st in _BUY for sl in st for a in sl))
+"""Every action the game knows, legal or not (for fuzzers and user interfaces)."""
+
+_BONUS_POINTS = tuple(points for _, _, points in data.BONUS_CARDS)
+
+
+# --- small pure helpers (also for the Discord layer and the renderer) -------------
+
+
+def price(state: State) -> int:
+    """The purchase price of any store tile now: the gold coins left in the bank."""
+    return state.bank
+
+
+def placements(state: State, seat: int, store: int, slot: int) -> list[tuple[Target, int]]:
+    """Where ``seat`` may place the tile in ``store``/``slot``, with the total price of each.
+
+    The total is the tile's price plus the space's fee.  Only the placement
+    rules are applied; whether the player can pay is left to the caller
+    (``legal_actions`` lists only what the player can afford now, and a loan
+    may make more affordable).  Empty when the slot is empty or the tile
+    cannot be placed, in which case it cannot be bought.
+    """
+    if not (0 <= store < data.STORES and 0 <= slot < data.STORE_SLOTS and 0 <= seat < state.n):
+        return []
+    tile = state.stores[store][slot]
+    if tile is None:
+        return []
+    p = state.players[seat]
+    return [(target, state.bank + fee) for target, fee in targets(state.n, p, grid(p), tile)]
+
+
+def bonus_points(state: State, seat: int) -> int:
+    return sum(_BONUS_POINTS[card] for card, owner in enumerate(state.bonus) if owner == seat)
+
+
+def score_breakdown(state: State, seat: int) -> dict[str, int]:
+    """Points as they stand (final once the game is over).
+
+    During play an open loan costs points only if the player could not repay
+    it now, which is what would happen if the game ended now.
+    """
+    p = state.players[seat]
+    spaces = sum(t is not None for t in p.rooms) + 1 + (1 if p.attic else 0) + (p.expansion is not None)
+    bonus = bonus_points(state, seat)
+    loan = -data.UNPAID_LOAN_PENALTY if p.loan and (state.over or p.money < data.LOAN_REPAYMENT) else 0
+    return {
+        "gifts": p.gifts,
+        "bonus": bonus,
+        "spaces": spaces,
+        "loan": loan,
+        "total": p.gifts + bonus + spaces + loan,
+        "money": p.money,
+    }
+
+
+# --- the contract ---------------------------------------------------------------------
+
+
+def new_state(players: int, seed: int) -> State:
+    rng = Rng(seed)
+    stack = list(range(data.TILE_COUNT))
+    rng.shuffle(stack)
+    stores: list[list[int | None]] = [
+        [stack.pop() if stack else None for _ in range(data.STORE_SLOTS)] for _ in range(data.STORES)
+    ]
+    seats = [
+        Player(
+            board=i,
+            money=data.START_MONEY,
+            rooms=[None] * data.SPACES,
+            furniture=[None] * data.SPACES,
+            attic=[],
+        )
+        for i in range(players)
+    ]
+    return State(
+        players=seats,
+        rng=rng,
+        day=1,
+        turn=rng.below(players),
+        bank=data.BANK_SPACES,
+        stores=stores,
+        stack=stack,
+        bag=[],
+        bonus=[None] * len(data.BONUS_CARDS),
+        guests=[None] * len(COLOURS),
+        gift_supply=data.GIFTS,
+        loan_supply=data.LOAN_MARKERS,
+        minted=players * data.START_MONEY + data.BANK_SPACES * data.GOLD,
+        returned=0,
+    )
+
+
+def waiting_for(state: State) -> frozenset[int]:
+    return frozenset() if state.over else frozenset((state.turn,))
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    if state.over or not 0 <= seat < state.n:
+        return []
+    p = state.players[seat]
+    out: list[Action] = []
+    if seat == state.turn:
+        out.append(COIN)
+        base = state.bank
+        money = p.money
+        if money >= base:
+            colours = grid(p)
+            seen: dict[tuple[str, int], list[tuple[Target, int]]] = {}
+            for store, tiles in enumerate(state.stores):
+                for slot, tile in enumerate(tiles):
+                    if tile is None:
+                        continue
+                    key = (TILE_KIND[tile], TILE_COLOUR[tile])
+                    where = seen.get(key)
+                    if where is None:
+                        where = seen[key] = targets(state.n, p, colours, tile)
+                    actions = _BUY[store][slot]
+                    for target, fee in where:
+                        if base + fee <= money:
+                            out.append(actions[_TARGET_INDEX[target]])
+    if p.loan:
+        if p.money >= data.LOAN_REPAYMENT:
+            out.append(REPAY)
+    elif state.loan_supply:
+        out.append(LOAN)
+    return out
+
+
+def apply(state: State, seat: int, action: Action) -> list[Event]:
+    if not isinstance(action, Action):
+        raise IllegalAction("That is not a California action.")
+    if state.over:
+        raise IllegalAction("The game is over.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
+        raise IllegalAction("That seat is not at this table.")
+    kind = action.kind
+    if kind == "buy":
+        return _buy(state, seat, action.args)
+    if kind in ("coin", "loan", "repay"):
+        if action.args:
+            raise IllegalAction(f"The {kind} action takes no options.")
+        if kind == "coin":
+            return _coin(state, seat)
+        if kind == "loan":
+            return _loan(state, seat)
+        return _repay(state, seat)
+    raise IllegalAction(
+        f"California has no {kind!r} action; you may take a coin, buy a tile, take or repay a loan."
+    )
+
+
+def outcome(state: State) -> Outcome | None:
+    if not state.over:
+        return None
+    rows = [score_breakdown(state, s) for s in range(state.n)]
+    return Outcome(
+        scores=tuple(r["total"] for r in rows),
+        ranks=rank_by([(r["total"], r["money"]) for r in rows]),  # ties: most money, then shared
+        breakdown=tuple(rows),
+    )
+
+
+def load(payload: Mapping[str, Any]) -> State:
+    state = State.from_json(payload)
+    if not data.MIN_PLAYERS <= state.n <= data.MAX_PLAYERS:
+        raise StateError(
+            f"a California state needs {data.MIN_PLAYERS} to {data.MAX_PLAYERS} players, not {state.n}"
+        )
+    broken = invariants(state)
+    if broken:
+        raise StateError("corrupt California state: " + "; ".join(broken[:3]))
+    return state
+
+
+# --- the actions ------------------------------------------------------------------------
+
+
+def _on_turn(state: State, seat: int, what: str) -> None:
+    if seat != state.turn:
+        raise IllegalAction(f"It is not your turn: you can {what} only on your own turn.")
+
+
+def _coin(state: State, seat: int) -> list[Event]:
+    _on_turn(state, seat, "take a coin")
+    p = state.players[seat]
+    state.bank -= 1
+    p.money += data.GOLD
+    events = [Event("coin_taken", seat, {"bank": state.bank, "money": p.money})]
+    if state.bank == 0:
+        _end_day(state, seat, "bank", events)
+    else:
+        state.turn = (seat + 1) % state.n
+    return events
+
+
+def _loan(state: State, seat: int) -> list[Event]:
+    p = state.players[seat]
+    if p.loan:
+        raise IllegalAction("You already have a loan; repay it before you take another.")
+    if not state.loan_supply:
+        raise IllegalAction(
+            f"All {data.LOAN_MARKERS} loan markers are out; wait until someone repays a loan."
+        )
+    state.loan_supply -= 1
+    p.loan = True
+    p.money += data.LOAN_AMOUNT
+    state.minted += data.LOAN_AMOUNT
+    return [Event("loan_taken", seat, {"amount": data.LOAN_AMOUNT, "money": p.money})]
+
+
+def _repay(state: State, seat: int) -> list[Event]:
+    p = state.players[seat]
+    if not p.loan:
+        raise IllegalAction("You have no loan to repay.")
+    if p.money < data.LOAN_REPAYMENT:
+        raise IllegalAction(f"Repaying your loan costs {data.LOAN_REPAYMENT} silver; you have {p.money}.")
+    _pay_back(state, seat)
+    return [Event("loan_repaid", seat, {"amount": data.LOAN_REPAYMENT, "money": p.money, "automatic": False})]
+
+
+def _pay_back(state: State, seat: int) -> None:
+    p = state.players[seat]
+    p.money -= data.LOAN_REPAYMENT
+    state.returned += data.LOAN_REPAYMENT
+    p.loan = False
+    state.loan_supply += 1
+
+
+def _buy(state: State, seat: int, args: tuple[int | str, ...]) -> list[Event]:
+    _on_turn(state, seat, "buy a tile")
+    if len(args) != 3 or args[2] not in _TARGET_INDEX:
+        store = slot = -1
+    else:
+        store, slot = (a if isinstance(a, int) else -1 for a in args[:2])
+    if not (0 <= store < data.STORES and 0 <= slot < data.STORE_SLOTS):
+        raise IllegalAction(
+            f"A purchase names a store (1-{data.STORES}), a slot (1-{data.STORE_SLOTS}) and where the "
+            "tile goes (a ground-floor space, the attic or the expansion space)."
+        )
+    target = args[2]
+    tile = state.stores[store][slot]
+    if tile is None:
+        raise IllegalAction(f"Store {store + 1} has no tile left in slot {slot + 1}.")
+    p = state.players[seat]
+    colours = grid(p)
+    where = dict(targets(state.n, p, colours, tile))
+    if target not in where:
+        raise IllegalAction(why_not(p, colours, tile, target, bool(where)))
+    base, fee = state.bank, where[target]
+    cost = base + fee
+    name = tile_name(tile)
+    if p.money < cost:
+        detail = f"{base} for the tile + {fee} fee" if fee else f"{base} for the tile"
+        hint = f" A loan would bring {data.LOAN_AMOUNT} silver." if not p.loan and state.loan_supply else ""
+        raise IllegalAction(
+            f"You need {cost} silver to buy the {name} and place it there ({detail}); you have {p.money}.{hint}"
+        )
+
+    # Everything is checked: from here on the state changes.
+    p.money -= cost
+    state.returned += cost
+    state.stores[store][slot] = None
+    kind, c = TILE_KIND[tile], TILE_COLOUR[tile]
+    colour = COLOURS[c] if c >= 0 else None
+    events = [
+        Event(
+            "tile_bought",
+            seat,
+            {
+                "store": store,
+                "slot": slot,
+                "tile": tile,
+                "kind": kind,
+                "colour": colour,
+                "name": name,
+                "target": target,
+                "price": base,
+                "fee": fee,
+                "cost": cost,
+                "money": p.money,
+            },
+        )
+    ]
+    if kind == ROOM:
+        assert isinstance(target, int)
+        p.rooms[target] = tile
+        for stored in p.attic:
+            if TILE_COLOUR[stored] == c:
+                p.attic.remove(stored)
+                moved = {"tile": stored, "colour": colour, "name": tile_name(stored), "space": target}
+                events.append(Event("furniture_moved", seat, moved))
+                _furnish(state, seat, target, stored, events)
+                break
+    elif kind == FURNITURE:
+        if target == ATTIC:
+            p.attic.append(tile)
+            events.append(Event("furniture_stored", seat, {"tile": tile, "colour": colour, "name": name}))
+        else:
+            assert isinstance(target, int)
+            _furnish(state, seat, target, tile, events)
+    else:
+        p.expansion = tile
+    _check_ending(state, seat, events)
+    if all(t is None for t in state.stores[store]):
+        _end_day(state, seat, "store", events, store=store)
+    else:
+        state.turn = (seat + 1) % state.n
+    return events
+
+
+def _furnish(state: State, seat: int, space: int, tile: int, events: list[Event]) -> None:
+    """Furniture lands in a ground-floor room: the guest visits, bonus cards are checked."""
+    p = state.players[seat]
+    p.furniture[space] = tile
+    c = TILE_COLOUR[tile]
+    colour = COLOURS[c]
+    host = state.guests[c]
+    if host == seat:
+        events.append(Event("guest_stays", seat, {"colour": colour}))
+    else:
+        others = state.guests.count(seat)
+        state.guests[c] = seat
+        events.append(Event("guest_arrives", seat, {"colour": colour, "from": host}))
+        if others >= data.gift_threshold(state.n):
+            if state.gift_supply:
+                state.gift_supply -= 1
+                p.gifts += 1
+                events.append(Event("gift", seat, {"colour": colour, "gifts": p.gifts}))
+            else:
+                events.append(Event("no_gift_left", seat, {"colour": colour}))
+    counts = furniture_counts(p)
+    for card, owner in enumerate(state.bonus):
+        needs = data.BONUS_CARDS[card][1]
+        if owner is None and all(have >= need for have, need in zip(counts, needs, strict=True)):
+            state.bonus[card] = seat
+            params = {
+                "card": card,
+                "name": data.BONUS_CARDS[card][0],
+                "points": _BONUS_POINTS[card],
+                "total": bonus_points(state, seat),
+            }
+            events.append(Event("bonus_card", seat, params))
+
+
+def _check_ending(state: State, seat: int, events: list[Event]) -> None:
+    """After a purchase: 9 bonus points or a fully renovated ground floor end the game tonight."""
+    if state.ending is not None:
+        return
+    if bonus_points(state, seat) >= data.END_BONUS_POINTS:
+        state.ending = "bonus"
+    elif all(t is not None for s, t in enumerate(state.players[seat].rooms) if s != data.PRINTED_SPACE):
+        state.ending = "mansion"
+    else:
+        return
+    events.append(Event("game_ends_tonight", seat, {"reason": state.ending, "day": state.day}))
+
+
+def _end_day(state: State, seat: int, reason: str, events: list[Event], store: int | None = None) -> None:
+    params: dict[str, Any] = {"day": state.day, "reason": reason}
+    if store is not None:
+        params["store"] = store
+    events.append(Event("day_ended", seat, params))
+    if state.ending is not None or state.day >= data.DAYS:
+        _game_over(state, events)
+        return
+    for tiles in state.stores:
+        for i, tile in enumerate(tiles):
+            if tile is not None:
+                state.bag.append(tile)
+                tiles[i] = None
+    # Refill from the draw stack; once it is empty (after day 11 with the
+    # standard mix) from the shuffled bag; short supply leaves spaces empty.
+    shuffled = False
+    for tiles in state.stores:
+        for i in range(len(tiles)):
+            if state.stack:
+                tiles[i] = state.stack.pop()
+            elif state.bag:
+                if not shuffled:
+                    state.rng.shuffle(state.bag)
+                    shuffled = True
+                    events.append(Event("bag_shuffled", None, {"tiles": len(state.bag)}))
+                tiles[i] = state.bag.pop()
+    state.minted += (data.BANK_SPACES - state.bank) * data.GOLD
+    state.bank = data.BANK_SPACES
+    state.day += 1
+    state.turn = (seat + 1) % state.n
+    events.append(
+        Event("day_started", state.turn, {"day": state.day, "days": data.DAYS, "price": state.bank})
+    )
+
+
+def _game_over(state: State, events: list[Event]) -> None:
+    for s, p in enumerate(state.players):
+        if p.loan and p.money >= data.LOAN_REPAYMENT:
+            _pay_back(state, s)
+            events.append(
+                Event("loan_repaid", s, {"amount": data.LOAN_REPAYMENT, "money": p.money, "automatic": True})
+            )
+    state.over = True
+    result = outcome(state)
+    assert result is not None
+    events.append(Event("game_over", None, {"scores": list(result.scores), "ranks": list(result.ranks)}))

@@ -1,0 +1,992 @@
+"""California rules: the rulebook's rules and examples, the component data, the contract.
+
+Randomised whole games (invariants, termination, replay, speed) are in
+``test_california_fuzz.py``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.california import (
+    ALL_ACTIONS,
+    ATTIC,
+    COIN,
+    EXPAND,
+    LOAN,
+    REPAY,
+    RULES,
+    TILE_COLOUR,
+    TILE_KIND,
+    data,
+    fees,
+    placements,
+    price,
+    score_breakdown,
+)
+from rules.california.data import BLUE, BROWN, GRAY, GREEN, PURPLE, RED
+from rules.core import Action, IllegalAction, InvalidOptions, StateError
+
+# --- helpers: build positions without breaking conservation ------------------------
+
+
+def game(players: int = 4, seed: int = 7, turn: int = 0):
+    state = RULES.setup(players, {}, seed)
+    state.turn = turn
+    return state
+
+
+def pull(state, kind: str, colour: int = -1) -> int:
+    """Take a tile of this kind and colour out of the stack or the bag (or a store, refilled from the stack)."""
+    for pile in (state.stack, state.bag):
+        for i, t in enumerate(pile):
+            if TILE_KIND[t] == kind and TILE_COLOUR[t] == colour:
+                return pile.pop(i)
+    for tiles in state.stores:
+        for i, t in enumerate(tiles):
+            if t is not None and TILE_KIND[t] == kind and TILE_COLOUR[t] == colour:
+                tiles[i] = state.stack.pop()
+                return t
+    raise AssertionError(f"no free {kind} tile of colour {colour}")
+
+
+def offer(state, store: int, slot: int, kind: str, colour: int = -1) -> int:
+    """Put such a tile in a store slot; the tile that was there goes under the draw stack."""
+    tile = pull(state, kind, colour)
+    old = state.stores[store][slot]
+    if old is not None:
+        state.stack.insert(0, old)
+    state.stores[store][slot] = tile
+    return tile
+
+
+def room(state, seat: int, space: int, colour: int) -> None:
+    state.players[seat].rooms[space] = pull(state, "room", colour)
+
+
+def furnish(state, seat: int, space: int, colour: int, guest: bool = False) -> None:
+    state.players[seat].furniture[space] = pull(state, "furniture", colour)
+    if guest:
+        state.guests[colour] = seat
+
+
+def store_in_attic(state, seat: int, colour: int) -> None:
+    state.players[seat].attic.append(pull(state, "furniture", colour))
+
+
+def expand(state, seat: int) -> None:
+    state.players[seat].expansion = pull(state, "expansion")
+
+
+def set_money(state, seat: int, silver: int) -> None:
+    """Change a purse as if the stock had paid or taken the difference."""
+    state.minted += silver - state.players[seat].money
+    state.players[seat].money = silver
+
+
+def give_gifts(state, seat: int, gifts: int) -> None:
+    state.gift_supply -= gifts
+    state.players[seat].gifts += gifts
+
+
+def empty_store_but(state, store: int, keep: int) -> None:
+    """Leave only slot ``keep`` in ``store``; the other tiles go under the draw stack."""
+    for slot in range(data.STORE_SLOTS):
+        if slot != keep and state.stores[store][slot] is not None:
+            state.stack.insert(0, state.stores[store][slot])
+            state.stores[store][slot] = None
+
+
+def buy(state, seat: int, store: int, slot: int, target):
+    return RULES.apply(state, seat, Action("buy", (store, slot, target)))
+
+
+def kinds(events) -> list[str]:
+    return [e.kind for e in events]
+
+
+def sound(state) -> None:
+    assert RULES.invariants(state) == []
+
+
+def refused(state, seat: int, action: Action, *words: str) -> str:
+    """The action raises IllegalAction, the message has ``words`` and the state is untouched."""
+    before = json.dumps(RULES.dump(state))
+    with pytest.raises(IllegalAction) as info:
+        RULES.apply(state, seat, action)
+    assert json.dumps(RULES.dump(state)) == before
+    message = str(info.value)
+    for word in words:
+        assert word in message, message
+    return message
+
+
+def targets_of(state, seat: int, store: int = 0, slot: int = 0) -> dict:
+    return dict(placements(state, seat, store, slot))
+
+
+# --- component data ------------------------------------------------------------------
+
+
+def test_tile_mix_adds_up_to_88():
+    assert len(TILE_KIND) == data.TILE_COUNT == 88
+    for c in range(6):
+        assert sum(1 for k, col in zip(TILE_KIND, TILE_COLOUR, strict=True) if k == "room" and col == c) == 8
+        assert (
+            sum(1 for k, col in zip(TILE_KIND, TILE_COLOUR, strict=True) if k == "furniture" and col == c)
+            == 6
+        )
+    assert TILE_KIND.count("expansion") == 4
+
+
+def test_chosen_rulings_are_kept_in_the_data_module():
+    assert data.BOARD_PRINTED_COLOURS == (RED, BROWN, PURPLE, GRAY, BLUE)
+    assert data.PRINTED_SPACE == 12  # row 4, column 1
+    assert data.FEES["4-5"] == (1, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 1, 0, 0, 0, 1)
+    assert data.FEES["2-3"] == (1, 2, 2, 2, 1, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 1)
+    assert [points for _, _, points in data.BONUS_CARDS] == [3] * 6 + [2] * 5
+    assert data.FURNITURE_NAMES[BROWN] == "pool table" and data.FURNITURE_NAMES[PURPLE] == "pinball machine"
+    assert data.ROOM_NAMES[RED] == "music room"
+    topics = [topic for topic, _ in data.RULINGS]
+    for topic in ("End conditions", "Scoring spaces", "Loans", "Tile legality", "Attic to room", "Gift rule"):
+        assert topic in topics
+
+
+# --- setup ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_setup(players):
+    state = RULES.setup(players, {}, 11)
+    sound(state)
+    assert state.bank == 4 and price(state) == 4
+    assert all(t is not None for tiles in state.stores for t in tiles)
+    assert sum(len(tiles) for tiles in state.stores) == 8
+    assert len(state.stack) == 80 and state.bag == []
+    assert [p.money for p in state.players] == [6] * players  # one gold + one silver
+    assert state.bonus == [None] * 11
+    assert state.guests == [None] * 6
+    assert state.gift_supply == 30 and state.loan_supply == 5
+    assert state.day == 1 and not state.over and state.ending is None
+    printed = [p.printed_colour for p in state.players]
+    assert len(set(printed)) == players  # every board pre-prints a different colour
+    assert state.minted - state.returned == 6 * players + 20
+    view = RULES.view(state, None)
+    assert {p["mansion"]["side"] for p in view["players"]} == {"2-3" if players <= 3 else "4-5"}
+
+
+def test_mansion_side_follows_player_count():
+    assert fees(2) == fees(3) == data.FEES["2-3"]
+    assert fees(4) == fees(5) == data.FEES["4-5"]
+
+
+def test_start_player_comes_from_the_states_rng():
+    starts = {RULES.setup(4, {}, seed).turn for seed in range(60)}
+    assert starts == {0, 1, 2, 3}
+    assert RULES.dump(RULES.setup(4, {}, 5)) == RULES.dump(RULES.setup(4, {}, 5))
+    assert RULES.dump(RULES.setup(4, {}, 5)) != RULES.dump(RULES.setup(4, {}, 6))
+
+
+@pytest.mark.parametrize("players", [0, 1, 6])
+def test_setup_refuses_bad_player_counts(players):
+    with pytest.raises(InvalidOptions, match="2 to 5 players"):
+        RULES.setup(players, {}, 1)
+
+
+def test_setup_refuses_unknown_options():
+    with pytest.raises(InvalidOptions, match="Unknown option"):
+        RULES.setup(3, {"days": 10}, 1)
+
+
+# --- the turn: take a coin --------------------------------------------------------------
+
+
+def test_take_a_coin_and_the_turn_passes_left():
+    state = game(players=3, turn=2)
+    events = RULES.apply(state, 2, COIN)
+    assert kinds(events) == ["coin_taken"]
+    assert state.players[2].money == 11 and state.bank == 3
+    assert state.turn == 0  # left neighbour, wrapping round
+    assert price(state) == 3
+    sound(state)
+
+
+def test_coin_is_always_available_to_the_player_on_turn():
+    state = game()
+    set_money(state, 0, 0)
+    assert RULES.legal_actions(state, 0)[0] == COIN
+    assert not any(a.kind == "buy" for a in RULES.legal_actions(state, 0))
+
+
+def test_only_the_player_on_turn_takes_coins_or_buys():
+    state = game(turn=0)
+    refused(state, 1, COIN, "not your turn")
+    refused(state, 1, Action("buy", (0, 0, 5)), "not your turn")
+    assert RULES.legal_actions(state, 1) == [LOAN]
+    assert RULES.waiting_for(state) == frozenset({0})
+
+
+# --- the turn: buy a tile ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bank", [4, 3, 2, 1])
+def test_price_is_the_coins_left_in_the_bank(bank):
+    state = game(turn=0)
+    state.minted -= (4 - bank) * 5
+    state.bank = bank
+    offer(state, 0, 0, "room", GREEN)
+    assert price(state) == bank
+    buy(state, 0, 0, 0, 4)  # fee 0 on the 4-5 side
+    assert state.players[0].money == 6 - bank
+    assert state.returned == bank
+    sound(state)
+
+
+def test_room_fee_is_paid_on_top_of_the_price():
+    state = game(turn=0)  # 4 players: 4-5 side, space 3 costs 2
+    offer(state, 0, 0, "room", GREEN)
+    assert targets_of(state, 0)[3] == 4 + 2
+    events = buy(state, 0, 0, 0, 3)
+    assert events[0].params["price"] == 4 and events[0].params["fee"] == 2
+    assert state.players[0].money == 0
+    sound(state)
+
+
+def test_two_player_side_is_dearer():
+    state = game(players=2, turn=0)
+    offer(state, 0, 0, "room", GREEN)
+    assert targets_of(state, 0)[4] == 4 + 1  # 0 on the 4-5 side
+    assert targets_of(state, 0)[9] == 4 + 1
+
+
+def test_a_purchase_the_player_cannot_afford_is_refused_and_a_loan_helps():
+    state = game(turn=0)
+    offer(state, 0, 0, "room", GREEN)
+    set_money(state, 0, 5)
+    message = refused(
+        state, 0, Action("buy", (0, 0, 3)), "You need 6 silver", "4 for the tile + 2 fee", "you have 5"
+    )
+    assert "loan" in message
+    assert Action("buy", (0, 0, 3)) not in RULES.legal_actions(state, 0)
+    assert Action("buy", (0, 0, 4)) in RULES.legal_actions(state, 0)
+    RULES.apply(state, 0, LOAN)
+    assert Action("buy", (0, 0, 3)) in RULES.legal_actions(state, 0)
+    buy(state, 0, 0, 0, 3)
+    assert state.players[0].money == 2
+    sound(state)
+
+
+def test_never_more_than_one_tile_per_turn():
+    state = game(turn=0)
+    offer(state, 0, 0, "room", GREEN)
+    offer(state, 0, 1, "room", BLUE)
+    set_money(state, 0, 40)
+    buy(state, 0, 0, 0, 4)
+    assert state.turn == 1
+    refused(state, 0, Action("buy", (0, 1, 5)), "not your turn")
+
+
+def test_empty_store_slot_is_refused():
+    state = game(turn=0)
+    offer(state, 0, 0, "room", GREEN)
+    buy(state, 0, 0, 0, 4)
+    state.turn = 0
+    refused(state, 0, Action("buy", (0, 0, 5)), "Store 1 has no tile left in slot 1")
+
+
+@pytest.mark.parametrize(
+    "args", [(), (0, 0), (2, 0, 4), (0, 4, 4), (0, 0, 16), (0, 0, "cellar"), ("a", 0, 4), (0, 0, 4, 1)]
+)
+def test_malformed_purchases_are_refused(args):
+    state = game(turn=0)
+    refused(state, 0, Action("buy", args), "A purchase names a store")
+
+
+def test_unknown_actions_and_options_are_refused():
+    state = game(turn=0)
+    refused(state, 0, Action("pass"), "no 'pass' action")
+    refused(state, 0, Action("coin", (1,)), "takes no options")
+    refused(state, 0, Action("loan", ("now",)), "takes no options")
+    with pytest.raises(IllegalAction, match="not at this table"):
+        RULES.apply(state, 9, LOAN)
+    with pytest.raises(IllegalAction):
+        RULES.apply(state, 0, "coin")  # type: ignore[arg-type]
+
+
+# --- placement: rooms -------------------------------------------------------------------
+
+
+def test_first_room_of_a_colour_goes_on_any_free_space():
+    state = game(turn=0)  # seat 0 plays board 1: printed red room on space 12
+    offer(state, 0, 0, "room", GREEN)
+    assert sorted(targets_of(state, 0)) == [s for s in range(16) if s != 12]
+
+
+def test_printed_room_counts_for_adjacency():
+    state = game(turn=0)
+    offer(state, 0, 0, "room", RED)
+    assert sorted(targets_of(state, 0)) == [8, 13]  # orthogonal neighbours of the printed red room
+    refused(state, 0, Action("buy", (0, 0, 9)), "must touch a red room")  # diagonal to 12
+    buy(state, 0, 0, 0, 8)
+    sound(state)
+
+
+def test_second_room_must_touch_one_of_its_colour_orthogonally():
+    state = game(turn=0)
+    room(state, 0, 5, GREEN)
+    offer(state, 0, 0, "room", GREEN)
+    assert sorted(targets_of(state, 0)) == [1, 4, 6, 9]
+    refused(state, 0, Action("buy", (0, 0, 0)), "must touch a green room", "not diagonally")
+    refused(state, 0, Action("buy", (0, 0, 15)), "must touch a green room")
+    buy(state, 0, 0, 0, 6)
+    state.turn = 0
+    offer(state, 0, 1, "room", GREEN)
+    assert sorted(targets_of(state, 0, 0, 1)) == [1, 2, 4, 7, 9, 10]  # touching either green room
+    sound(state)
+
+
+def test_each_space_takes_only_one_room():
+    state = game(turn=0)
+    room(state, 0, 5, GREEN)
+    offer(state, 0, 0, "room", BLUE)
+    refused(state, 0, Action("buy", (0, 0, 5)), "already a room on row 2, column 2")
+    refused(state, 0, Action("buy", (0, 0, 12)), "printed red room")
+    refused(state, 0, Action("buy", (0, 0, ATTIC)), "room tile goes on a free space")
+
+
+def test_a_room_that_cannot_be_placed_cannot_be_bought():
+    state = game(turn=0)
+    room(state, 0, 8, GRAY)
+    room(state, 0, 13, GREEN)
+    offer(state, 0, 0, "room", RED)
+    assert placements(state, 0, 0, 0) == []
+    assert not any(a.kind == "buy" and a.args[:2] == (0, 0) for a in RULES.legal_actions(state, 0))
+    refused(state, 0, Action("buy", (0, 0, 4)), "Every space next to your red rooms is taken", "cannot buy")
+
+
+def test_a_full_ground_floor_takes_no_more_rooms():
+    state = game(turn=0)
+    layout = [BROWN] * 4 + [GRAY] * 4 + [GREEN] * 4 + [None, BLUE, BLUE, BLUE]
+    for space, colour in enumerate(layout):
+        if colour is not None:
+            room(state, 0, space, colour)
+    offer(state, 0, 0, "room", PURPLE)
+    refused(state, 0, Action("buy", (0, 0, 0)), "ground floor is full")
+
+
+# --- placement: furniture, attic, expansion ---------------------------------------------
+
+
+def test_furniture_goes_into_an_empty_room_of_its_colour_including_the_printed_one():
+    state = game(turn=0)
+    room(state, 0, 8, RED)
+    offer(state, 0, 0, "furniture", RED)
+    assert targets_of(state, 0) == {8: 4, 12: 4}
+    events = buy(state, 0, 0, 0, 12)
+    assert "guest_arrives" in kinds(events)
+    assert state.players[0].furniture[12] is not None
+    sound(state)
+
+
+def test_furniture_must_use_an_empty_room_before_the_attic():
+    state = game(turn=0)
+    offer(state, 0, 0, "furniture", RED)
+    refused(state, 0, Action("buy", (0, 0, ATTIC)), "must go into an empty red room")
+    refused(state, 0, Action("buy", (0, 0, 5)), "only goes into an empty red room")
+    refused(state, 0, Action("buy", (0, 0, EXPAND)), "Only the attic expansion")
+
+
+def test_a_furnished_room_takes_no_second_piece():
+    state = game(turn=0)
+    room(state, 0, 8, RED)
+    furnish(state, 0, 12, RED, guest=True)
+    offer(state, 0, 0, "furniture", RED)
+    assert targets_of(state, 0) == {8: 4}
+    refused(state, 0, Action("buy", (0, 0, 12)), "already furnished")
+
+
+def test_furniture_without_a_room_is_stored_in_the_attic_without_a_guest():
+    state = game(turn=0)
+    offer(state, 0, 0, "furniture", GREEN)
+    assert targets_of(state, 0) == {ATTIC: 4}
+    refused(state, 0, Action("buy", (0, 0, 3)), "no empty green room", "attic")
+    events = buy(state, 0, 0, 0, ATTIC)
+    assert kinds(events) == ["tile_bought", "furniture_stored"]
+    assert state.guests[GREEN] is None
+    assert len(state.players[0].attic) == 1
+    sound(state)
+
+
+def test_full_attic_means_the_furniture_cannot_be_bought_until_expanded():
+    state = game(turn=0)
+    store_in_attic(state, 0, BLUE)
+    set_money(state, 0, 20)
+    offer(state, 0, 0, "furniture", GREEN)
+    assert placements(state, 0, 0, 0) == []
+    refused(state, 0, Action("buy", (0, 0, ATTIC)), "no free attic space", "cannot buy")
+    offer(state, 0, 1, "expansion")
+    assert targets_of(state, 0, 0, 1) == {EXPAND: 4}
+    refused(state, 0, Action("buy", (0, 1, 3)), "expansion space")
+    buy(state, 0, 0, 1, EXPAND)
+    state.turn = 0
+    assert targets_of(state, 0) == {ATTIC: 4}
+    buy(state, 0, 0, 0, ATTIC)
+    assert len(state.players[0].attic) == 2
+    sound(state)
+
+
+def test_only_one_attic_expansion_per_mansion():
+    state = game(turn=0)
+    expand(state, 0)
+    offer(state, 0, 0, "expansion")
+    assert placements(state, 0, 0, 0) == []
+    refused(state, 0, Action("buy", (0, 0, EXPAND)), "already expanded")
+
+
+def test_attic_furniture_moves_into_a_new_room_of_its_colour_at_once():
+    state = game(turn=0)
+    furnish(state, 0, 12, RED, guest=True)  # one guest already: the next one brings a gift
+    room(state, 0, 0, GREEN)
+    furnish(state, 0, 0, GREEN)  # dog on the ground floor
+    store_in_attic(state, 0, BROWN)  # pool table waiting in the attic
+    sound(state)
+    # attic furniture counts for nothing: no "pool table and dog" card yet
+    assert state.bonus[9] is None
+    offer(state, 0, 0, "room", BROWN)
+    events = buy(state, 0, 0, 0, 5)
+    assert kinds(events) == ["tile_bought", "furniture_moved", "guest_arrives", "gift", "bonus_card"]
+    p = state.players[0]
+    assert p.attic == [] and p.furniture[5] is not None and state.guests[BROWN] == 0
+    assert state.bonus[9] == 0  # pool table and dog
+    sound(state)
+
+
+def test_only_one_of_two_waiting_pieces_moves_into_the_new_room():
+    state = game(turn=0)
+    expand(state, 0)
+    store_in_attic(state, 0, BROWN)
+    store_in_attic(state, 0, BROWN)
+    offer(state, 0, 0, "room", BROWN)
+    buy(state, 0, 0, 0, 5)
+    assert len(state.players[0].attic) == 1
+    sound(state)
+
+
+# --- guests and gifts -----------------------------------------------------------------------
+
+
+def test_rulebook_example_pool_table_brings_the_brown_guest_and_a_gift():
+    """A player buys a pool table for a brown room; he already entertains the red and purple guests."""
+    state = game(turn=0)
+    furnish(state, 0, 12, RED, guest=True)
+    room(state, 0, 0, PURPLE)
+    furnish(state, 0, 0, PURPLE, guest=True)
+    room(state, 0, 3, BROWN)
+    offer(state, 0, 0, "furniture", BROWN)
+    events = buy(state, 0, 0, 0, 3)
+    # (light brown + red + purple furniture also completes that bonus card)
+    assert kinds(events) == ["tile_bought", "guest_arrives", "gift", "bonus_card"]
+    assert state.guests[BROWN] == 0 and state.players[0].gifts == 1 and state.gift_supply == 29
+    sound(state)
+
+
+def test_rulebook_example_pinball_with_the_purple_guest_already_there_brings_nothing():
+    """A player with the brown and purple guests puts a pinball machine in a purple room."""
+    state = game(turn=0)
+    room(state, 0, 0, BROWN)
+    furnish(state, 0, 0, BROWN, guest=True)
+    room(state, 0, 3, PURPLE)
+    furnish(state, 0, 3, PURPLE, guest=True)
+    room(state, 0, 7, PURPLE)
+    offer(state, 0, 0, "furniture", PURPLE)
+    events = buy(state, 0, 0, 0, 7)
+    assert kinds(events) == ["tile_bought", "guest_stays"]
+    assert state.players[0].gifts == 0 and state.guests.count(0) == 2
+    sound(state)
+
+
+def test_first_guest_brings_no_gift():
+    state = game(turn=0)
+    offer(state, 0, 0, "furniture", RED)
+    events = buy(state, 0, 0, 0, 12)
+    assert kinds(events) == ["tile_bought", "guest_arrives"]
+    assert state.players[0].gifts == 0
+
+
+def test_guest_leaves_another_player():
+    state = game(turn=0)
+    room(state, 1, 0, GREEN)
+    furnish(state, 1, 0, GREEN, guest=True)
+    room(state, 1, 1, BLUE)
+    furnish(state, 1, 1, BLUE, guest=True)
+    room(state, 0, 0, GREEN)
+    offer(state, 0, 0, "furniture", GREEN)
+    events = buy(state, 0, 0, 0, 0)
+    arrive = next(e for e in events if e.kind == "guest_arrives")
+    assert arrive.params == {"colour": "green", "from": 1}
+    assert state.guests[GREEN] == 0 and state.guests.count(1) == 1
+    sound(state)
+
+
+@pytest.mark.parametrize("others, gift", [(1, False), (2, False), (3, True)])
+def test_two_players_need_three_other_guests_for_a_gift(others, gift):
+    state = game(players=2, turn=0)
+    for space, colour in enumerate((BROWN, PURPLE, GRAY)[:others]):
+        room(state, 0, space, colour)
+        furnish(state, 0, space, colour, guest=True)
+    offer(state, 0, 0, "furniture", RED)
+    events = buy(state, 0, 0, 0, 12)
+    assert ("gift" in kinds(events)) is gift
+    sound(state)
+
+
+def test_no_gift_once_the_30_are_gone():
+    state = game(turn=0)
+    give_gifts(state, 1, 30)
+    furnish(state, 0, 12, RED, guest=True)
+    room(state, 0, 0, GREEN)
+    offer(state, 0, 0, "furniture", GREEN)
+    events = buy(state, 0, 0, 0, 0)
+    assert kinds(events) == ["tile_bought", "guest_arrives", "no_gift_left"]
+    assert state.players[0].gifts == 0 and state.gift_supply == 0
+    sound(state)
+
+
+# --- bonus cards ------------------------------------------------------------------------------
+
+
+def test_rulebook_example_two_motorcycles_and_a_pinball_machine():
+    state = game(turn=0)
+    room(state, 0, 0, GRAY)
+    room(state, 0, 1, GRAY)
+    furnish(state, 0, 0, GRAY)
+    furnish(state, 0, 1, GRAY, guest=True)
+    room(state, 0, 3, PURPLE)
+    offer(state, 0, 0, "furniture", PURPLE)
+    events = buy(state, 0, 0, 0, 3)
+    cards = [e.params["name"] for e in events if e.kind == "bonus_card"]
+    assert cards == ["motorcycle and pinball machine"]
+    assert state.bonus[10] == 0
+    sound(state)
+
+
+def test_several_cards_at_once_are_all_taken():
+    state = game(turn=0)
+    furnish(state, 0, 12, RED, guest=True)  # grand piano
+    room(state, 0, 0, PURPLE)
+    furnish(state, 0, 0, PURPLE)  # pinball machine
+    room(state, 0, 3, GREEN)
+    furnish(state, 0, 3, GREEN)  # dog
+    room(state, 0, 5, BROWN)
+    offer(state, 0, 0, "furniture", BROWN)
+    events = buy(state, 0, 0, 0, 5)
+    cards = [e.params["card"] for e in events if e.kind == "bonus_card"]
+    assert cards == [6, 9]  # light brown/red/purple and pool table/dog
+    assert RULES.view(state, None)["players"][0]["bonus_points"] == 4
+    sound(state)
+
+
+def test_three_of_a_colour_card():
+    state = game(turn=0)
+    for space in (0, 1, 2):
+        room(state, 0, space, BLUE)
+    furnish(state, 0, 0, BLUE, guest=True)
+    furnish(state, 0, 1, BLUE)
+    offer(state, 0, 0, "furniture", BLUE)
+    events = buy(state, 0, 0, 0, 2)
+    assert [e.params["card"] for e in events if e.kind == "bonus_card"] == [4]
+    assert events[-1].params["points"] == 3
+
+
+def test_a_card_already_taken_stays_with_the_first_player():
+    state = game(turn=0)
+    room(state, 1, 0, GRAY)
+    furnish(state, 1, 0, GRAY)
+    room(state, 1, 1, PURPLE)
+    furnish(state, 1, 1, PURPLE, guest=True)
+    state.bonus[10] = 1
+    room(state, 0, 0, GRAY)
+    furnish(state, 0, 0, GRAY, guest=True)
+    room(state, 0, 3, PURPLE)
+    offer(state, 0, 0, "furniture", PURPLE)
+    events = buy(state, 0, 0, 0, 3)
+    assert "bonus_card" not in kinds(events) and state.bonus[10] == 1
+    sound(state)
+
+
+# --- loans --------------------------------------------------------------------------------------
+
+
+def test_loan_at_any_time_even_on_another_players_turn():
+    state = game(turn=0)
+    for seat in range(4):
+        assert LOAN in RULES.legal_actions(state, seat)
+    events = RULES.apply(state, 2, LOAN)
+    assert kinds(events) == ["loan_taken"]
+    assert state.players[2].money == 9 and state.players[2].loan and state.loan_supply == 4
+    assert state.turn == 0  # a loan is no turn
+    sound(state)
+    refused(state, 2, LOAN, "already have a loan")
+    assert RULES.legal_actions(state, 2) == [REPAY]
+    RULES.apply(state, 2, REPAY)
+    assert state.players[2].money == 5 and not state.players[2].loan and state.loan_supply == 5
+    sound(state)
+
+
+def test_repay_needs_a_loan_and_four_silver():
+    state = game(turn=0)
+    refused(state, 1, REPAY, "no loan to repay")
+    RULES.apply(state, 1, LOAN)
+    set_money(state, 1, 3)
+    refused(state, 1, REPAY, "costs 4 silver", "you have 3")
+    assert RULES.legal_actions(state, 1) == []
+
+
+def test_loan_markers_can_run_out():
+    state = game(players=5, turn=0)
+    for seat in range(4):
+        RULES.apply(state, seat, LOAN)
+    state.loan_supply = 0  # as if a sixth seat held the last marker
+    refused(state, 4, LOAN, "All 5 loan markers are out")
+    assert RULES.legal_actions(state, 4) == []
+
+
+# --- days ---------------------------------------------------------------------------------------
+
+
+def test_taking_the_last_coin_ends_the_day():
+    state = game(players=4, turn=1)
+    leftovers = [t for tiles in state.stores for t in tiles]
+    expected = list(reversed(state.stack[-8:]))
+    minted = state.minted
+    for seat in (1, 2, 3):
+        RULES.apply(state, seat, COIN)
+    events = RULES.apply(state, 0, COIN)
+    assert kinds(events) == ["coin_taken", "day_ended", "day_started"]
+    assert events[1].params == {"day": 1, "reason": "bank"}
+    assert sorted(state.bag) == sorted(leftovers)
+    assert [t for tiles in state.stores for t in tiles] == expected  # refilled from the draw stack
+    assert len(state.stack) == 72
+    assert state.bank == 4 and state.minted == minted + 20
+    assert state.day == 2 and state.turn == 1  # left neighbour of seat 0, who ended the day
+    sound(state)
+
+
+def test_emptying_a_store_ends_the_day():
+    state = game(players=3, turn=2)
+    empty_store_but(state, 1, keep=2)
+    offer(state, 1, 2, "room", GREEN)
+    left = [t for t in state.stores[0]]
+    events = buy(state, 2, 1, 2, 0)
+    assert kinds(events) == ["tile_bought", "day_ended", "day_started"]
+    assert events[1].params == {"day": 1, "reason": "store", "store": 1}
+    assert sorted(state.bag) == sorted(left)
+    assert all(t is not None for tiles in state.stores for t in tiles)
+    assert state.bank == 4 and state.day == 2 and state.turn == 0
+    sound(state)
+
+
+def test_the_bag_is_shuffled_to_refill_the_stores_after_day_11_and_the_game_ends_after_day_12():
+    state = game(players=4, turn=0)
+    shuffled_on = []
+    while not state.over:
+        seat = state.turn
+        day = state.day
+        events = RULES.apply(state, seat, COIN)
+        if "bag_shuffled" in kinds(events):
+            shuffled_on.append(day)
+        if day == 10 and state.day == 11:
+            assert state.stack == []  # day 10's refill took the last of the draw stack
+        sound(state)
+    assert shuffled_on == [11]
+    assert state.day == 12 and RULES.outcome(state) is not None
+    assert len(state.bag) == 80 and all(t is not None for tiles in state.stores for t in tiles)
+    for seat in range(4):
+        assert RULES.legal_actions(state, seat) == []
+    assert RULES.waiting_for(state) == frozenset()
+    refused(state, 0, COIN, "game is over")
+    refused(state, 1, LOAN, "game is over")
+
+
+def test_an_empty_draw_stack_is_topped_up_from_the_shuffled_bag():
+    state = game(players=4, turn=0)
+    state.bag.extend(state.stack[3:])  # only 3 tiles left in the draw stack
+    del state.stack[3:]
+    sound(state)
+    events = []
+    for _ in range(4):
+        events += RULES.apply(state, state.turn, COIN)
+    assert kinds(events)[-3:] == ["day_ended", "bag_shuffled", "day_started"]
+    assert state.stack == []
+    assert all(t is not None for tiles in state.stores for t in tiles)  # 3 from the stack, 5 from the bag
+    sound(state)
+
+
+def test_short_supply_fills_as_many_store_spaces_as_it_can():
+    state = game(players=3, turn=0)
+    empty_store_but(state, 1, keep=0)
+    state.stack.clear()  # breaks conservation on purpose: only the refill is watched here
+    state.players[0].money = 20
+    target = placements(state, 0, 1, 0)[0][0]
+    buy(state, 0, 1, 0, target)  # empties store 2: the day ends
+    assert state.day == 2
+    filled = [t for tiles in state.stores for t in tiles if t is not None]
+    assert len(filled) == 4 and state.bag == []  # store 1's four leftovers, shuffled back out
+
+
+# --- the end -------------------------------------------------------------------------------------
+
+
+def _seven_bonus_points(state, seat: int = 0) -> None:
+    for space in (0, 1, 2):
+        room(state, seat, space, BROWN)
+        furnish(state, seat, space, BROWN)
+    furnish(state, seat, 12, RED, guest=True)
+    room(state, seat, 3, PURPLE)
+    furnish(state, seat, 3, PURPLE)
+    room(state, seat, 4, BLUE)
+    furnish(state, seat, 4, BLUE)
+    room(state, seat, 5, GREEN)  # empty, waiting for a dog
+    state.bonus[0] = state.bonus[6] = state.bonus[8] = seat  # 3 + 2 + 2
+
+
+def test_nine_bonus_points_end_the_game_at_the_end_of_that_day():
+    state = game(players=3, turn=0)
+    _seven_bonus_points(state)
+    sound(state)
+    offer(state, 0, 0, "furniture", GREEN)
+    events = buy(state, 0, 0, 0, 5)
+    assert "game_ends_tonight" in kinds(events) and state.ending == "bonus"
+    assert state.bonus[9] == 0 and RULES.view(state, None)["players"][0]["bonus_points"] == 9
+    assert not state.over and RULES.outcome(state) is None
+    # the day is played to its end
+    while not state.over:
+        RULES.apply(state, state.turn, COIN)
+    assert state.day == 1
+    assert RULES.outcome(state) is not None
+
+
+def test_all_sixteen_spaces_renovated_end_the_game_at_the_end_of_that_day():
+    state = game(players=5, turn=0)
+    layout = [BROWN] * 4 + [GRAY] * 4 + [GREEN] * 4 + [None, BLUE, BLUE, None]
+    for space, colour in enumerate(layout):
+        if colour is not None:
+            room(state, 0, space, colour)
+    offer(state, 0, 0, "room", BLUE)
+    set_money(state, 0, 10)
+    events = buy(state, 0, 0, 0, 15)
+    assert "game_ends_tonight" in kinds(events) and state.ending == "mansion"
+    assert RULES.view(state, None)["players"][0]["mansion"]["renovated"] == 16
+    assert not state.over
+    for seat in (1, 2, 3):
+        RULES.apply(state, seat, COIN)
+        assert not state.over
+    events = RULES.apply(state, 4, COIN)
+    assert state.bank == 0 and state.over and kinds(events)[-1] == "game_over"
+    sound(state)
+
+
+def _last_coin(state) -> list:
+    """Day 12 with one coin left in the bank: the player on turn ends the game."""
+    state.day = 12
+    state.minted -= 15
+    state.bank = 1
+    return RULES.apply(state, state.turn, COIN)
+
+
+def test_scoring():
+    state = game(players=3, turn=2)
+    # seat 0: gifts, a bonus card, rooms, furniture, attic, expansion and a loan it can repay
+    give_gifts(state, 0, 3)
+    room(state, 0, 8, RED)  # each room tile: 1 point (3 here); the printed room: 1 point
+    furnish(state, 0, 12, RED, guest=True)  # furniture on a room adds no point
+    room(state, 0, 0, GRAY)
+    furnish(state, 0, 0, GRAY)
+    room(state, 0, 3, PURPLE)
+    furnish(state, 0, 3, PURPLE)
+    state.bonus[10] = 0  # motorcycle and pinball: 2
+    expand(state, 0)  # the expansion space: 1
+    store_in_attic(state, 0, GREEN)  # the printed attic space holding furniture: 1
+    store_in_attic(state, 0, GREEN)  # the second one lies on the expansion: no extra point
+    RULES.apply(state, 0, LOAN)  # 9 silver: repaid automatically at the end
+    # seat 1: a loan it cannot repay
+    RULES.apply(state, 1, LOAN)
+    set_money(state, 1, 3)
+    sound(state)
+    events = _last_coin(state)
+    auto = [e for e in events if e.kind == "loan_repaid"]
+    assert [(e.seat, e.params["automatic"]) for e in auto] == [(0, True)]
+    result = RULES.outcome(state)
+    assert result.breakdown[0] == {"gifts": 3, "bonus": 2, "spaces": 6, "loan": 0, "total": 11, "money": 5}
+    assert result.breakdown[1] == {"gifts": 0, "bonus": 0, "spaces": 1, "loan": -2, "total": -1, "money": 3}
+    assert result.breakdown[2]["total"] == 1 and result.breakdown[2]["money"] == 11
+    assert result.scores == (11, -1, 1)
+    assert result.ranks == (1, 3, 2)
+    assert state.players[1].loan and state.loan_supply == 4
+    sound(state)
+
+
+def test_printed_room_scores_whether_or_not_it_is_furnished():
+    state = game(players=2)
+    assert score_breakdown(state, 0)["spaces"] == 1
+    furnish(state, 0, 12, RED, guest=True)
+    assert score_breakdown(state, 0)["spaces"] == 1
+
+
+def test_ties_go_to_the_most_money_then_are_shared():
+    state = game(players=3, turn=0)
+    events = _last_coin(state)  # seat 0 now has 11 silver, seats 1 and 2 have 6
+    assert kinds(events)[-1] == "game_over"
+    result = RULES.outcome(state)
+    assert result.scores == (1, 1, 1)
+    assert result.ranks == (1, 2, 2)
+    assert result.winners() == (0,)
+
+
+# --- helpers for the Discord layer ---------------------------------------------------------------
+
+
+def test_placements_list_every_target_with_its_total_price():
+    state = game(players=4, turn=0)
+    state.minted -= 5
+    state.bank = 3
+    offer(state, 1, 3, "room", GREEN)
+    fee = data.FEES["4-5"]
+    assert placements(state, 0, 1, 3) == [(s, 3 + fee[s]) for s in range(16) if s != 12]
+    assert placements(state, 0, 5, 0) == [] and placements(state, 9, 0, 0) == []
+    # legal_actions offers exactly the affordable placements
+    set_money(state, 0, 4)
+    buys = {a.args[2] for a in RULES.legal_actions(state, 0) if a.kind == "buy" and a.args[:2] == (1, 3)}
+    assert buys == {s for s, total in placements(state, 0, 1, 3) if total <= 4}
+
+
+def test_action_text_form_round_trips():
+    for action in ALL_ACTIONS:
+        assert Action.decode(action.encode()) == action
+    assert Action.decode("buy.1.2.attic") == Action("buy", (1, 2, ATTIC))
+
+
+# --- view -------------------------------------------------------------------------------------------
+
+
+def test_public_view_shows_the_table():
+    state = game(players=4, turn=2)
+    room(state, 1, 0, GREEN)
+    furnish(state, 1, 0, GREEN, guest=True)
+    store_in_attic(state, 1, RED)
+    RULES.apply(state, 1, LOAN)
+    give_gifts(state, 1, 2)
+    sound(state)
+    view = RULES.view(state, None)
+    json.dumps(view)  # plain data
+    assert view["you"] is None and view["turn"] == 2 and view["waiting_for"] == [2]
+    assert view["day"] == 1 and view["days"] == 12
+    assert view["bank"] == 4 and view["price"] == 4
+    assert len(view["stores"]) == 2 and all(len(s) == 4 for s in view["stores"])
+    for tile in (t for s in view["stores"] for t in s):
+        assert tile["price"] == 4 and tile["kind"] in ("room", "furniture", "expansion") and tile["name"]
+    assert view["bonus_cards_left"] == 11 and len(view["bonus_cards"]) == 11
+    assert view["guests"]["green"] == 1 and view["gifts_left"] == 28 and view["loan_markers_left"] == 4
+    assert view["draw_stack"] == len(state.stack) and view["bag"] == 0
+    p1 = view["players"][1]
+    assert p1["money"] == 9 and p1["gold"] == 1 and p1["silver"] == 4
+    assert p1["loan"] and p1["gifts"] == 2 and p1["guests"] == ["green"]
+    mansion = p1["mansion"]
+    assert len(mansion["spaces"]) == 16
+    assert mansion["printed"] == {"space": 12, "colour": "brown"}  # board 2
+    assert mansion["spaces"][12]["printed"] and mansion["spaces"][12]["room"] == "brown"
+    assert mansion["spaces"][0] == {
+        "space": 0, "row": 0, "column": 0, "fee": 1, "printed": False, "room": "green", "furniture": "green",
+    }  # fmt: skip
+    assert mansion["rooms_by_colour"]["green"] == 1 and mansion["rooms_by_colour"]["brown"] == 1
+    assert mansion["furniture_by_colour"]["green"] == 1
+    assert mansion["attic"] == ["red"] and mansion["attic_spaces"] == 1 and mansion["expansion"] is False
+    assert RULES.view(state, 1)["you"] == 1
+
+
+def test_view_hides_the_order_of_the_draw_stack_and_the_bag():
+    a = game(players=3, seed=3)
+    b = RULES.load(RULES.dump(a))
+    b.stack.reverse()
+    b.bag = list(reversed(a.bag))
+    b.rng.seed ^= 12345
+    assert RULES.view(a, None) == RULES.view(b, None)
+    view = RULES.view(a, None)
+    assert "rng" not in view and "stack" not in view and view["draw_stack"] == 80
+    assert a.stack not in list(view.values())
+
+
+# --- contract: saving and loading, invariants --------------------------------------------------------
+
+
+def test_dump_and_load_round_trip_exactly():
+    state = game(players=5, seed=99)
+    furnish(state, 0, 12, RED, guest=True)
+    expand(state, 2)
+    text = json.dumps(RULES.dump(state))
+    again = RULES.load(json.loads(text))
+    assert again == state and json.dumps(RULES.dump(again)) == text
+
+
+def test_load_refuses_unknown_schema_and_corrupt_data():
+    good = RULES.dump(game())
+    with pytest.raises(StateError, match="schema"):
+        RULES.load({**good, "schema": 99})
+    with pytest.raises(StateError):
+        RULES.load({**good, "bank": "four"})
+    with pytest.raises(StateError):
+        RULES.load({k: v for k, v in good.items() if k != "stores"})
+    with pytest.raises(StateError, match="money"):
+        RULES.load({**good, "minted": good["minted"] + 1})
+    with pytest.raises(StateError, match="tiles"):
+        RULES.load({**good, "stack": good["stack"][1:]})
+    with pytest.raises(StateError):
+        RULES.load([])  # type: ignore[arg-type]
+
+
+def test_invariants_catch_broken_conservation():
+    state = game()
+    state.players[0].money += 1
+    assert any("money" in msg for msg in RULES.invariants(state))
+    state = game()
+    state.bag.append(state.stack[0])
+    assert any("tiles" in msg for msg in RULES.invariants(state))
+    state = game()
+    state.players[0].gifts = 1
+    assert any("gifts" in msg for msg in RULES.invariants(state))
+    state = game()
+    state.players[0].loan = True
+    assert any("loan" in msg for msg in RULES.invariants(state))
+    state = game()
+    state.guests[GREEN] = 1
+    assert any("guest" in msg for msg in RULES.invariants(state))
+    state = game()
+    state.bonus[0] = 2
+    assert any("bonus" in msg for msg in RULES.invariants(state))
+    state = game()
+    room(state, 0, 0, GREEN)
+    room(state, 0, 15, GREEN)
+    assert any("do not touch" in msg for msg in RULES.invariants(state))
+    state = game()
+    room(state, 0, 0, GREEN)
+    store_in_attic(state, 0, GREEN)
+    assert any("attic" in msg for msg in RULES.invariants(state))
+
+
+def test_the_rules_object_has_the_contract_surface():
+    assert RULES.name == "california" and RULES.min_players == 2 and RULES.max_players == 5
+    assert RULES.options == () and RULES.schema == 1
+    for method in (
+        "setup",
+        "legal_actions",
+        "apply",
+        "waiting_for",
+        "outcome",
+        "view",
+        "dump",
+        "load",
+        "invariants",
+    ):
+        assert callable(getattr(RULES, method))
