@@ -1,0 +1,66 @@
+"""The Estates (Klaus Zoch): auction floor cubes, rooftops, permits and the Mayor, build three rows.
+
+``RULES`` is the one object the host needs; it satisfies :class:`rules.core.Rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players, validate_options
+from rules.estates import data, engine
+from rules.estates.invariants import invariants as _invariants
+from rules.estates.state import SCHEMA, EstatesState, dump_state, load_state
+from rules.estates.view import view as _view
+
+
+class EstatesRules:
+    name = "estates"
+    title = "The Estates"
+    min_players = data.MIN_PLAYERS
+    max_players = data.MAX_PLAYERS
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "rounds",
+            data.DEFAULT_ROUNDS,
+            "Rounds to play; scores add up and two round wins end the match early.",
+            minimum=1,
+            maximum=data.MAX_ROUNDS,
+        ),
+    )
+    schema = SCHEMA
+
+    def setup(self, players: int, options: Mapping[str, object], seed: int) -> EstatesState:
+        check_players(self, players)
+        chosen = validate_options(self.options, options)
+        return engine.new_state(players, int(chosen["rounds"]), seed)
+
+    def legal_actions(self, state: EstatesState, seat: int) -> list[Action]:
+        return engine.legal_actions(state, seat)
+
+    def apply(self, state: EstatesState, seat: int, action: Action) -> list[Event]:
+        return engine.apply(state, seat, action)
+
+    def waiting_for(self, state: EstatesState) -> frozenset[int]:
+        return engine.waiting_for(state)
+
+    def outcome(self, state: EstatesState) -> Outcome | None:
+        return engine.outcome(state)
+
+    def view(self, state: EstatesState, seat: int | None) -> dict[str, JSON]:
+        return _view(state, seat)
+
+    def dump(self, state: EstatesState) -> dict[str, JSON]:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, JSON]) -> EstatesState:
+        return load_state(data)
+
+    def invariants(self, state: EstatesState) -> list[str]:
+        return _invariants(state)
+
+
+RULES = EstatesRules()
+_CHECK: Rules[EstatesState] = RULES  # mypy proves the contract is met
+
+__all__ = ["RULES", "EstatesRules", "EstatesState"]

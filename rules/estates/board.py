@@ -1,0 +1,175 @@
+"""Board geometry and scoring: where pieces may go, which rows are complete, who scores what.
+
+Kept apart from the turn flow so ``legal_actions``, ``apply``, the end test
+and the spectator view all ask the very same questions.  Rows and lots are
+0-based indexes here except where noted; players see row letters and lots 1-10.
+"""
+
+from __future__ import annotations
+
+from rules.estates import data
+from rules.estates.state import EstatesState, Row
+
+# WHITE[row][lot] for 1-based lots (index 0 unused), so the hot path is one tuple lookup.
+WHITE: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(lot in white for lot in range(data.LOTS + 1)) for white in data.WHITE_DIRT
+)
+
+
+def cube_name(cube: int) -> str:
+    return f"the {data.COLOURS[data.CUBE_COLOUR[cube]]} {data.CUBE_NUMBER[cube]}"
+
+
+def can_stack(row_index: int, row: Row, lot_index: int, number: int) -> bool:
+    """Whether a cube numbered ``number`` may go on the existing building at ``lot_index``."""
+    return (
+        not row.roofs[lot_index]
+        and not WHITE[row_index][lot_index + 1]
+        and data.CUBE_NUMBER[row.stacks[lot_index][-1]] > number
+        and len(row.stacks[lot_index]) < data.MAX_STACK
+    )
+
+
+def cube_spots(state: EstatesState, cube: int) -> list[tuple[int, int]]:
+    """Every (row index, 1-based lot) where ``cube`` may be placed now."""
+    number = data.CUBE_NUMBER[cube]
+    spots: list[tuple[int, int]] = []
+    for r, row in enumerate(state.rows):
+        developed = len(row.stacks)
+        for i in range(developed):
+            if can_stack(r, row, i, number):
+                spots.append((r, i + 1))
+        if developed < row.requirement:
+            spots.append((r, developed + 1))
+    return spots
+
+
+def cube_has_spot(state: EstatesState, cube: int) -> bool:
+    number = data.CUBE_NUMBER[cube]
+    for r, row in enumerate(state.rows):
+        if len(row.stacks) < row.requirement:
+            return True
+        for i in range(len(row.stacks)):
+            if can_stack(r, row, i, number):
+                return True
+    return False
+
+
+def selectable_cubes(state: EstatesState) -> list[int]:
+    """End cubes of the display rows that could be placed (the only cubes one may auction)."""
+    found: list[int] = []
+    for line in state.display:
+        if not line:
+            continue
+        ends = (line[0],) if len(line) == 1 else (line[0], line[-1])
+        for cube in ends:
+            if cube_has_spot(state, cube):
+                found.append(cube)
+    return found
+
+
+def unroofed(state: EstatesState) -> list[tuple[int, int]]:
+    """(row index, 1-based lot) of every building still waiting for a rooftop."""
+    return [(r, i + 1) for r, row in enumerate(state.rows) for i, roof in enumerate(row.roofs) if not roof]
+
+
+def has_unroofed(state: EstatesState) -> bool:
+    return any(0 in row.roofs for row in state.rows)
+
+
+def row_complete(row: Row) -> bool:
+    requirement = row.requirement
+    if requirement == 0:
+        return data.ZERO_LENGTH_ROW_COMPLETE
+    return len(row.stacks) == requirement and all(row.roofs)
+
+
+def complete_rows(state: EstatesState) -> list[int]:
+    return [r for r, row in enumerate(state.rows) if row_complete(row)]
+
+
+def permit_problem(state: EstatesState, row_index: int, value: int, longer: bool) -> str | None:
+    """Why permit ``value`` may not lengthen/shorten this row, or None when it may."""
+    row = state.rows[row_index]
+    name = data.ROW_NAMES[row_index]
+    now = row.requirement
+    new = now + value if longer else now - value
+    if new > data.MAX_REQUIREMENT:
+        return f"Row {name} cannot be longer than {data.MAX_REQUIREMENT} lots; it is {now} now."
+    if new < data.MIN_REQUIREMENT:
+        return f"Row {name} is only {now} lots long; permit {value} cannot shorten it by {value}."
+    if new < len(row.stacks):
+        return (
+            f"Row {name} already has {len(row.stacks)} buildings; "
+            f"permit {value} cannot shorten it to {new} lots."
+        )
+    return None
+
+
+def permit_row(state: EstatesState, value: int) -> int | None:
+    for r, row in enumerate(state.rows):
+        if value in row.permits or -value in row.permits:
+            return r
+    return None
+
+
+def cancel_problem(state: EstatesState, value: int) -> str | None:
+    """Why the Cancel cube may not remove permit ``value``, or None when it may."""
+    r = permit_row(state, value)
+    if r is None:
+        return f"Building permit {value} is not on the board."
+    row = state.rows[r]
+    signed = value if value in row.permits else -value
+    new = row.requirement - signed
+    if new < len(row.stacks):
+        return (
+            f"Removing permit {value} would make row {data.ROW_NAMES[r]} shorter "
+            f"than its {len(row.stacks)} buildings."
+        )
+    return None
+
+
+def permit_could_open(state: EstatesState) -> bool:
+    """Whether some unused permit could legally lengthen some row (the chosen end test)."""
+    return any(
+        row.requirement + value <= data.MAX_REQUIREMENT
+        for value in state.permits_unused
+        for row in state.rows
+    )
+
+
+def stalled(state: EstatesState) -> bool:
+    """The chosen "no more buildings can be completed" test, run at the start of a turn."""
+    if not state.roofs_left:
+        return True
+    if has_unroofed(state):
+        return False
+    if any(cube_has_spot(state, cube) for line in state.display for cube in line):
+        return False
+    return not permit_could_open(state)
+
+
+def building_value(row: Row, lot_index: int) -> int:
+    return sum(data.CUBE_NUMBER[c] for c in row.stacks[lot_index]) + row.roofs[lot_index]
+
+
+def row_buildings(state: EstatesState, row_index: int) -> list[tuple[int, int, int | None, int]]:
+    """(1-based lot, value, owner seat or None, signed points) per building if the round ended now."""
+    row = state.rows[row_index]
+    sign = 1 if row_complete(row) else -1
+    factor = data.MAYOR_MULTIPLIER if state.mayor_row == row_index else 1
+    out: list[tuple[int, int, int | None, int]] = []
+    for i, stack in enumerate(row.stacks):
+        value = building_value(row, i)
+        owner = state.certificates[data.CUBE_COLOUR[stack[-1]]]
+        out.append((i + 1, value, owner, sign * factor * value if owner is not None else 0))
+    return out
+
+
+def building_points(state: EstatesState) -> list[int]:
+    points = [0] * state.players
+    for r in range(len(state.rows)):
+        for _lot, _value, owner, signed in row_buildings(state, r):
+            if owner is not None:
+                points[owner] += signed
+    return points

@@ -1,0 +1,971 @@
+"""The Estates: every rule, the rulebook's examples and every refusal, one behaviour at a time."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
+from rules.estates import RULES, board, data
+from rules.estates.state import BID, CHOOSE, DECIDE, OVER, PLACE, EstatesState, Row
+
+A = Action
+CUBE = data.TOKEN_CUBE
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def fresh(players: int = 3, seed: int = 7, **options: Any) -> EstatesState:
+    state = RULES.setup(players, options, seed)
+    state.auctioneer = state.first_player = 0
+    return state
+
+
+def refused(state: EstatesState, seat: int, action: Action, message: str) -> None:
+    """The action is refused with exactly this sentence and the state is untouched."""
+    before = RULES.dump(state)
+    with pytest.raises(IllegalAction) as info:
+        RULES.apply(state, seat, action)
+    assert str(info.value) == message
+    assert RULES.dump(state) == before
+
+
+def arrange(state: EstatesState, display: list[list[str]] | None = None, **rows: Any) -> None:
+    """Lay out the display and rows (A=[(["red5", "blue2"], roof), ...]) without playing to them.
+
+    Cubes are pulled from wherever they are; certificates go to seat 0 unless set later.
+    """
+    wanted: list[int] = []
+    if display is not None:
+        lines = [[CUBE[t] for t in line] for line in display]
+        wanted += [c for line in lines for c in line]
+    layout: dict[int, list[tuple[list[int], int]]] = {}
+    for name, lots in rows.items():
+        r = data.ROW_NAMES.index(name)
+        layout[r] = [([CUBE[t] for t in stack], roof) for stack, roof in lots]
+        wanted += [c for stack, _roof in layout[r] for c in stack]
+    for line in state.display:
+        line[:] = [c for c in line if c not in wanted]
+    state.out_of_game = [c for c in state.out_of_game if c not in wanted]
+    for row in state.rows:
+        for stack in row.stacks:
+            stack[:] = [c for c in stack if c not in wanted]
+    if display is not None:
+        state.out_of_game = sorted(state.out_of_game + [c for line in state.display for c in line])
+        state.display = lines
+    for r, lots in layout.items():
+        row = state.rows[r]
+        row.stacks = [stack for stack, _roof in lots]
+        row.roofs = [roof for _stack, roof in lots]
+        for stack in row.stacks:
+            for c in stack:
+                if state.certificates[data.CUBE_COLOUR[c]] is None:
+                    state.certificates[data.CUBE_COLOUR[c]] = 0
+
+
+def auction(state: EstatesState, piece: str, bids: dict[int, int] | None = None) -> list[Event]:
+    """The auctioneer picks ``piece``; seats in ``bids`` bid, everybody else passes."""
+    events = RULES.apply(state, state.auctioneer, A("pick", (piece,)))
+    bids = bids or {}
+    while state.phase == BID:
+        seat = state.bidder
+        assert seat is not None
+        act = A("bid", (bids[seat],)) if seat in bids else A("pass")
+        events += RULES.apply(state, seat, act)
+    return events
+
+
+def take(state: EstatesState, piece: str) -> list[Event]:
+    """The auctioneer gets ``piece`` for free (everybody passes)."""
+    events = auction(state, piece)
+    assert state.phase == PLACE and state.winner == state.auctioneer
+    return events
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def place_cube(state: EstatesState, token: str, row: str, lot: int) -> list[Event]:
+    seat = state.auctioneer
+    events = take(state, token)
+    return events + RULES.apply(state, seat, A("place", (row, lot)))
+
+
+# --- setup --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_setup(players: int) -> None:
+    state = RULES.setup(players, {}, 11)
+    assert state.money == [12] * players and state.cash_box == [0] * players
+    assert [len(line) for line in state.display] == [8, 8, 8]
+    shown = [c for line in state.display for c in line]
+    assert len(set(shown)) == 24 and len(state.out_of_game) == 12
+    assert sorted(shown + state.out_of_game) == list(range(36))
+    assert sorted(state.roofs_left) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
+    assert state.permits_unused == [1, 2, 3] and state.mayor_available and state.cancel_available
+    assert [row.requirement for row in state.rows] == [4, 4, 4]
+    assert state.certificates == [None] * 6
+    assert state.phase == CHOOSE and RULES.waiting_for(state) == {state.first_player}
+    assert state.rounds == 1 and RULES.invariants(state) == []
+    pub = RULES.view(state, None)
+    assert pub["rooftops_left"] == 12 and pub["permits_supply"] == [1, 2, 3] and pub["mayor"] == "supply"
+
+
+def test_setup_is_seeded_and_random() -> None:
+    assert RULES.dump(RULES.setup(4, {}, 5)) == RULES.dump(RULES.setup(4, {}, 5))
+    displays = {json.dumps(RULES.setup(4, {}, seed).display) for seed in range(20)}
+    assert len(displays) == 20
+    assert {RULES.setup(4, {}, seed).first_player for seed in range(40)} == {0, 1, 2, 3}
+
+
+def test_setup_refuses_bad_counts_and_options() -> None:
+    for players in (1, 6):
+        with pytest.raises(InvalidOptions):
+            RULES.setup(players, {}, 1)
+    with pytest.raises(InvalidOptions):
+        RULES.setup(3, {"colour": "red"}, 1)
+    for rounds in (0, 6, "x"):
+        with pytest.raises(InvalidOptions):
+            RULES.setup(3, {"rounds": rounds}, 1)
+    assert RULES.setup(3, {"rounds": "3"}, 1).rounds == 3
+    assert [o.name for o in RULES.options] == ["rounds"] and RULES.options[0].default == 1
+
+
+# --- stowing --------------------------------------------------------------------------------
+
+
+def test_stow_moves_one_check_into_the_cash_box_privately() -> None:
+    state = fresh()
+    assert A("stow") in RULES.legal_actions(state, 0)
+    events = RULES.apply(state, 0, A("stow"))
+    assert state.money[0] == 11 and state.cash_box[0] == 1
+    assert kinds(events) == ["stowed"] and events[0].visible_to == frozenset({0})
+    assert A("stow") not in RULES.legal_actions(state, 0)
+    refused(state, 0, A("stow"), "You have already stowed $1 million this turn.")
+    assert "you" not in RULES.view(state, None)
+    assert RULES.view(state, 0)["you"]["cash_box"] == 1
+    assert "you" not in RULES.view(state, 1) or RULES.view(state, 1)["you"]["cash_box"] == 0
+
+
+def test_stow_only_at_the_start_of_own_turn() -> None:
+    state = fresh()
+    refused(state, 1, A("stow"), "It is not your turn.")
+    RULES.apply(state, 0, A("pick", ("mayor",)))
+    refused(
+        state, 0, A("stow"), "You can only stow money at the start of your turn, before choosing a piece."
+    )
+
+
+def test_stow_needs_money_in_hand() -> None:
+    state = fresh()
+    state.cash_box[0], state.money[0] = 12, 0
+    assert A("stow") not in RULES.legal_actions(state, 0)
+    refused(state, 0, A("stow"), "You have no money in hand to stow.")
+
+
+def test_stow_once_per_turn_again_next_turn() -> None:
+    state = fresh(players=2)
+    RULES.apply(state, 0, A("stow"))
+    take(state, "mayor")
+    RULES.apply(state, 0, A("discard"))
+    take(state, "cancel")  # seat 1's turn
+    RULES.apply(state, 1, A("discard"))
+    assert state.auctioneer == 0 and A("stow") in RULES.legal_actions(state, 0)
+    RULES.apply(state, 0, A("stow"))
+    assert state.cash_box[0] == 2
+
+
+# --- choosing a piece -------------------------------------------------------------------
+
+
+def test_only_end_cubes_with_a_place_can_be_chosen() -> None:
+    state = fresh()
+    line = state.display[0]
+    picks = {a.args[0] for a in RULES.legal_actions(state, 0) if a.kind == "pick"}
+    ends = {data.CUBE_TOKEN[c] for ln in state.display for c in (ln[0], ln[-1])}
+    assert picks == ends | {"permit1", "permit2", "permit3", "mayor", "cancel"}  # no building: no rooftop
+    middle = data.CUBE_TOKEN[line[3]]
+    refused(state, 0, A("pick", (middle,)), "Only a cube at either end of a display row can be chosen.")
+    outside = data.CUBE_TOKEN[state.out_of_game[0]]
+    name = board.cube_name(state.out_of_game[0]).capitalize()
+    refused(state, 0, A("pick", (outside,)), f"{name} is not in the display.")
+    refused(state, 0, A("pick", ("tower",)), "There is no such piece to auction.")
+    refused(state, 1, A("pick", ("mayor",)), "It is not your turn.")
+
+
+def test_a_cube_without_a_legal_place_cannot_be_chosen() -> None:
+    state = fresh()
+    full = [(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 1)]
+    arrange(
+        state,
+        display=[["blue6", "blue1", "blue2"], ["green1"], []],
+        A=full,
+        B=[(["gray6"], 2), (["gray5"], 2), (["gray4"], 2), (["gray3"], 2)],
+        C=[(["yellow6"], 3), (["yellow5"], 3), (["yellow4"], 3), (["yellow3", "yellow2"], 0)],
+    )
+    # Only C4 (top 2, unroofed) takes a cube: blue1 and green1 fit, blue6 and blue2 do not.
+    assert set(board.selectable_cubes(state)) == {CUBE["green1"]}
+    refused(state, 0, A("pick", ("blue6",)), "The blue 6 has no legal place on the board.")
+    assert A("pick", ("green1",)) in RULES.legal_actions(state, 0)
+
+
+def test_rooftop_needs_an_unroofed_building_and_is_revealed_before_bidding() -> None:
+    state = fresh()
+    refused(
+        state, 0, A("pick", ("roof",)), "A rooftop can only be auctioned while a building without one stands."
+    )
+    arrange(state, A=[(["red5"], 0)])
+    assert A("pick", ("roof",)) in RULES.legal_actions(state, 0)
+    events = RULES.apply(state, 0, A("pick", ("roof",)))
+    value = events[0].params["value"]
+    assert events[0].kind == "picked" and events[0].public and 1 <= value <= 6
+    assert len(state.roofs_left) == 11 and state.roof_value == value
+    assert RULES.view(state, None)["auction"]["value"] == value
+    assert RULES.view(state, None)["rooftops_left"] == 11
+
+
+def test_no_rooftops_left() -> None:
+    state = fresh()
+    arrange(state, A=[(["red5"], 0)])
+    state.roofs_left = []
+    refused(state, 0, A("pick", ("roof",)), "There are no rooftops left.")
+
+
+def test_used_pieces_are_no_longer_available() -> None:
+    state = fresh(players=2)
+    take(state, "permit2")
+    RULES.apply(state, 0, A("discard"))
+    take(state, "mayor")
+    RULES.apply(state, 1, A("mayor", ("B",)))
+    take(state, "cancel")
+    RULES.apply(state, 0, A("discard"))
+    assert state.permits_removed == [2] and state.mayor_row == 1 and not state.cancel_available
+    refused(state, 1, A("pick", ("permit2",)), "Building permit 2 is no longer available.")
+    refused(state, 1, A("pick", ("mayor",)), "The Mayor is no longer available.")
+    refused(state, 1, A("pick", ("cancel",)), "The Cancel cube is no longer available.")
+    picks = {a.args[0] for a in RULES.legal_actions(state, 1) if a.kind == "pick"}
+    assert {"permit1", "permit3"} <= picks and not picks & {"permit2", "mayor", "cancel"}
+    view = RULES.view(state, None)
+    assert view["mayor"] == "B" and view["permits_removed"] == [2] and view["cancel_available"] is False
+
+
+def test_pick_only_when_choosing() -> None:
+    state = fresh()
+    RULES.apply(state, 0, A("pick", ("mayor",)))
+    refused(state, 0, A("pick", ("cancel",)), "You can only choose a piece at the start of your turn.")
+
+
+# --- the auction ----------------------------------------------------------------------
+
+
+def test_bidding_goes_clockwise_from_the_auctioneers_left_once_each() -> None:
+    state = fresh(players=4)
+    state.auctioneer = 2
+    RULES.apply(state, 2, A("pick", ("mayor",)))
+    order = []
+    while state.phase == BID:
+        (seat,) = RULES.waiting_for(state)
+        order.append(seat)
+        RULES.apply(state, seat, A("pass"))
+    assert order == [3, 0, 1]
+
+
+def test_bid_amounts() -> None:
+    state = fresh(players=4)
+    RULES.apply(state, 0, A("pick", ("mayor",)))
+    legal = RULES.legal_actions(state, 1)
+    assert legal == [A("pass")] + [A("bid", (n,)) for n in range(1, 13)]
+    refused(state, 1, A("bid", (0,)), "The first bid must be at least $1 million.")
+    refused(state, 1, A("bid", (13,)), "You only have $12 million.")
+    refused(state, 2, A("bid", (3,)), "It is not your turn to bid.")
+    events = RULES.apply(state, 1, A("bid", (4,)))
+    assert events[0].kind == "bid" and events[0].params["amount"] == 4 and events[0].public
+    assert events[0].params["piece"] == "mayor"
+    refused(state, 2, A("bid", (4,)), "You must bid more than $4 million.")
+    assert RULES.legal_actions(state, 2)[1] == A("bid", (5,))
+    events = RULES.apply(state, 2, A("pass"))
+    assert events[0].kind == "passed" and events[0].public
+    state.money[3] = 5
+    assert RULES.legal_actions(state, 3) == [A("pass"), A("bid", (5,))]
+    RULES.apply(state, 3, A("bid", (5,)))
+    assert state.phase == DECIDE and RULES.waiting_for(state) == {0}
+    view = RULES.view(state, None)["auction"]
+    assert view["bids"] == [{"seat": 1, "amount": 4}, {"seat": 2, "amount": None}, {"seat": 3, "amount": 5}]
+    assert view["high_bidder"] == 3 and view["high_bid"] == 5 and view["to_bid"] is None
+
+
+def test_a_broke_bidder_still_presses_pass() -> None:
+    state = fresh(players=3)
+    state.money[1], state.cash_box[1] = 0, 12
+    RULES.apply(state, 0, A("pick", ("mayor",)))
+    assert RULES.legal_actions(state, 1) == [A("pass")]
+    assert RULES.waiting_for(state) == {1}
+    refused(state, 1, A("bid", (1,)), "You only have $0 million.")
+
+
+def test_cash_box_is_not_money_in_hand() -> None:
+    state = fresh(players=2)
+    state.money[1], state.cash_box[1] = 3, 9
+    RULES.apply(state, 0, A("pick", ("mayor",)))
+    refused(state, 1, A("bid", (4,)), "You only have $3 million.")
+
+
+def test_sell_gives_the_piece_to_the_bidder_who_pays_the_auctioneer() -> None:
+    state = fresh(players=3)
+    auction(state, "mayor", {1: 3, 2: 5})
+    refused(state, 2, A("sell"), "Only the auctioneer decides whether to sell or buy.")
+    events = RULES.apply(state, 0, A("sell"))
+    assert events[0].kind == "sold" and events[0].params == {
+        "piece": "mayor",
+        "kind": "mayor",
+        "buyer": 2,
+        "price": 5,
+    }
+    assert state.money == [17, 12, 7] and state.winner == 2 and state.phase == PLACE
+    assert RULES.waiting_for(state) == {2}
+
+
+def test_buy_keeps_the_piece_and_pays_the_bidder() -> None:
+    state = fresh(players=3)
+    auction(state, "permit1", {2: 6})
+    assert RULES.legal_actions(state, 0) == [A("sell"), A("buy")]
+    events = RULES.apply(state, 0, A("buy"))
+    assert events[0].kind == "bought" and events[0].params["bidder"] == 2 and events[0].params["price"] == 6
+    assert state.money == [6, 12, 18] and state.winner == 0
+
+
+def test_an_auctioneer_who_cannot_pay_must_sell() -> None:
+    state = fresh(players=3)
+    state.money[0], state.cash_box[0] = 4, 8
+    auction(state, "mayor", {1: 5})
+    assert RULES.legal_actions(state, 0) == [A("sell")]
+    refused(state, 0, A("buy"), "You only have $4 million, so you cannot pay $5 million; you must sell.")
+    RULES.apply(state, 0, A("sell"))
+    assert state.money[:2] == [9, 7]
+
+
+def test_everybody_passes_and_the_auctioneer_takes_it_free() -> None:
+    state = fresh(players=3)
+    events = auction(state, "cancel")
+    assert kinds(events) == ["picked", "passed", "passed", "taken_free"]
+    assert state.winner == 0 and state.money == [12, 12, 12] and state.phase == PLACE
+    refused(state, 0, A("sell"), "There is no finished auction to settle right now.")
+    refused(state, 1, A("bid", (1,)), "Nobody is bidding right now.")
+
+
+# --- floor cubes ----------------------------------------------------------------------------
+
+
+def test_first_cube_next_to_main_street_then_no_gaps_and_within_the_requirement() -> None:
+    state = fresh(players=2)
+    arrange(state, display=[["red5", "blue3", "green2"], ["gray4"], ["yellow6"]])
+    take(state, "red5")
+    spots = RULES.legal_actions(state, 0)
+    assert spots == [A("place", ("A", 1)), A("place", ("B", 1)), A("place", ("C", 1))]
+    refused(
+        state,
+        0,
+        A("place", ("A", 3)),
+        "Row A is built from Main Street without gaps; its next empty lot is 1.",
+    )
+    refused(state, 0, A("place", ("D", 1)), "There is no row D; the rows are A, B, C.")
+    refused(state, 0, A("place", ("A", 11)), "Lots are numbered 1 to 10.")
+    refused(state, 0, A("discard"), "A floor cube must be placed; it cannot be discarded.")
+    refused(state, 0, A("mayor", ("A",)), "Place the red 5 on a lot of the board.")
+    refused(state, 1, A("place", ("A", 1)), "Only the player who got the piece places it.")
+    events = RULES.apply(state, 0, A("place", ("B", 1)))
+    assert kinds(events)[:2] == ["built", "certificate"]
+    assert events[0].params == {
+        "piece": "red5",
+        "kind": "cube",
+        "colour": "red",
+        "number": 5,
+        "row": "B",
+        "lot": 1,
+        "height": 1,
+    }
+    assert events[1].params == {"colour": "red", "company": "Sienna Securities"}
+    assert state.certificates[data.COLOURS.index("red")] == 0
+    assert state.display[0] == [CUBE["blue3"], CUBE["green2"]]
+    refused(state, 1, A("place", ("B", 1)), "There is no piece to place right now.")
+
+
+def test_row_is_limited_to_its_requirement() -> None:
+    state = fresh(players=2)
+    arrange(
+        state, display=[["blue6"], [], []], A=[(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 0)]
+    )
+    take(state, "blue6")
+    refused(state, 0, A("place", ("A", 5)), "Row A is limited to 4 buildings for now.")
+    assert A("place", ("A", 5)) not in RULES.legal_actions(state, 0)
+
+
+def test_stacking_needs_a_lower_number_and_no_rooftop_and_no_white_dirt() -> None:
+    state = fresh(players=2)
+    arrange(
+        state,
+        display=[["blue3", "green4"], [], []],
+        A=[(["red6"], 0), (["red4"], 0), (["red5"], 2)],
+        B=[(["gray6"], 0), (["gray2"], 0)],
+    )
+    take(state, "blue3")
+    legal = set(RULES.legal_actions(state, 0))
+    # A1 is white dirt, A2 has a 4 (3 < 4 fits), A3 is roofed, A4 is next, B1 6 fits, B2 has a 2 too low,
+    # B3 is white dirt but empty, C1 is next.
+    assert legal == {A("place", p) for p in [("A", 2), ("A", 4), ("B", 1), ("B", 3), ("C", 1)]}
+    refused(state, 0, A("place", ("A", 1)), "A white-dirt lot holds only one floor cube.")
+    refused(state, 0, A("place", ("A", 3)), "That building already has a rooftop.")
+    refused(
+        state,
+        0,
+        A("place", ("B", 2)),
+        "A floor cube can only go on a higher number; the top cube there is a 2.",
+    )
+    RULES.apply(state, 0, A("place", ("A", 2)))
+    assert state.rows[0].stacks[1] == [CUBE["red4"], CUBE["blue3"]]
+    assert state.certificates[data.COLOURS.index("blue")] == 0
+
+
+def test_equal_numbers_do_not_stack_and_stacks_reach_six() -> None:
+    state = fresh(players=2)
+    arrange(
+        state,
+        display=[["blue4", "blue2", "blue1"], [], []],
+        B=[(["red6", "red5", "red4", "red3", "red2"], 0)],
+    )
+    take(state, "blue4")
+    refused(
+        state,
+        0,
+        A("place", ("B", 1)),
+        "A floor cube can only go on a higher number; the top cube there is a 2.",
+    )
+    RULES.apply(state, 0, A("place", ("B", 2)))
+    take(state, "blue1")
+    assert A("place", ("B", 1)) in RULES.legal_actions(state, 1)
+    RULES.apply(state, 1, A("place", ("B", 1)))
+    assert len(state.rows[1].stacks[0]) == data.MAX_STACK
+
+
+def test_equal_numbers_do_not_stack() -> None:
+    state = fresh(players=2)
+    arrange(state, display=[["blue2"], [], []], B=[(["red6", "red2"], 0)])
+    take(state, "blue2")
+    assert A("place", ("B", 1)) not in RULES.legal_actions(state, 0)
+    refused(
+        state,
+        0,
+        A("place", ("B", 1)),
+        "A floor cube can only go on a higher number; the top cube there is a 2.",
+    )
+
+
+def test_certificate_stays_with_the_first_placer() -> None:
+    state = fresh(players=2)
+    arrange(state, display=[["blue6", "blue2"], [], []])
+    place_cube(state, "blue6", "B", 1)
+    assert state.auctioneer == 1
+    events = place_cube(state, "blue2", "B", 1)
+    assert "certificate" not in kinds(events)
+    assert state.certificates[0] == 0
+    assert RULES.view(state, None)["certificates_by_owner"] == [["blue"], []]
+
+
+# --- rooftops -----------------------------------------------------------------------------
+
+
+def test_rooftop_on_any_unroofed_building_and_nothing_on_top_afterwards() -> None:
+    state = fresh(players=2)
+    arrange(state, display=[["blue1"], [], []], A=[(["red6"], 0), (["red5"], 3)], C=[(["gray4"], 0)])
+    state.roofs_left = [4, 4]
+    take(state, "roof")
+    assert set(RULES.legal_actions(state, 0)) == {A("place", ("A", 1)), A("place", ("C", 1))}
+    refused(state, 0, A("place", ("A", 2)), "That building already has a rooftop.")
+    refused(state, 0, A("place", ("B", 1)), "There is no building on row B lot 1.")
+    refused(state, 0, A("discard"), "A rooftop must be placed; it cannot be discarded.")
+    refused(state, 0, A("permit", ("A", "longer")), "Place the rooftop 4 on a building without a rooftop.")
+    events = RULES.apply(state, 0, A("place", ("C", 1)))
+    assert events[0].kind == "roofed" and events[0].params["building_value"] == 8
+    assert state.rows[2].roofs == [4]
+    take(state, "blue1")
+    assert A("place", ("C", 1)) not in RULES.legal_actions(state, 1)
+    refused(state, 1, A("place", ("C", 1)), "That building already has a rooftop.")
+
+
+# --- permits ------------------------------------------------------------------------------
+
+
+def permit(state: EstatesState, value: int, row: str, direction: str) -> list[Event]:
+    seat = state.auctioneer
+    events = take(state, f"permit{value}")
+    return events + RULES.apply(state, seat, A("permit", (row, direction)))
+
+
+def test_rulebook_permit_example_minus_two_then_plus_three_gives_five() -> None:
+    state = fresh(players=2)
+    events = permit(state, 2, "B", "shorter")
+    assert state.rows[1].requirement == 2
+    placed = events[-2] if events[-1].kind == "turn_started" else events[-1]
+    assert placed.kind == "permit_placed" and placed.params["lot"] == 3 and placed.params["requirement"] == 2
+    permit(state, 3, "B", "longer")
+    assert state.rows[1].requirement == 5
+    row = RULES.view(state, None)["rows"][1]
+    assert row["requirement"] == 5 and row["permit_lot"] == 6  # both permits now sit on lot 6
+    assert row["permits"] == [{"value": 2, "direction": "shorter"}, {"value": 3, "direction": "longer"}]
+
+
+def test_rulebook_end_example_rows() -> None:
+    state = fresh(players=3)
+    permit(state, 2, "A", "shorter")
+    permit(state, 1, "B", "longer")
+    permit(state, 3, "C", "longer")
+    assert [row.requirement for row in state.rows] == [2, 5, 7]
+
+
+def test_permit_limits() -> None:
+    state = fresh(players=2)
+    arrange(state, A=[(["red6"], 1), (["red5"], 1), (["red4"], 0)])
+    take(state, "permit2")
+    legal = set(RULES.legal_actions(state, 0))
+    assert A("permit", ("A", "shorter")) not in legal and A("permit", ("A", "longer")) in legal
+    assert A("discard") in legal
+    refused(
+        state,
+        0,
+        A("permit", ("A", "shorter")),
+        "Row A already has 3 buildings; permit 2 cannot shorten it to 2 lots.",
+    )
+    refused(state, 0, A("permit", ("A", "wider")), "A permit makes a row longer or shorter.")
+    refused(
+        state, 0, A("place", ("A", 4)), "Put building permit 2 in a row (longer or shorter) or discard it."
+    )
+    RULES.apply(state, 0, A("permit", ("B", "longer")))
+    permit(state, 3, "B", "longer")
+    assert state.rows[1].requirement == 9
+    take(state, "permit1")
+    assert A("permit", ("B", "longer")) not in RULES.legal_actions(state, 0)
+    refused(state, 0, A("permit", ("B", "longer")), "Row B cannot be longer than 9 lots; it is 9 now.")
+
+
+def test_permit_cannot_shorten_below_zero() -> None:
+    state = fresh(players=2)
+    permit(state, 2, "A", "shorter")
+    take(state, "permit3")
+    refused(
+        state, 1, A("permit", ("A", "shorter")), "Row A is only 2 lots long; permit 3 cannot shorten it by 3."
+    )
+
+
+def test_chosen_zero_length_row_counts_as_complete() -> None:
+    state = fresh(players=2)
+    permit(state, 3, "A", "shorter")
+    events = permit(state, 1, "A", "shorter")
+    assert state.rows[0].requirement == 0 and board.row_complete(state.rows[0])
+    assert "row_completed" in kinds(events) and RULES.view(state, None)["complete_rows"] == ["A"]
+
+
+def test_lengthening_a_complete_row_makes_it_incomplete() -> None:
+    state = fresh(players=2)
+    arrange(state, A=[(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 1)])
+    assert board.row_complete(state.rows[0])
+    events = permit(state, 1, "A", "longer")
+    assert "row_reopened" in kinds(events) and not board.row_complete(state.rows[0])
+
+
+def test_shortening_can_complete_a_row() -> None:
+    state = fresh(players=2)
+    arrange(state, A=[(["red6"], 1), (["red5"], 1)])
+    events = permit(state, 2, "A", "shorter")
+    assert "row_completed" in kinds(events)
+
+
+def test_discarded_permit_leaves_the_game() -> None:
+    state = fresh(players=2)
+    events = take(state, "permit3") + RULES.apply(state, 0, A("discard"))
+    assert "discarded" in kinds(events) and state.permits_removed == [3]
+    assert all(3 not in (abs(p) for p in row.permits) for row in state.rows)
+
+
+# --- the Cancel cube ---------------------------------------------------------------------
+
+
+def test_cancel_removes_a_permit_and_undoes_its_change() -> None:
+    state = fresh(players=2)
+    permit(state, 2, "B", "shorter")
+    permit(state, 3, "B", "longer")
+    take(state, "cancel")
+    assert set(RULES.legal_actions(state, 0)) == {
+        A("cancel", ("permit2",)),
+        A("cancel", ("permit3",)),
+        A("discard"),
+    }
+    events = RULES.apply(state, 0, A("cancel", ("permit2",)))
+    assert events[0].kind == "permit_cancelled" and events[0].params["requirement"] == 7
+    assert state.rows[1].permits == [3] and state.rows[1].requirement == 7
+    assert sorted(state.permits_removed) == [2] and not state.cancel_available
+
+
+def test_cancelling_the_last_permit_restores_four() -> None:
+    state = fresh(players=2)
+    permit(state, 1, "C", "longer")
+    take(state, "cancel")
+    RULES.apply(state, 1, A("cancel", ("permit1",)))
+    assert state.rows[2].requirement == 4 and state.rows[2].permits == []
+
+
+def test_cancel_refusals() -> None:
+    state = fresh(players=2)
+    permit(state, 2, "A", "longer")
+    arrange(state, A=[(["red6"], 0), (["red5"], 0), (["red4"], 0), (["red3"], 0), (["red2"], 0)])
+    take(state, "cancel")
+    assert RULES.legal_actions(state, 1) == [A("discard")]
+    refused(
+        state,
+        1,
+        A("cancel", ("permit2",)),
+        "Removing permit 2 would make row A shorter than its 5 buildings.",
+    )
+    refused(state, 1, A("cancel", ("permit1",)), "Building permit 1 is not on the board.")
+    refused(state, 1, A("cancel", ("mayor",)), "The Cancel cube can only remove a building permit.")
+    refused(state, 1, A("mayor", ("A",)), "Use the Cancel cube on a placed permit or discard it.")
+    RULES.apply(state, 1, A("discard"))
+    assert not state.cancel_available and state.rows[0].permits == [2]
+
+
+def test_cancel_with_no_permit_on_the_board_can_only_be_discarded() -> None:
+    state = fresh(players=2)
+    take(state, "cancel")
+    assert RULES.legal_actions(state, 0) == [A("discard")]
+
+
+# --- the Mayor ---------------------------------------------------------------------------
+
+
+def test_mayor_in_front_of_a_row_or_discarded() -> None:
+    state = fresh(players=2)
+    take(state, "mayor")
+    assert set(RULES.legal_actions(state, 0)) == {A("mayor", (r,)) for r in "ABC"} | {A("discard")}
+    refused(state, 0, A("mayor", ("Z",)), "There is no row Z; the rows are A, B, C.")
+    refused(state, 0, A("cancel", ("permit1",)), "Put the Mayor in front of a row or discard it.")
+    events = RULES.apply(state, 0, A("mayor", ("C",)))
+    assert events[0].kind == "mayor_placed" and events[0].params["row"] == "C"
+    assert state.mayor_row == 2 and RULES.view(state, None)["rows"][2]["mayor"] is True
+
+
+# --- scoring ------------------------------------------------------------------------------
+
+
+def nine_for_blue(state: EstatesState, row: str, complete: bool) -> None:
+    """The rulebook's scoring example: a building worth 9 whose top cube is blue (seat 1 holds blue)."""
+    lots = [(["red4", "blue2"], 3)]
+    lots += [([t], 1 if complete else 0) for t in ("yellow1", "green1", "purple1")]
+    layout: dict[str, Any] = {row: lots}
+    arrange(state, **layout)
+    state.certificates = [None] * 6
+    state.certificates[data.COLOURS.index("blue")] = 1
+
+
+def test_rulebook_scoring_example_nine_points_for_blue() -> None:
+    state = fresh(players=2)
+    nine_for_blue(state, "A", complete=True)
+    assert board.row_buildings(state, 0)[0] == (1, 9, 1, 9)
+    assert board.building_points(state) == [0, 9]
+
+
+def test_rulebook_scoring_example_negative_in_an_incomplete_row() -> None:
+    state = fresh(players=2)
+    nine_for_blue(state, "A", complete=False)
+    assert board.building_points(state) == [0, -9]
+    assert RULES.view(state, None)["rows"][0]["score_now"] == [0, -9]
+
+
+def test_rulebook_scoring_example_doubled_by_the_mayor() -> None:
+    for complete, points in ((True, 18), (False, -18)):
+        state = fresh(players=2)
+        nine_for_blue(state, "B", complete=complete)
+        state.mayor_row, state.mayor_available = 1, False
+        assert board.building_points(state) == [0, points]
+
+
+def end_by_two_rows(state: EstatesState) -> list[Event]:
+    """Rows A and B complete with the last rooftop, bought by seat 0 for free."""
+    arrange(
+        state,
+        A=[(["red4", "blue2"], 3), (["red6"], 1), (["red5"], 1), (["green2"], 0)],
+        B=[(["gray6"], 2), (["gray5"], 2), (["gray4"], 2), (["gray3"], 2)],
+        C=[(["yellow6"], 0)],
+    )
+    state.certificates = [1, 0, 0, 0, None, 0]  # blue: seat 1, the rest seat 0, purple unused
+    state.certificates[data.COLOURS.index("yellow")] = 1
+    state.roofs_left = [5]
+    take(state, "roof")
+    return RULES.apply(state, 0, A("place", ("A", 4)))
+
+
+def test_two_complete_rows_end_the_game_at_once_and_score() -> None:
+    state = fresh(players=2)
+    state.money, state.cash_box = [9, 12], [3, 0]
+    assert RULES.outcome(state) is None
+    events = end_by_two_rows(state)
+    assert kinds(events)[-4:] == ["round_ended", "round_score", "round_score", "game_over"]
+    assert state.phase == OVER and RULES.waiting_for(state) == frozenset()
+    # Seat 0: A red6+1, red5+1, green2+5 = 7+6+7 = 20; B gray 8+7+6+5 = 26; seat 1: A blue 9, C yellow -6.
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    assert outcome.scores == (20 + 26 + 3, 9 - 6)
+    assert outcome.ranks == (1, 2)
+    assert outcome.breakdown[0] == {"buildings": 46, "cash_box": 3, "checks": 12}
+    ended = next(e for e in events if e.kind == "round_ended")
+    assert ended.public and ended.params == {
+        "round": 1,
+        "reason": "rows",
+        "buildings": [46, 3],
+        "winners": [0],
+    }
+    private = [e for e in events if e.kind == "round_score"]
+    assert [e.visible_to for e in private] == [frozenset({0}), frozenset({1})]
+    assert private[0].params == {"round": 1, "buildings": 46, "cash_box": 3, "score": 49}
+    refused(state, 0, A("stow"), "The game is over.")
+    assert RULES.legal_actions(state, 0) == [] and RULES.view(state, None)["result"] == {
+        "ranks": [1, 2],
+        "winners": [0],
+    }
+
+
+def test_ties_go_to_most_checks_in_hand_plus_cash_box_then_share() -> None:
+    state = fresh(players=3)
+    arrange(state, A=[(["red6"], 0)])  # seat 0 owns red: -6
+    state.money, state.cash_box = [20, 8, 6], [0, 0, 2]
+    state.roofs_left = []
+    take(state, "mayor")
+    RULES.apply(state, 0, A("discard"))  # next turn starts with no rooftops: the round stalls
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    assert outcome.scores == (-6, 0, 2)
+    state2 = fresh(players=3)
+    state2.money, state2.cash_box = [12, 10, 10], [0, 1, 1]
+    state2.roofs_left = []
+    take(state2, "mayor")
+    RULES.apply(state2, 0, A("discard"))
+    out2 = RULES.outcome(state2)
+    assert out2 is not None and out2.scores == (0, 1, 1) and out2.ranks == (3, 1, 1)
+    state3 = fresh(players=3)
+    state3.money, state3.cash_box = [12, 8, 11], [0, 1, 1]
+    state3.roofs_left = []
+    take(state3, "mayor")
+    RULES.apply(state3, 0, A("discard"))
+    out3 = RULES.outcome(state3)
+    assert out3 is not None and out3.scores == (0, 1, 1) and out3.ranks == (3, 2, 1)
+
+
+def test_unroofed_buildings_in_incomplete_rows_count_negative() -> None:
+    state = fresh(players=2)
+    arrange(state, C=[(["red6", "red2"], 0)])
+    assert board.building_points(state) == [-8, 0]
+
+
+# --- the end when nothing more can be completed ----------------------------------------
+
+
+def test_no_rooftops_left_ends_at_the_start_of_the_next_turn() -> None:
+    state = fresh(players=2)
+    arrange(state, A=[(["red6"], 0)])
+    state.roofs_left = [2]
+    take(state, "roof")
+    events = RULES.apply(state, 0, A("place", ("A", 1)))
+    assert state.phase == OVER and "round_ended" in kinds(events)
+    ended = next(e for e in events if e.kind == "round_ended")
+    assert ended.params["reason"] == "stalled"
+
+
+def test_stalled_when_no_unroofed_building_no_cube_fits_and_no_permit_can_open_a_lot() -> None:
+    state = fresh(players=2)
+    full = {
+        name: [([f"{colour}{n}"], 1) for n in (6, 5, 4, 3)]
+        for name, colour in zip("ABC", ("red", "gray", "yellow"), strict=True)
+    }
+    arrange(state, display=[["blue1"], [], []], **full)
+    state.permits_unused = []
+    assert board.stalled(state)  # every row built and roofed, blue1 fits nowhere, no permit left
+    state.permits_unused = [1]
+    assert not board.stalled(state)  # permit 1 could lengthen a row
+    for row in state.rows:
+        row.permits = [3, 2]  # every row 9 long: lots 5-9 are open, so blue1 fits
+    assert not board.stalled(state)
+    state.display = [[], [], []]
+    assert board.stalled(state)  # nothing left to build and permit 1 cannot lengthen a 9-lot row
+    state.rows[0].roofs[0] = 0
+    assert not board.stalled(state)  # an unroofed building can still be finished
+    state.roofs_left = []
+    assert board.stalled(state)  # ... but not without rooftops
+
+
+def test_stalled_round_ends_at_the_start_of_the_next_turn() -> None:
+    state = fresh(players=2)
+    arrange(
+        state,
+        display=[[], [], []],
+        A=[(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 1)],
+        B=[(["gray6"], 1), (["gray5"], 1), (["gray4"], 1)],
+    )
+    state.permits_unused = [2]
+    state.rows[2].permits = [1, 3]  # C is 8 long: permit 2 could still lengthen it
+    state.permits_removed = []
+    take(state, "permit2")
+    events = RULES.apply(state, 0, A("discard"))
+    assert state.phase == OVER and state.mayor_available  # the Mayor was still in the supply
+    ended = next(e for e in events if e.kind == "round_ended")
+    # A complete: 7+6+5+4 = 22; B incomplete (3 of 4 lots): -(7+6+5) = -18; seat 0 holds red and gray.
+    assert ended.params["reason"] == "stalled" and ended.params["buildings"] == [22 - 18, 0]
+
+
+# --- several rounds -----------------------------------------------------------------------
+
+
+def test_rounds_carry_money_return_the_cash_box_and_total_scores() -> None:
+    state = fresh(players=2, rounds=2)
+    RULES.apply(state, 0, A("stow"))
+    state.money, state.cash_box = [8, 15], [1, 0]
+    events = end_by_two_rows(state)
+    assert state.phase == CHOOSE and state.round == 2
+    assert "round_started" in kinds(events) and "game_over" not in kinds(events)
+    assert state.money == [9, 15] and state.cash_box == [0, 0]
+    assert all(row.stacks == [] and row.permits == [] for row in state.rows)
+    assert (
+        len(state.roofs_left) == 12 and state.permits_unused == [1, 2, 3] and state.certificates == [None] * 6
+    )
+    view = RULES.view(state, None)
+    assert view["past_rounds"] == [{"buildings": [46, 3], "winners": [0], "reason": "rows"}]
+    assert view["round_wins"] == [1, 0] and view["round"] == 2
+    assert RULES.view(state, 0)["you"]["round_scores"] == [47]
+    state.auctioneer = 0
+    state.money, state.cash_box = [5, 19], [0, 0]
+    end_by_two_rows(state)
+    outcome = RULES.outcome(state)
+    assert outcome is not None and state.phase == OVER
+    assert outcome.scores == (47 + 46, 3 + 3)
+    assert outcome.breakdown[0] == {
+        "buildings": 92,
+        "cash_box": 1,
+        "checks": 5,
+        "round_wins": 2,
+        "round1": 47,
+        "round2": 46,
+    }
+
+
+def test_two_round_wins_end_the_match_early_and_win_it() -> None:
+    state = fresh(players=2, rounds=5)
+    end_by_two_rows(state)
+    state.auctioneer = 0
+    end_by_two_rows(state)
+    assert state.phase == OVER and state.round == 2
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.ranks == (1, 2)
+
+
+def stall_round(state: EstatesState, money: list[int], cash_box: list[int]) -> None:
+    """End the round at the next turn start (no rooftops left) with only cash boxes scoring."""
+    state.money, state.cash_box = money, cash_box
+    state.roofs_left = []
+    take(state, "mayor")
+    RULES.apply(state, state.auctioneer, A("discard"))
+
+
+def test_two_round_wins_beat_a_higher_total() -> None:
+    state = fresh(players=2, rounds=5)
+    stall_round(state, [12, 0], [0, 12])  # seat 1 wins round 1, 0 to 12
+    stall_round(state, [11, 12], [1, 0])  # seat 0 wins round 2, 1 to 0
+    assert state.round == 3 and RULES.outcome(state) is None
+    stall_round(state, [11, 12], [1, 0])  # seat 0 wins round 3: two wins end the match
+    assert state.phase == OVER and state.round == 3
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.scores == (2, 12) and outcome.ranks == (1, 2)
+    assert outcome.breakdown[1]["round_wins"] == 1 and outcome.breakdown[0]["round_wins"] == 2
+
+
+# --- hidden money -------------------------------------------------------------------------
+
+
+def test_public_view_does_not_depend_on_money() -> None:
+    state = fresh(players=4)
+    RULES.apply(state, 0, A("stow"))
+    public = RULES.view(state, None)
+    state.money = [3, 20, 10, 14]
+    state.cash_box = [0, 0, 0, 1]
+    state.stowed = False
+    assert RULES.view(state, None) == public
+    text = json.dumps(public)
+    assert "money" not in text and "cash_box" not in text
+    mine = RULES.view(state, 3)["you"]
+    assert mine == {"seat": 3, "money": 14, "cash_box": 1, "stowed_this_turn": False, "round_scores": []}
+
+
+# --- the view's shape -----------------------------------------------------------------------
+
+
+def test_view_shape() -> None:
+    state = fresh(players=3)
+    arrange(state, A=[(["red4", "blue2"], 3)])
+    RULES.apply(state, 0, A("pick", ("mayor",)))
+    RULES.apply(state, 1, A("bid", (2,)))
+    view = RULES.view(state, None)
+    json.dumps(view)
+    assert [len(r["lots"]) for r in view["rows"]] == [10, 10, 10]
+    a = view["rows"][0]
+    assert [lot["lot"] for lot in a["lots"] if lot["white_dirt"]] == [1, 7]
+    assert [lot["lot"] for lot in view["rows"][1]["lots"] if lot["white_dirt"]] == [3, 5]
+    assert [lot["lot"] for lot in view["rows"][2]["lots"] if lot["white_dirt"]] == [2]
+    lot1 = a["lots"][0]
+    assert (
+        [c["cube"] for c in lot1["cubes"]] == ["red4", "blue2"] and lot1["roof"] == 3 and lot1["value"] == 9
+    )
+    assert lot1["points"] == -9 and a["requirement"] == 4 and a["complete"] is False
+    assert sum(c["selectable"] for line in view["display"] for c in line) == len(
+        board.selectable_cubes(state)
+    )
+    assert view["auction"]["piece"] == "mayor" and view["auction"]["to_bid"] == 2
+    assert view["auction"]["bids"] == [{"seat": 1, "amount": 2}] and view["auction"]["min_bid"] == 3
+    assert view["waiting_for"] == [2] and view["rooftops_left"] == 12
+    assert {c["colour"] for c in view["certificates"] if c["owner"] == 0} == {"red", "blue"}
+
+
+# --- saving -----------------------------------------------------------------------------------
+
+
+def test_dump_load_round_trip_and_refusals() -> None:
+    state = fresh(players=3)
+    RULES.apply(state, 0, A("pick", ("permit1",)))
+    dumped = RULES.dump(state)
+    again = RULES.load(json.loads(json.dumps(dumped)))
+    assert RULES.dump(again) == dumped
+    assert RULES.legal_actions(again, 1) == RULES.legal_actions(state, 1)
+    with pytest.raises(StateError):
+        RULES.load({**dumped, "schema": 99})
+    with pytest.raises(StateError):
+        RULES.load({"schema": 1})
+    with pytest.raises(StateError):
+        RULES.load({**dumped, "phase": "dancing"})
+
+
+def test_malformed_actions_and_strangers_are_refused() -> None:
+    state = fresh(players=3)
+    msg = "That is not a valid move in The Estates."
+    refused(state, 0, A("fly"), msg)
+    refused(state, 0, A("pick"), msg)
+    refused(state, 0, A("pick", (3,)), msg)
+    refused(state, 0, A("stow", (1,)), msg)
+    RULES.apply(state, 0, A("pick", ("mayor",)))
+    refused(state, 1, A("bid", ("lots",)), msg)
+    refused(state, 5, A("pass"), "You are not seated at this table.")
+
+
+def test_row_model_helpers() -> None:
+    row = Row(permits=[-2, 3])
+    assert row.requirement == 5 and row.developed == 0
+    assert Row.from_json(row.to_json()) == row
