@@ -1,0 +1,312 @@
+"""Every acknowledged action survives a SIGKILL, and a damaged game is rebuilt or quarantined.
+
+The crash test runs a real child process that plays toy games through the
+session service and prints ``ACK <game> <version>`` only after ``act`` has
+returned (that is: after the commit).  The parent kills it with SIGKILL at
+random moments, several times on the same database, and after each kill
+checks that the database still holds every acknowledged action, that the log
+is gap-free, and that seed + log replay to the stored snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.lobby import LobbyService
+from bot.registry import REGISTRY
+from bot.session import LiveGame, Refusal, SessionService
+from bot.store import Store
+from rules.core import Action
+from rules.play import canonical, replay
+
+REPO = Path(__file__).resolve().parents[2]
+
+CHILD = textwrap.dedent(
+    """
+    import asyncio
+    import random
+    import sys
+
+    import tests.toygame  # noqa: F401  (registers the toy game)
+    from bot.lobby import LobbyService
+    from bot.registry import REGISTRY
+    from bot.session import SessionService
+    from bot.store import Store
+
+
+    async def new_game(lobby, rng):
+        players = rng.randint(1, 4)
+        game = await lobby.create(
+            game="toy", options_text=f"target={rng.randint(5, 40)}", host_id=1000, host_name="p0",
+            guild_id=1, channel_id=1, language="en",
+        )
+        for seat in range(1, players):
+            await lobby.join(game.id, 1000 + seat, f"p{seat}")
+        return await lobby.start(game.id, 1000, seed=rng.randrange(2**62))
+
+
+    async def main(path, seed):
+        rng = random.Random(seed)
+        store = await Store.open(path)
+        sessions = SessionService(store, REGISTRY)
+        lobby = LobbyService(sessions)
+        active = await store.games(statuses=("active",))
+        game = await sessions.load(active[-1].id) if active else await new_game(lobby, rng)
+        print(f"READY {game.id} {game.version}", flush=True)
+        while True:
+            if game.status != "active":
+                game = await new_game(lobby, rng)
+            seat = rng.choice(sorted(game.waiting()))
+            action = rng.choice(game.entry.rules.legal_actions(game.state, seat))
+            applied = await sessions.act(game.id, game.user_of(seat), action, version=game.version)
+            sys.stdout.write(f"ACK {game.id} {applied.version}\\n")
+            sys.stdout.flush()
+            game = applied.game
+
+
+    asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+    """
+)
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN" and not k.startswith("GAMEHOST_")}
+    env["PYTHONPATH"] = str(REPO)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def _run_and_kill(script: Path, db: Path, seed: int, delay: float, tmp: Path) -> list[str]:
+    """Start the child, wait for its first ACK, let it play ``delay`` seconds, SIGKILL it."""
+    stderr_path = tmp / f"child-{seed}.err"
+    with stderr_path.open("w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, str(script), str(db), str(seed)],
+            cwd=tmp,
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+    lines: list[str] = []
+    first_ack = threading.Event()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # keeps reading to EOF so the pipe never fills
+            lines.append(line.strip())
+            if line.startswith("ACK"):
+                first_ack.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        if not first_ack.wait(timeout=15):
+            pytest.fail(f"the child never acknowledged an action: {stderr_path.read_text()}")
+        time.sleep(delay)
+        still_running = proc.poll() is None
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(timeout=10)
+    assert still_running, f"the child stopped on its own: {stderr_path.read_text()}"
+    assert proc.returncode == -signal.SIGKILL
+    return lines
+
+
+async def _check_database(db: Path, acked: set[tuple[int, int]]) -> dict[int, int]:
+    """Everything the crash test promises, checked on a freshly opened database; returns versions."""
+    store = await Store.open(db)
+    try:
+        sessions = SessionService(store, REGISTRY)
+        versions: dict[int, int] = {}
+        logged: set[tuple[int, int]] = set()
+        for row in await store.games():
+            log = await store.actions(row.id)
+            assert [v for v, _, _ in log] == list(range(1, row.version + 1)), f"game {row.id}: log has gaps"
+            logged.update((row.id, v) for v, _, _ in log)
+            versions[row.id] = row.version
+            if row.seed is None:  # killed between create and start: still a lobby, never played
+                assert (row.status, row.version, row.snapshot, log) == ("lobby", 0, None, [])
+                continue
+            rules = REGISTRY.get(row.game).rules  # type: ignore[union-attr]
+            seats = await store.seats(row.id)
+            state = replay(rules, len(seats), row.options, row.seed, [(s, a) for _, s, a in log])
+            assert row.snapshot == canonical(rules.dump(state)), f"game {row.id}: snapshot != seed + log"
+            assert row.status == ("finished" if rules.outcome(state) is not None else "active")
+            live = await sessions.load(row.id)
+            assert (live.status, live.version) == (row.status, row.version)
+            assert canonical(rules.dump(live.state)) == row.snapshot
+        lost = acked - logged
+        assert not lost, f"acknowledged actions missing after SIGKILL: {sorted(lost)}"
+        return versions
+    finally:
+        await store.close()
+
+
+def test_acknowledged_actions_survive_sigkill(tmp_path: Path) -> None:
+    script = tmp_path / "child.py"
+    script.write_text(CHILD, encoding="utf-8")
+    db = tmp_path / "crash.sqlite3"
+    rng = random.Random(20240611)
+    acked: set[tuple[int, int]] = set()
+    resumed = 0
+    started = time.monotonic()
+    for run in range(5):
+        delay = 0.0 if run == 0 else rng.uniform(0.01, 0.6)
+        lines = _run_and_kill(script, db, rng.randrange(10**9), delay, tmp_path)
+        ready = [line.split() for line in lines if line.startswith("READY")]
+        assert len(ready) == 1, lines[:5]
+        ready_game, ready_version = int(ready[0][1]), int(ready[0][2])
+        this_run = [tuple(int(x) for x in line.split()[1:]) for line in lines if line.startswith("ACK")]
+        assert this_run, "the child was killed before acknowledging anything"
+        if ready_version > 0:  # resumed a game that an earlier kill interrupted
+            resumed += 1
+            assert this_run[0] == (ready_game, ready_version + 1)
+        acked.update((g, v) for g, v in this_run)
+        versions = asyncio.run(_check_database(db, acked))
+        assert all(versions[g] >= v for g, v in this_run)
+    assert len(acked) > 5
+    assert resumed >= 1, "no run picked up a game left active by a kill"
+    assert time.monotonic() - started < 30
+
+
+# -- damaged games ------------------------------------------------------------------------------
+
+
+async def _new_game(lobby: LobbyService, host: int, players: int, seed: int) -> LiveGame:
+    game = await lobby.create(
+        game="toy",
+        options_text="target=40",
+        host_id=host,
+        host_name="h",
+        guild_id=1,
+        channel_id=1,
+        language="en",
+    )
+    for seat in range(1, players):
+        await lobby.join(game.id, host + seat, f"p{seat}")
+    return await lobby.start(game.id, host, seed=seed)
+
+
+async def _play(sessions: SessionService, game_id: int, rng: random.Random, moves: int) -> LiveGame:
+    game = await sessions.load(game_id)
+    for _ in range(moves):
+        seat = rng.choice(sorted(game.waiting()))
+        action = rng.choice(game.entry.rules.legal_actions(game.state, seat))
+        game = (await sessions.act(game_id, game.user_of(seat), action, version=game.version)).game
+    return game
+
+
+def _sql(db: Path, *statements: tuple[str, tuple[object, ...]]) -> None:
+    con = sqlite3.connect(db)
+    try:
+        with con:
+            for sql, params in statements:
+                con.execute(sql, params)
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize(
+    "snapshot", ["{broken", "{}", '{"schema": 1}', ""], ids=["not-json", "empty", "partial", "blank"]
+)
+async def test_corrupt_snapshot_is_rebuilt_from_the_log(tmp_path: Path, snapshot: str) -> None:
+    db = tmp_path / "g.sqlite3"
+    store = await Store.open(db)
+    sessions = SessionService(store, REGISTRY)
+    game = await _new_game(LobbyService(sessions), 100, 3, seed=77)
+    await _play(sessions, game.id, random.Random(5), 8)
+    good = await store.game(game.id)
+    await store.close()
+    assert good is not None and good.version == 8
+
+    _sql(db, ("UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game.id)))
+
+    store = await Store.open(db)
+    try:
+        sessions = SessionService(store, REGISTRY)
+        live = await sessions.load(game.id)
+        assert (live.status, live.version) == ("active", 8)
+        assert canonical(live.entry.rules.dump(live.state)) == good.snapshot
+        row = await store.game(game.id)
+        assert row is not None and row.status == "active" and row.reason is None
+        # It plays on, and the next commit writes a sound snapshot again.
+        after = await _play(sessions, game.id, random.Random(6), 1)
+        row = await store.game(game.id)
+        assert row is not None and row.version == 9 and row.snapshot is not None
+        assert json.loads(row.snapshot) == after.entry.rules.dump(after.state)
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(
+    "bogus",
+    ['["fly"]', '["add", 99]', "not json", '["bad kind!"]'],
+    ids=["unknown-kind", "illegal-amount", "not-json", "malformed-action"],
+)
+async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(tmp_path: Path, bogus: str) -> None:
+    db = tmp_path / "g.sqlite3"
+    store = await Store.open(db)
+    sessions = SessionService(store, REGISTRY)
+    lobby = LobbyService(sessions)
+    damaged = await _new_game(lobby, 100, 2, seed=1)
+    healthy = await _new_game(lobby, 200, 2, seed=2)
+    await _play(sessions, damaged.id, random.Random(1), 5)
+    await _play(sessions, healthy.id, random.Random(2), 5)
+    healthy_row = await store.game(healthy.id)
+    await store.close()
+
+    # The snapshot is gone, so the log must be replayed, and the log has a row the rules refuse.
+    _sql(
+        db,
+        ("UPDATE games SET snapshot = '{broken' WHERE id = ?", (damaged.id,)),
+        (
+            "INSERT INTO actions (game_id, version, seat, user_id, action, at) VALUES (?, 6, 0, 100, ?, 0)",
+            (damaged.id, bogus),
+        ),
+    )
+
+    store = await Store.open(db)
+    try:
+        sessions = SessionService(store, REGISTRY)
+        live = await sessions.load(damaged.id)
+        assert live.status == "broken"
+        assert live.state is None
+        row = await store.game(damaged.id)
+        assert row is not None and row.status == "broken"
+        assert row.reason and row.reason.startswith("could not rebuild from the action log")
+        assert live.row.reason == row.reason
+        with pytest.raises(Refusal) as refused:
+            await sessions.act(damaged.id, 100, Action("knock"), version=None)
+        assert refused.value.key == "host.refuse.broken"
+        assert refused.value.params["reason"] == row.reason
+
+        other = await sessions.load(healthy.id)
+        assert healthy_row is not None
+        assert (other.status, other.version) == ("active", 5)
+        assert canonical(other.entry.rules.dump(other.state)) == healthy_row.snapshot
+        await _play(sessions, healthy.id, random.Random(3), 1)
+        assert (await store.game(healthy.id)).version == 6  # type: ignore[union-attr]
+
+        # After a restart the quarantine holds without replaying anything.
+        again = await SessionService(store, REGISTRY).load(damaged.id)
+        assert again.status == "broken" and again.row.reason == row.reason
+    finally:
+        await store.close()
