@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.registry import REGISTRY, Registry
+from bot.store import StoreError
 from rules.core import InvalidOptions
 from rules.play import random_playthrough
 
@@ -81,7 +82,10 @@ def cmd_render(args: argparse.Namespace, registry: Registry) -> int:
     entry = _entry(registry, args.game, args.players)
     run = random_playthrough(entry.rules, args.players, args.seed, stop_after=args.moves, check=False)
     png = entry.renderer(entry.rules.view(run.state, None))
-    Path(args.out).write_bytes(png)
+    try:
+        Path(args.out).write_bytes(png)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     print(f"wrote {args.out} ({len(png)} bytes) after {len(run.log)} moves")
     return 0
 
@@ -150,7 +154,7 @@ def cmd_games(settings: Settings) -> int:
 
 def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) -> int:
     from bot.client import GameBot
-    from bot.store import Store, StoreError
+    from bot.store import Store
 
     token = settings.require_token()
 
@@ -212,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         settings = load_settings()
-    except ConfigError as exc:
+    except (ConfigError, StoreError) as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE
     logging.basicConfig(
@@ -240,6 +244,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InvalidOptions as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except ConfigError as exc:
+    except (ConfigError, StoreError) as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE

@@ -44,7 +44,7 @@ class GameBot(commands.Bot):
         self.registry = registry
         self.catalog = catalog or Catalog.load()
         self.sync_dev_guild = sync_dev_guild
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
@@ -79,7 +79,10 @@ class GameBot(commands.Bot):
             await self.tables.on_form_submit(interaction, custom_id[2:], _first_value(data))
             return
         ours = custom_id.startswith(KNOWN_PREFIXES)
-        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit) and not ours:
+        if (
+            interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
+            and not ours
+        ):
             log.warning("refused unknown component id from user %s", interaction.user.id)
             await safe.reply(interaction, self.catalog.text("host.unknown_component"))
 

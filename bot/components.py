@@ -188,6 +188,7 @@ def build_view(game_id: int, version: int, controls: list[Control]) -> discord.u
 
 
 def _button(game_id: int, version: int, control: Button) -> discord.ui.Item[Any]:
+    cls: type[ActionButton | PanelButton | FormButton]
     if control.action is not None:
         prefix, ref, cls = "g", control.action.encode(), ActionButton
     elif control.ui is not None:

@@ -176,6 +176,9 @@ class Store:
         try:
             if name != ":memory:":
                 Path(name).parent.mkdir(parents=True, exist_ok=True)
+                # Probe synchronously first: a failed aiosqlite connect leaves its
+                # worker thread to be stopped after the event loop may be gone.
+                sqlite3.connect(name).close()
             db = await aiosqlite.connect(name, isolation_level=None)
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"Cannot open the database at {name}: {exc}") from None

@@ -15,7 +15,7 @@ import io
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -33,9 +33,6 @@ from bot.lobby import LobbyService, options_summary
 from bot.presenter import Panel, Presenter
 from bot.session import Applied, LiveGame, Refusal, SessionService
 from rules.core import Action, IllegalAction
-
-if TYPE_CHECKING:
-    pass
 
 log = logging.getLogger(__name__)
 
@@ -482,7 +479,7 @@ class NumberForm(discord.ui.Modal):
 
 
 def _custom_id(interaction: discord.Interaction) -> str | None:
-    data = interaction.data or {}
+    data: dict[str, Any] = dict(interaction.data or {})
     value = data.get("custom_id")
     return str(value) if value is not None else None
 

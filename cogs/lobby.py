@@ -28,7 +28,13 @@ OPEN = ("lobby", "active")
 
 
 class LobbyCog(commands.Cog):
-    game = app_commands.Group(name="game", description="Board game tables", guild_only=True)
+    # Allowed in DMs on purpose: /game rules works there, and every other
+    # subcommand answers with a sentence instead of being silently hidden.
+    game = app_commands.Group(
+        name="game",
+        description="Board game tables",
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
+    )
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -93,9 +99,12 @@ class LobbyCog(commands.Cog):
                 log.warning("game %s: no thread (%s); playing in the channel", game.id, exc)
 
     @new.autocomplete("name")
-    async def _game_names(
+    async def _new_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        return self._game_names(current)
+
+    def _game_names(self, current: str) -> list[app_commands.Choice[str]]:
         text = current.lower()
         return [
             app_commands.Choice(name=e.rules.title, value=e.name)
@@ -244,7 +253,7 @@ class LobbyCog(commands.Cog):
     async def _rules_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await self._game_names(interaction, current)
+        return self._game_names(current)
 
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:

@@ -14,7 +14,9 @@ from bot.config import Settings
 
 
 def settings(tmp: Path) -> Settings:
-    return Settings(token=None, database=tmp / "host.sqlite3", dev_guild=None, log_level="INFO", language="en")
+    return Settings(
+        token=None, database=tmp / "host.sqlite3", dev_guild=None, log_level="INFO", language="en"
+    )
 
 
 def make_bot(tmp: Path) -> GameBot:
@@ -57,7 +59,9 @@ class Table:
         raise AssertionError(f"nobody is pinged in {content!r}")
 
 
-async def open_table(env: simcord.Env, names: list[str], game: str = "toy", options: str | None = None) -> Table:
+async def open_table(
+    env: simcord.Env, names: list[str], game: str = "toy", options: str | None = None
+) -> Table:
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     players = [guild.add_member(env.create_user(name)) for name in names]

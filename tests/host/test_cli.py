@@ -223,13 +223,6 @@ def test_run_refuses_a_database_that_is_a_directory(tmp_path: Path) -> None:
     assert SENTINEL not in done.stdout + done.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "games/export do not catch StoreError: an unusable GAMEHOST_DB ends in an uncaught traceback "
-        "with exit 1, while run/sync print the one-line message and exit 2."
-    ),
-)
 @pytest.mark.parametrize("command", [["games"], ["export", "1"]], ids=["games", "export"])
 def test_offline_commands_refuse_an_unusable_database_cleanly(tmp_path: Path, command: list[str]) -> None:
     blocker = tmp_path / "file.txt"
@@ -439,3 +432,9 @@ def test_replay_refuses_what_is_not_an_export(tmp_path: Path, content: str | Non
     assert f"cannot replay {path}" in done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_render_into_a_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
+    done = cli(tmp_path, "render", "toy", "--players", "2", "--out", str(tmp_path / "nope" / "x.png"))
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "cannot write" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,227 @@
+"""Bad and unusual input through the real discord.py path: every answer is clear and private."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+
+from tests.host.discord_kit import ids, labels, make_bot, open_table
+
+ADD = "Add 1"
+
+
+def stranger(table: Any, name: str = "eve") -> Any:
+    return table.env.guild.add_member(table.env.create_user(name))
+
+
+def other(table: Any, player: Any) -> Any:
+    return next(p for p in table.players if p.id != player.id)
+
+
+async def test_stranger_wrong_turn_and_stale_clicks_are_refused_privately(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        count = len(table.messages())
+
+        eve = stranger(table)
+        result = await eve.click(board, label=ADD)
+        assert result.ephemeral and "not seated" in result.response.content
+        idle = other(table, table.on_turn())
+        result = await idle.click(board, label=ADD)
+        assert result.ephemeral and "not your turn" in result.response.content
+        assert len(table.messages()) == count, "refusals post nothing in the thread"
+
+        mover = table.on_turn()
+        await mover.click(board, label=ADD)
+        # The old message lost its buttons; a stale click on a copy of its id is refused.
+        stale_id = next(i for i in ids(board) if i.endswith("add.2"))
+        assert not table.thread.history()[count - 1].components
+        fresh = table.table_message()
+        assert fresh.id != board.id
+        next_player = table.on_turn()
+        result = await next_player.click(fresh, label="Add 2")
+        assert not result.ephemeral
+        # Pressing a button of a board drawn for an earlier version (same message edited in place case)
+        # is simulated by the version in the id: the live message is now at a newer version.
+        assert stale_id.split(":")[2] == "0"
+
+
+async def test_double_click_applies_once(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        # Four players seated? No: two; the idle player's knock keeps the waiting set, so the table is edited.
+        board = table.table_message()
+        idle = other(table, table.on_turn())
+        first = await idle.click(board, label="Knock")
+        assert first.acknowledged
+        assert any("Your secret is" in f.content and f.ephemeral for f in first.followups)
+        edited = table.table_message()
+        assert edited.id == board.id, "same waiting set: the table message is edited in place"
+        assert "knocks" in edited.content
+        again = await idle.click(edited, label="Knock")
+        assert again.ephemeral and "already knocked" in again.response.content
+
+
+async def test_form_with_bad_numbers_and_private_panel(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        mover = table.on_turn()
+        shown = await mover.click(table.table_message(), label="Add…")
+        assert shown.modal is not None
+        result = await mover.submit_modal(shown, {"value": "lots"})
+        assert result.ephemeral and "whole number" in result.response.content
+        shown = await mover.click(table.table_message(), label="Add…")
+        result = await mover.submit_modal(shown, {"value": "7"})
+        assert result.ephemeral and "1 to 3" in result.response.content
+        shown = await mover.click(table.table_message(), label="Add…")
+        result = await mover.submit_modal(shown, {"value": "2"})
+        assert result.acknowledged and not result.ephemeral
+        assert "adds 2" in table.table_message().content
+
+        panel = await mover.click(table.table_message(), label="My secret")
+        assert panel.ephemeral and "Your secret is" in panel.response.content
+        eve = stranger(table)
+        nosy = await eve.click(table.table_message(), label="My secret")
+        assert nosy.ephemeral and "not seated" in nosy.response.content
+        for message in table.messages():
+            assert "secret is" not in message.content
+
+
+async def test_malformed_and_foreign_custom_ids(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
+        table = await open_table(env, ["ana"])
+        channel = bot.get_channel(table.thread.id)
+        assert isinstance(channel, discord.Thread)
+        view = discord.ui.View(timeout=None)
+        for custom_id, label in (
+            ("g:12:zz:add.1", "bad ref"),
+            ("g:1:0:add..", "bad action"),
+            ("zz:1", "foreign"),
+            ("l:1:explode", "bad lobby"),
+            ("u:1", "bad panel"),
+        ):
+            view.add_item(discord.ui.Button(label=label, custom_id=custom_id))
+        await channel.send("junk", view=view)
+        await env.settle()
+        junk = table.thread.history()[-1]
+        ana = table.players[0]
+        for label in ("bad ref", "bad action", "bad lobby", "bad panel"):
+            result = await ana.click(junk, label=label)
+            assert result.ephemeral and "not one this bot made" in result.response.content, label
+        result = await ana.click(junk, label="foreign")
+        assert result.ephemeral and "older version" in result.response.content
+
+
+async def test_restart_mid_game_keeps_old_buttons_working(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        await table.on_turn().click(table.table_message(), label="Add 3")
+        board = table.table_message()
+        await env.restart_bot(make_bot(tmp_path))
+        mover = table.on_turn()
+        result = await mover.click(board, label="Add 2")
+        assert result.acknowledged and not result.ephemeral
+        assert "adds 2 (total 5)" in table.table_message().content
+        # The form still routes after a restart too.
+        shown = await table.on_turn().click(table.table_message(), label="Add…")
+        await env.restart_bot(make_bot(tmp_path))
+        result = await table.on_turn().submit_modal(shown, {"value": "1"})
+        assert result.acknowledged and "adds 1 (total 6)" in table.table_message().content
+
+
+async def test_commands(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        ana, bob = table.players
+        listed = await ana.slash(table.channel, "game list")
+        assert listed.ephemeral and "#1" in listed.response.content and "Toy Race" in listed.response.content
+
+        shown = await ana.slash(table.thread, "game show")
+        assert shown.ephemeral
+        live = [m for m in table.messages() if m.components]
+        assert len(live) == 1 and live[0].id == table.table_message().id
+
+        export = await ana.slash(table.thread, "game export")
+        assert export.ephemeral and "once the game is over" in export.response.content
+
+        rules = await ana.slash(table.channel, "game rules", name="toy")
+        assert "Take turns" in rules.response.content
+        unknown = await ana.slash(table.channel, "game rules", name="chess")
+        assert unknown.ephemeral and "no game called" in unknown.response.content
+
+        bad = await ana.slash(table.channel, "game new", name="toy", options="target=1000")
+        assert bad.ephemeral and "between 3 and 60" in bad.response.content
+        nothing = await ana.slash(table.channel, "game show", table=99)
+        assert nothing.ephemeral and "no table #99" in nothing.response.content
+
+        not_host = await bob.slash(table.thread, "game abandon")
+        assert not_host.ephemeral and "Only the host" in not_host.response.content
+        done = await ana.slash(table.thread, "game abandon")
+        assert done.ephemeral
+        assert not any(m.components for m in table.messages())
+        assert "abandoned by ana" in table.messages()[-1].content
+
+        export = await ana.slash(table.thread, "game export", table=1)
+        data = json.loads(bytes(await export.response.attachments[0].read()).decode())
+        assert data["game"] == "toy" and data["status"] == "abandoned" and isinstance(data["seed"], int)
+
+
+async def test_leaving_a_running_game_asks_first(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        bob = table.players[1]
+        asked = await bob.slash(table.thread, "game leave")
+        assert asked.ephemeral and "ends it for everyone" in asked.response.content
+        result = await bob.click(asked.response.message, label="Leave and end the game")
+        assert result.ephemeral
+        assert "bob left the game" in table.messages()[-1].content
+        assert not any(m.components for m in table.messages())
+
+
+async def test_lobby_buttons(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ana, bob, cy = (guild.add_member(env.create_user(n)) for n in ("ana", "bob", "cy"))
+        created = await ana.slash(channel, "game new", name="toy", options="target=5")
+        lobby = created.response.message
+        assert "target=5" in lobby.content and set(labels(lobby)) == {"Join", "Leave", "Start", "Cancel"}
+        await bob.click(lobby, label="Join")
+        again = await bob.click(lobby, label="Join")
+        assert again.ephemeral and "already seated" in again.response.content
+        early = await bob.click(lobby, label="Start")
+        assert early.ephemeral and "Only the host" in early.response.content
+        await bob.click(lobby, label="Leave")
+        notin = await cy.click(lobby, label="Leave")
+        assert notin.ephemeral and "not seated" in notin.response.content
+        lobby_now = channel.history()[0]
+        assert "bob" not in lobby_now.content
+        cancel = await cy.click(lobby_now, label="Cancel")
+        assert cancel.ephemeral and "Only the host" in cancel.response.content
+        await ana.click(lobby_now, label="Cancel")
+        assert not channel.history()[0].components
+        assert "closed before it started" in channel.history()[0].content
+
+
+async def test_commands_in_direct_messages_are_refused(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        env.create_guild()
+        user = env.create_user("dm")
+        for command, options in (
+            ("game list", {}),
+            ("game new", {"name": "toy"}),
+            ("game show", {}),
+            ("game leave", {}),
+            ("game abandon", {}),
+            ("game export", {}),
+        ):
+            result = await user.slash(command, **options)
+            assert result.ephemeral and "server channels" in result.response.content, command
+        rules = await user.slash("game rules", name="toy")
+        assert "Take turns" in rules.response.content

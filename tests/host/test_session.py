@@ -1,0 +1,187 @@
+"""The session service: who may act, stale versions, races, and broken games."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.lobby import LobbyService
+from bot.registry import REGISTRY
+from bot.session import LiveGame, Refusal, SessionService
+from bot.store import Store
+from rules.core import Action, IllegalAction
+
+ANA, BOB, EVE = 101, 102, 666
+
+
+@pytest.fixture
+async def services(tmp_path: Path) -> AsyncIterator[tuple[SessionService, LobbyService]]:
+    store = await Store.open(tmp_path / "s.sqlite3")
+    sessions = SessionService(store, REGISTRY)
+    yield sessions, LobbyService(sessions)
+    await store.close()
+
+
+async def started(lobby: LobbyService, *, seed: int = 7) -> LiveGame:
+    game = await lobby.create(
+        game="toy",
+        options_text="target=12",
+        host_id=ANA,
+        host_name="ana",
+        guild_id=1,
+        channel_id=2,
+        language="en",
+    )
+    await lobby.join(game.id, BOB, "bob")
+    return await lobby.start(game.id, ANA, seed=seed)
+
+
+def on_turn(game: LiveGame) -> int:
+    (seat,) = game.waiting()
+    return game.user_of(seat)
+
+
+async def test_two_presses_of_the_same_button_apply_exactly_once(
+    services: tuple[SessionService, LobbyService],
+) -> None:
+    sessions, lobby = services
+    game = await started(lobby)
+    user, version = on_turn(game), game.version
+    results = await asyncio.gather(
+        sessions.act(game.id, user, Action("add", (2,)), version=version),
+        sessions.act(game.id, user, Action("add", (2,)), version=version),
+        return_exceptions=True,
+    )
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, Refusal)]
+    assert len(applied) == 1 and len(refused) == 1
+    assert refused[0].key == "host.refuse.stale"
+    assert [v for v, _, _ in await sessions.store.actions(game.id)] == [1]
+    assert game.state.total == 2
+
+
+async def test_racing_players_one_wins_the_other_is_told(
+    services: tuple[SessionService, LobbyService],
+) -> None:
+    sessions, lobby = services
+    game = await started(lobby)
+    version = game.version
+    mover = on_turn(game)
+    # The player on turn adds while the other knocks (out of turn), both drawn from the same board.
+    results = await asyncio.gather(
+        sessions.act(game.id, mover, Action("add", (1,)), version=version),
+        sessions.act(game.id, ANA if mover == BOB else BOB, Action("knock"), version=version),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert game.version == 1
+
+
+async def test_out_of_turn_action_without_version_is_accepted(
+    services: tuple[SessionService, LobbyService],
+) -> None:
+    sessions, lobby = services
+    game = await started(lobby)
+    idle = ANA if on_turn(game) == BOB else BOB
+    applied = await sessions.act(game.id, idle, Action("knock"), version=None)
+    assert [e.kind for e in applied.events] == ["knocked", "peeked"]
+    assert applied.events[1].visible_to == frozenset({game.seat_of(idle)})
+
+
+async def test_refusals_change_nothing(services: tuple[SessionService, LobbyService]) -> None:
+    sessions, lobby = services
+    game = await started(lobby)
+    before = (game.version, game.state.total)
+    with pytest.raises(Refusal) as stranger:
+        await sessions.act(game.id, EVE, Action("add", (1,)), version=0)
+    assert stranger.value.key == "host.refuse.not_seated"
+    idle = ANA if on_turn(game) == BOB else BOB
+    with pytest.raises(IllegalAction, match="not your turn"):
+        await sessions.act(game.id, idle, Action("add", (1,)), version=0)
+    with pytest.raises(Refusal) as stale:
+        await sessions.act(game.id, on_turn(game), Action("add", (1,)), version=5)
+    assert stale.value.key == "host.refuse.stale"
+    with pytest.raises(IllegalAction, match="1 to 3"):
+        await sessions.act(game.id, on_turn(game), Action("add", (9,)), version=0)
+    assert (game.version, game.state.total) == before
+    assert await sessions.store.actions(game.id) == []
+    with pytest.raises(Refusal) as missing:
+        await sessions.act(999, ANA, Action("add", (1,)), version=0)
+    assert missing.value.key == "host.refuse.no_game"
+
+
+async def test_lobby_rules(services: tuple[SessionService, LobbyService]) -> None:
+    _, lobby = services
+    game = await lobby.create(
+        game="toy", options_text=None, host_id=ANA, host_name="ana", guild_id=1, channel_id=2, language="en"
+    )
+    with pytest.raises(Refusal) as twice:
+        await lobby.join(game.id, ANA, "ana")
+    assert twice.value.key == "host.refuse.already_seated"
+    await lobby.join(game.id, BOB, "bob")
+    with pytest.raises(Refusal) as not_host:
+        await lobby.start(game.id, BOB)
+    assert not_host.value.key == "host.refuse.host_only"
+    with pytest.raises(Refusal) as host_leaves:
+        await lobby.leave(game.id, ANA)
+    assert host_leaves.value.key == "host.refuse.host_cannot_leave"
+    await lobby.leave(game.id, BOB)
+    for extra in range(3):
+        await lobby.join(game.id, 200 + extra, f"p{extra}")
+    with pytest.raises(Refusal) as full:
+        await lobby.join(game.id, 300, "late")
+    assert full.value.key == "host.refuse.table_full"
+    with pytest.raises(Refusal) as unknown:
+        await lobby.create(
+            game="chess",
+            options_text=None,
+            host_id=ANA,
+            host_name="a",
+            guild_id=1,
+            channel_id=2,
+            language="en",
+        )
+    assert unknown.value.key == "host.refuse.unknown_game"
+    for bad in ("target=2", "target=lots", "speed=3", "target"):
+        with pytest.raises(Refusal) as options:
+            await lobby.create(
+                game="toy",
+                options_text=bad,
+                host_id=ANA,
+                host_name="a",
+                guild_id=1,
+                channel_id=2,
+                language="en",
+            )
+        assert options.value.key == "host.refuse.options"
+        assert options.value.params["reason"]
+
+
+async def test_player_count_is_checked_at_start(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "c.sqlite3")
+    sessions = SessionService(store, REGISTRY)
+    lobby = LobbyService(sessions)
+    try:
+        game = await lobby.create(
+            game="toy", options_text=None, host_id=ANA, host_name="a", guild_id=1, channel_id=2, language="en"
+        )
+        started_game = await lobby.start(game.id, ANA, seed=3)  # the toy game allows a single player
+        assert started_game.status == "active"
+        with pytest.raises(Refusal) as again:
+            await lobby.start(game.id, ANA)
+        assert again.value.key == "host.refuse.lobby_closed"
+    finally:
+        await store.close()
+
+
+async def test_cache_survives_a_fresh_service(services: tuple[SessionService, LobbyService]) -> None:
+    sessions, lobby = services
+    game = await started(lobby)
+    await sessions.act(game.id, on_turn(game), Action("add", (3,)), version=0)
+    fresh = SessionService(sessions.store, REGISTRY)
+    reloaded = await fresh.load(game.id)
+    assert reloaded.version == 1 and reloaded.state.total == 3
+    assert reloaded.names == ["ana", "bob"]
