@@ -81,7 +81,8 @@ def cmd_simulate(args: argparse.Namespace, registry: Registry) -> int:
 def cmd_render(args: argparse.Namespace, registry: Registry) -> int:
     entry = _entry(registry, args.game, args.players)
     run = random_playthrough(entry.rules, args.players, args.seed, stop_after=args.moves, check=False)
-    png = entry.renderer(entry.rules.view(run.state, None))
+    names = [f"Player {seat + 1}" for seat in range(args.players)]
+    png = entry.renderer(entry.rules.view(run.state, None), names)
     try:
         Path(args.out).write_bytes(png)
     except OSError as exc:

@@ -7,14 +7,14 @@ are loaded as discord.py extensions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rules.core import JSON, Rules
 
-Renderer = Callable[[dict[str, JSON]], bytes]
-"""A public view in, PNG bytes out."""
+Renderer = Callable[[dict[str, JSON], Sequence[str]], bytes]
+"""A public view and the players' names (seat order) in, PNG bytes out."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -375,7 +375,7 @@ class Tables:
 
     async def _render(self, game: LiveGame) -> discord.File:
         view = game.entry.rules.view(game.state, None)
-        png = await asyncio.to_thread(game.entry.renderer, view)
+        png = await asyncio.to_thread(game.entry.renderer, view, game.names)
         return discord.File(io.BytesIO(png), filename=f"table-{game.id}.png")
 
     def _table_content(self, game: LiveGame, lines: list[str]) -> str:

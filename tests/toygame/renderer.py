@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 
-def render(view: dict[str, Any]) -> bytes:
+def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
     points = view["points"]
     height = 40 + 30 * len(points)
     image = Image.new("RGB", (400, height), "white")
@@ -19,7 +20,7 @@ def render(view: dict[str, Any]) -> bytes:
         y = 40 + 30 * seat
         width = int(300 * value / max(1, view["target"]))
         draw.rectangle((80, y, 80 + width, y + 20), fill="#4a7")
-        draw.text((10, y), f"Seat {seat + 1}", fill="black", font=font)
+        draw.text((10, y), names[seat][:8], fill="black", font=font)
     out = io.BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
