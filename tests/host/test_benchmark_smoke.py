@@ -1,0 +1,27 @@
+"""The click-latency benchmark runs end to end (tiny: 1 and 2 tables, a handful of clicks)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from benchmarks.host_latency import main
+
+
+def test_quick_benchmark_produces_figures(tmp_path: Path) -> None:
+    out = io.StringIO()
+    summary = main(["--quick", "--workdir", str(tmp_path)], out=out)
+
+    assert [level["tables"] for level in summary["levels"]] == [1, 2]
+    for level in summary["levels"]:
+        assert level["clicks"] >= 5
+        for key in ("reply_p50_ms", "reply_p95_ms", "table_p50_ms", "table_p95_ms"):
+            assert level[key] > 0, (key, level)  # NaN (nothing measured) fails too
+        assert level["missing_reply"] == 0 and level["missing_table"] == 0, level
+        assert level["bot_errors"] == 0, level
+        assert level["db"]["synchronous"] == 2, "the bot's store runs with synchronous=FULL"
+    lines = out.getvalue().strip().splitlines()
+    assert any("PASS" in line or "FAIL" in line for line in lines)
+    assert json.loads(lines[-1]) == json.loads(json.dumps(summary))
+    assert not list(tmp_path.iterdir()), "the temporary databases are removed"
