@@ -1,0 +1,121 @@
+"""Render time and PNG size of the California board: a 5-player table after 60 moves.
+
+Goal (from the issue): median under 60 ms and a PNG under 1 MB.
+
+What runs: for each seed, ``rules.play.random_playthrough(RULES, 5, seed,
+stop_after=60, check=False)`` plays a seeded random 5-player game for 60
+moves; the public view (``RULES.view(state, None)``) is taken once, and
+``renderers.california.render(view, names)`` is timed ``--repeat`` times on it
+(``time.perf_counter``, the whole call: drawing and PNG encoding).  The very
+first render of the process also builds the cached static layers; it is
+reported on its own as "cold" and left out of the median and p95.
+
+Usage::
+
+    PYTHONPATH=. python benchmarks/render_california.py [--seeds 1,2,3,4,5] [--repeat 40] [--players 5]
+
+The last line of the output is one JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+from renderers.california import render
+from rules.california import RULES
+from rules.play import random_playthrough
+
+GOAL_MEDIAN_MS = 60.0
+GOAL_BYTES = 1_000_000
+MOVES = 60
+NAMES = ("Alexandra the Great", "Bob", "Chidinma", "Dmitri", "Eve")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="1,2,3,4,5", help="comma-separated game seeds")
+    parser.add_argument("--repeat", type=int, default=40, help="renders per seed")
+    parser.add_argument("--players", type=int, default=5)
+    args = parser.parse_args(argv)
+    seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    names = NAMES[: args.players]
+
+    views = []
+    for seed in seeds:
+        run = random_playthrough(RULES, args.players, seed, stop_after=MOVES, check=False)
+        views.append((seed, len(run.log), RULES.view(run.state, None)))
+
+    start = time.perf_counter()
+    render(views[0][2], names)
+    cold_ms = (time.perf_counter() - start) * 1000
+
+    times: list[float] = []
+    sizes: dict[int, int] = {}
+    dims: tuple[int, int] = (0, 0)
+    print(f"California board, {args.players} players after {MOVES} moves, {args.repeat} renders per seed")
+    for seed, moves, view in views:
+        own: list[float] = []
+        png = b""
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            png = render(view, names)
+            own.append((time.perf_counter() - start) * 1000)
+        times.extend(own)
+        sizes[seed] = len(png)
+        dims = (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"))
+        print(
+            f"  seed {seed:>3} ({moves} moves): median {statistics.median(own):6.1f} ms, "
+            f"p95 {percentile(own, 0.95):6.1f} ms, PNG {len(png) / 1024:6.1f} KiB"
+        )
+
+    median = statistics.median(times)
+    p95 = percentile(times, 0.95)
+    largest = max(sizes.values())
+    ok = median < GOAL_MEDIAN_MS and largest < GOAL_BYTES
+    print(f"image: {dims[0]} x {dims[1]} px")
+    print(f"cold first render (builds the static layers): {cold_ms:.1f} ms")
+    print(
+        f"median: {median:6.1f} ms   (goal < {GOAL_MEDIAN_MS:.0f} ms)  {'ok' if median < GOAL_MEDIAN_MS else 'MISSED'}"
+    )
+    print(f"p95:    {p95:6.1f} ms")
+    print(
+        f"PNG:    {largest / 1024:6.1f} KiB largest, {statistics.mean(sizes.values()) / 1024:.1f} KiB mean"
+        f"   (goal < {GOAL_BYTES / 1_000_000:.0f} MB)  {'ok' if largest < GOAL_BYTES else 'MISSED'}"
+    )
+    print(
+        json.dumps(
+            {
+                "benchmark": "render_california",
+                "players": args.players,
+                "moves": MOVES,
+                "seeds": seeds,
+                "renders": len(times),
+                "width": dims[0],
+                "height": dims[1],
+                "cold_ms": round(cold_ms, 2),
+                "median_ms": round(median, 2),
+                "p95_ms": round(p95, 2),
+                "max_ms": round(max(times), 2),
+                "png_bytes_max": largest,
+                "png_bytes": {str(k): v for k, v in sizes.items()},
+                "goal_median_ms": GOAL_MEDIAN_MS,
+                "goal_png_bytes": GOAL_BYTES,
+                "ok": ok,
+            }
+        )
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
