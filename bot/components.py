@@ -160,8 +160,11 @@ def parse_lobby(rest: str) -> tuple[int, str]:
     return int(match["gid"]), match["op"]
 
 
-def lobby_button(game_id: int, op: str, label: str, style: str) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label, style=STYLES[style], custom_id=f"l:{game_id}:{op}")
+def lobby_button(game_id: int, op: str, label: str, style: str) -> LobbyButton:
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        label=label, style=STYLES[style], custom_id=f"l:{game_id}:{op}"
+    )
+    return LobbyButton(button, f"{game_id}:{op}")
 
 
 def build_view(game_id: int, version: int, controls: list[Control]) -> discord.ui.View | None:

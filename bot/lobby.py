@@ -104,6 +104,13 @@ class LobbyService:
             await self.sessions.refresh_seats(game_id)
             return LobbyChange(game, game.seats)
 
+    async def unseat(self, game_id: int, user_id: int) -> None:
+        """Remove a player who can no longer play (they left the server) from a lobby."""
+        async with self.sessions.lock(game_id):
+            await self._lobby(game_id)
+            await self.store.remove_seat(game_id, user_id)
+            await self.sessions.refresh_seats(game_id)
+
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> LiveGame:
         async with self.sessions.lock(game_id):
             game = await self._lobby(game_id)

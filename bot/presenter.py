@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.i18n import Catalog
-from bot.session import LiveGame
+from bot.session import Applied, LiveGame
 from rules.core import Action, Event, Outcome
 
 if TYPE_CHECKING:
@@ -145,6 +145,10 @@ class Presenter:
         if not self.catalog.has(key, game.row.language):
             return None
         return self.t(key, game.row.language, player=self.player(game, event.seat), **dict(event.params))
+
+    def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
+        """A private line for the player whose action was accepted ("You took a loan: +3 silver")."""
+        return None
 
     def standings(self, game: LiveGame, outcome: Outcome) -> list[str]:
         """Final standings, best first, with each player's score breakdown."""

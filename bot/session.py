@@ -86,11 +86,19 @@ class Applied:
 
 
 class SessionService:
-    def __init__(self, store: Store, registry: Registry, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry,
+        clock: Callable[[], float] = time.time,
+        *,
+        cache_size: int = 512,
+    ) -> None:
         self.store = store
         self.registry = registry
         self.clock = clock
-        self._games: dict[int, LiveGame] = {}
+        self.cache_size = cache_size
+        self._games: dict[int, LiveGame] = {}  # insertion order doubles as least-recently-used order
         self._locks: dict[int, asyncio.Lock] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -102,12 +110,36 @@ class SessionService:
 
     def forget(self, game_id: int) -> None:
         """Drop the cached copy; the next use reloads from the database."""
-        self._games.pop(game_id, None)
+        game = self._games.pop(game_id, None)
+        lock = self._locks.get(game_id)
+        if (
+            game is not None
+            and game.status not in ("lobby", "active")
+            and lock is not None
+            and not lock.locked()
+        ):
+            # Nothing will wait on an ended game for long; a late click simply gets a fresh lock.
+            del self._locks[game_id]
+
+    def _remember(self, game: LiveGame) -> None:
+        """Cache a game; the least recently used idle games make room, so memory stays bounded."""
+        self._games[game.id] = game
+        if len(self._games) <= self.cache_size:
+            return
+        for old_id in list(self._games):
+            if len(self._games) <= self.cache_size:
+                break
+            if old_id != game.id and not self.lock(old_id).locked():
+                self.forget(old_id)
+
+    def cached(self) -> int:
+        return len(self._games)
 
     async def load(self, game_id: int) -> LiveGame:
         """The live game, from cache or from its snapshot (rebuilt from the log if need be)."""
-        cached = self._games.get(game_id)
+        cached = self._games.pop(game_id, None)
         if cached is not None:
+            self._games[game_id] = cached  # most recently used goes last
             return cached
         row = await self.store.game(game_id)
         if row is None:
@@ -124,7 +156,7 @@ class SessionService:
             status = "broken"
             row = await self.store.game(game_id) or row
         live = LiveGame(row, entry, seats, state, row.version, status, self.lock(game_id))
-        self._games[game_id] = live
+        self._remember(live)
         return live
 
     async def _restore(self, row: GameRow, entry: GameEntry, seats: list[SeatRow]) -> Any:

@@ -179,7 +179,12 @@ class Store:
                 # Probe synchronously first: a failed aiosqlite connect leaves its
                 # worker thread to be stopped after the event loop may be gone.
                 sqlite3.connect(name).close()
-            db = await aiosqlite.connect(name, isolation_level=None)
+            connection = aiosqlite.connect(name, isolation_level=None)
+            # A daemon worker: a process that forgets to close the store can still exit.
+            # Nothing is lost by that: every commit is on disk before it is acknowledged.
+            worker = getattr(connection, "_thread", connection)  # aiosqlite >= 0.22 wraps its thread
+            worker.daemon = True
+            db = await connection
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"Cannot open the database at {name}: {exc}") from None
         store = cls(db, name)

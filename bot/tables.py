@@ -149,14 +149,26 @@ class Tables:
             return
         # No await between the commit and queueing: the journal keeps commit order.
         self.shown(game_id).journal.append(applied)
+        presenter = self.presenter(applied.game)
+        private = [
+            presenter.private_line(applied.game, event)
+            for event in applied.events
+            if event.visible_to is not None and applied.seat in event.visible_to
+        ]
+        private.append(presenter.confirmation(applied.game, applied))
+        if _on_private_panel(interaction):
+            # The choice was made on a private panel: close it so its buttons cannot be pressed again.
+            done = "\n".join(p for p in private if p) or self.t("host.panel_done", applied.game.row.language)
+            private = []
+            try:
+                await interaction.response.edit_message(content=done, view=None)
+            except discord.HTTPException as exc:
+                log.warning("could not close a panel: %s", exc)
         await safe.defer(interaction)
         await self.publish(applied.game)
-        presenter = self.presenter(applied.game)
-        for event in applied.events:
-            if event.visible_to is not None and applied.seat in event.visible_to:
-                text = presenter.private_line(applied.game, event)
-                if text:
-                    await safe.reply(interaction, text)
+        for text in private:
+            if text:
+                await safe.reply(interaction, text)
 
     async def on_panel_click(self, interaction: discord.Interaction, rest: str) -> None:
         try:
@@ -180,7 +192,14 @@ class Tables:
         await self.send_panel(interaction, game, panel)
 
     async def send_panel(self, interaction: discord.Interaction, game: LiveGame, panel: Panel) -> None:
+        """A private panel; a click on a private panel replaces it instead of stacking a new one."""
         view = build_view(game.id, game.version, panel.controls)
+        if _on_private_panel(interaction) and not interaction.response.is_done():
+            try:
+                await interaction.response.edit_message(content=panel.text, view=view)
+                return
+            except discord.HTTPException as exc:
+                log.warning("could not update a panel: %s", exc)
         kwargs: dict[str, Any] = {"ephemeral": True}
         if view is not None:
             kwargs["view"] = view
@@ -255,6 +274,7 @@ class Tables:
             elif op == "leave":
                 await self.lobby.leave(game_id, user.id)
             elif op == "start":
+                await self._drop_departed(interaction, game_id)
                 game = await self.lobby.start(game_id, user.id)
                 await safe.defer(interaction)
                 await self.edit_lobby(game, interaction)
@@ -281,6 +301,28 @@ class Tables:
         game = await self.sessions.load(game_id)
         await safe.defer(interaction)
         await self.edit_lobby(game, interaction)
+
+    async def _drop_departed(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Players who left the server since joining are unseated before the game can start."""
+        guild = interaction.guild
+        game = await self.sessions.load(game_id)
+        if guild is None or game.status != "lobby" or interaction.user.id != game.row.host_id:
+            return
+        gone = []
+        for seat in game.seats:
+            if guild.get_member(seat.user_id) is not None:
+                continue
+            try:
+                await guild.fetch_member(seat.user_id)
+            except discord.NotFound:
+                gone.append(seat)
+            except discord.HTTPException as exc:
+                log.warning("could not check a member of game %s: %s", game_id, exc)
+        for seat in gone:
+            await self.lobby.unseat(game_id, seat.user_id)
+        if gone:
+            await self.edit_lobby(await self.sessions.load(game_id))
+            raise Refusal("host.refuse.member_gone", player=", ".join(s.name for s in gone))
 
     def lobby_content(self, game: LiveGame) -> str:
         lang = game.row.language
@@ -476,6 +518,11 @@ class NumberForm(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Deliberately empty: the host's ``on_interaction`` answers every form, before or after a restart."""
+
+
+def _on_private_panel(interaction: discord.Interaction) -> bool:
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
 
 
 def _custom_id(interaction: discord.Interaction) -> str | None:

@@ -225,3 +225,33 @@ async def test_commands_in_direct_messages_are_refused(tmp_path: Path) -> None:
             assert result.ephemeral and "server channels" in result.response.content, command
         rules = await user.slash("game rules", name="toy")
         assert "Take turns" in rules.response.content
+
+
+async def test_a_player_who_left_the_server_is_unseated_before_start(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ana, bob, cy = (guild.add_member(env.create_user(n)) for n in ("ana", "bob", "cy"))
+        lobby = (await ana.slash(channel, "game new", name="toy")).response.message
+        await bob.click(lobby, label="Join")
+        await cy.click(lobby, label="Join")
+        guild.remove_member(bob)
+        refused = await ana.click(lobby, label="Start")
+        assert refused.ephemeral and "bob left this server" in refused.response.content
+        lobby_now = channel.history()[0]
+        assert "bob" not in lobby_now.content and "cy" in lobby_now.content
+        started = await ana.click(lobby_now, label="Start")
+        assert started.acknowledged and not started.ephemeral
+        assert "has started" in channel.history()[0].content
+
+
+async def test_out_of_turn_action_from_a_private_panel_closes_the_panel(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        idle = other(table, table.on_turn())
+        panel = await idle.click(table.table_message(), label="My secret")
+        assert panel.ephemeral and labels(panel.response.message) == ["Knock"]
+        result = await idle.click(panel.response.message, label="Knock")
+        assert result.acknowledged
+        assert "Your secret is" in result.response.content and not result.response.message.components
+        assert "knocks" in table.table_message().content

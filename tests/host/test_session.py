@@ -185,3 +185,19 @@ async def test_cache_survives_a_fresh_service(services: tuple[SessionService, Lo
     reloaded = await fresh.load(game.id)
     assert reloaded.version == 1 and reloaded.state.total == 3
     assert reloaded.names == ["ana", "bob"]
+
+
+async def test_the_cache_is_bounded_and_reloads_evicted_games(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "lru.sqlite3")
+    sessions = SessionService(store, REGISTRY, cache_size=3)
+    lobby = LobbyService(sessions)
+    try:
+        games = [await started(lobby, seed=s) for s in range(6)]
+        assert sessions.cached() <= 3
+        first = games[0]
+        reloaded = await sessions.load(first.id)
+        assert reloaded is not first and reloaded.state.total == first.state.total
+        await sessions.act(first.id, on_turn(reloaded), Action("add", (1,)), version=0)
+        assert (await sessions.load(first.id)).version == 1
+    finally:
+        await store.close()

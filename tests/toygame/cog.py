@@ -56,9 +56,11 @@ class ToyPresenter(Presenter):
     async def on_ui(self, interaction: discord.Interaction, game: LiveGame, seat: int, code: str) -> Panel:
         if code == "secret":
             view = game.entry.rules.view(game.state, seat)
-            return Panel(
-                self.t("toy.secret", game.row.language, secret=view["secret"], points=view["points"][seat])
+            text = self.t("toy.secret", game.row.language, secret=view["secret"], points=view["points"][seat])
+            knock: list[Control] = (
+                [] if game.state.knocked[seat] else [Button("Knock", action=Action("knock"))]
             )
+            return Panel(text, knock)
         return await super().on_ui(interaction, game, seat, code)
 
 
