@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -182,7 +183,7 @@ class Store:
             connection = aiosqlite.connect(name, isolation_level=None)
             # A daemon worker: a process that forgets to close the store can still exit.
             # Nothing is lost by that: every commit is on disk before it is acknowledged.
-            worker = getattr(connection, "_thread", connection)  # aiosqlite >= 0.22 wraps its thread
+            worker: threading.Thread = connection._thread  # aiosqlite 0.22 (pinned) keeps its worker here
             worker.daemon = True
             db = await connection
         except (sqlite3.Error, OSError) as exc:
