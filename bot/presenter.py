@@ -139,6 +139,16 @@ class Presenter:
             return None
         return self.t(key, game.row.language, player=self.player(game, event.seat), **dict(event.params))
 
+    def lines(self, game: LiveGame, events: Sequence[Event]) -> list[str]:
+        """Public log lines for one accepted action; games may merge events into one sentence."""
+        out = []
+        for event in events:
+            if event.visible_to is None:
+                line = self.event_line(game, event)
+                if line:
+                    out.append(line)
+        return out
+
     def private_line(self, game: LiveGame, event: Event) -> str | None:
         """Text for an event only its ``visible_to`` seats may read (sent ephemerally)."""
         key = f"{self.game}.private.{event.kind}"
@@ -156,7 +166,7 @@ class Presenter:
         lines = []
         for seat in sorted(range(len(outcome.ranks)), key=lambda s: (outcome.ranks[s], s)):
             parts = outcome.breakdown[seat] if outcome.breakdown else {}
-            detail = ", ".join(f"{k} {v}" for k, v in parts.items())
+            detail = ", ".join(filter(None, (self.score_part(game, k, v) for k, v in parts.items())))
             lines.append(
                 self.t(
                     "host.standing",
@@ -168,6 +178,13 @@ class Presenter:
                 )
             )
         return lines
+
+    def score_part(self, game: LiveGame, key: str, value: int) -> str:
+        """One item of a score breakdown, named by the catalog when it has a name for it."""
+        name = f"{self.game}.score.{key}"
+        if self.catalog.has(name, game.row.language):
+            return self.t(name, game.row.language, value=value)
+        return f"{key} {value}"
 
     # -- private panels --------------------------------------------------------------------------
 

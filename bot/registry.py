@@ -58,6 +58,10 @@ REGISTRY = Registry()
 
 def _register_builtin_games() -> None:
     """Real games join here as they land (rules package, renderer module, cog)."""
+    import renderers.california
+    import rules.california
+
+    REGISTRY.register(GameEntry(rules.california.RULES, renderers.california.render, "cogs.california"))
 
 
 _register_builtin_games()

@@ -395,13 +395,7 @@ class Tables:
                 return
             batch, shown.journal = shown.journal, []
             presenter = self.presenter(game)
-            lines: list[str] = []
-            for applied in batch:
-                for event in applied.events:
-                    if event.visible_to is None:
-                        line = presenter.event_line(game, event)
-                        if line:
-                            lines.append(line)
+            lines = [line for applied in batch for line in presenter.lines(game, applied.events)]
             live = await self.sessions.load(game.id)
             if live.status in ("finished", "abandoned", "broken"):
                 await self._finish(live, lines)
