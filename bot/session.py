@@ -1,10 +1,15 @@
 """The one place that applies actions to games.
 
 load (cached) -> the seat belongs to the user -> the button's version is the
-game's version -> apply -> commit log entry + snapshot + version in one
-transaction -> only then return.  A per-game lock serialises everything that
-touches one game, and the version check turns a double click or a race into
-a polite "this board has moved on" instead of a second move.
+game's public version -> apply -> commit log entry + snapshot + versions in
+one transaction -> only then return.  A per-game lock serialises everything
+that touches one game, and the version check turns a double click or a race
+into a polite "this board has moved on" instead of a second move.
+
+Two counters: ``version`` is the length of the action log (internal);
+``public_version`` counts only actions that others can see, and it is the
+one drawn into buttons, so a private action (a hidden stow) changes nothing
+anyone else can observe, not even a custom_id.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ class LiveGame:
     version: int
     status: str
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    public_version: int = 0
 
     @property
     def id(self) -> int:
@@ -79,6 +85,8 @@ class Applied:
     action: Action
     events: list[Event]
     version: int
+    public: bool
+    """Whether anybody but the actor can tell this action happened."""
     waiting_before: frozenset[int]
     waiting_after: frozenset[int]
     finished: bool
@@ -155,7 +163,7 @@ class SessionService:
         if state is None and status in ("active", "finished"):
             status = "broken"
             row = await self.store.game(game_id) or row
-        live = LiveGame(row, entry, seats, state, row.version, status, self.lock(game_id))
+        live = LiveGame(row, entry, seats, state, row.version, status, self.lock(game_id), row.public_version)
         self._remember(live)
         return live
 
@@ -198,7 +206,7 @@ class SessionService:
             seat = game.seat_of(user_id)
             if seat is None:
                 raise Refusal("host.refuse.not_seated")
-            if version is not None and version != game.version:
+            if version is not None and version != game.public_version:
                 raise Refusal("host.refuse.stale")
             rules = game.entry.rules
             before = game.waiting()
@@ -213,6 +221,9 @@ class SessionService:
                 raise Refusal("host.refuse.internal") from None
             finished = rules.outcome(game.state) is not None
             status = "finished" if finished else "active"
+            after = rules.waiting_for(game.state) if not finished else frozenset()
+            public = finished or after != before or any(e.visible_to is None for e in events)
+            public_version = game.public_version + 1 if public else game.public_version
             try:
                 new_version = await self.store.record_action(
                     game_id,
@@ -222,6 +233,7 @@ class SessionService:
                     action=action,
                     snapshot=canonical(rules.dump(game.state)),
                     status=status,
+                    public_version=public_version,
                     now=self.clock(),
                 )
             except VersionConflict:
@@ -231,10 +243,15 @@ class SessionService:
                 self.forget(game_id)
                 raise
             game.version = new_version
+            game.public_version = public_version
             game.status = status
             millis = (time.perf_counter() - started) * 1000
-            log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, action.kind, millis)
-            return Applied(game, seat, action, events, new_version, before, game.waiting(), finished, millis)
+            # A private action is logged without its kind: the log must not reveal hidden moves.
+            kind = action.kind if public else "(private action)"
+            log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, kind, millis)
+            return Applied(
+                game, seat, action, events, new_version, public, before, game.waiting(), finished, millis
+            )
 
     @staticmethod
     def _check_playable(game: LiveGame) -> None:

@@ -70,6 +70,12 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX messages_live ON messages (game_id, live);
     """,
+    # 2: the public version, drawn into custom_ids instead of the log length, so that a
+    # private action (a hidden stow) does not show up as a change of every button's id.
+    """
+    ALTER TABLE games ADD COLUMN public_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET public_version = version;
+    """,
 )
 
 
@@ -114,6 +120,7 @@ class GameRow:
     reason: str | None
     created_at: float
     updated_at: float
+    public_version: int
 
     @property
     def table_channel_id(self) -> int | None:
@@ -130,7 +137,7 @@ class MessageRow:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, options, seed, status, version, snapshot, host_id, "
-    "language, reason, created_at, updated_at"
+    "language, reason, created_at, updated_at, public_version"
 )
 
 
@@ -306,7 +313,8 @@ class Store:
                 [(game_id, s.seat, s.user_id, s.name) for s in seats],
             )
             cur = await db.execute(
-                "UPDATE games SET status = 'active', seed = ?, snapshot = ?, version = 0, updated_at = ?"
+                "UPDATE games SET status = 'active', seed = ?, snapshot = ?, version = 0, public_version = 0,"
+                " updated_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
                 (seed, snapshot, now, game_id),
             )
@@ -343,6 +351,7 @@ class Store:
         action: Action,
         snapshot: str,
         status: str,
+        public_version: int,
         now: float,
     ) -> int:
         """Append to the log and move the snapshot forward, atomically.
@@ -353,9 +362,9 @@ class Store:
         new_version = expected_version + 1
         async with self._transaction() as db:
             cur = await db.execute(
-                "UPDATE games SET version = ?, snapshot = ?, status = ?, updated_at = ?"
+                "UPDATE games SET version = ?, snapshot = ?, status = ?, public_version = ?, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
-                (new_version, snapshot, status, now, game_id, expected_version),
+                (new_version, snapshot, status, public_version, now, game_id, expected_version),
             )
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")

@@ -148,7 +148,9 @@ class Tables:
             await self.refuse_illegal(interaction, game_id, exc)
             return
         # No await between the commit and queueing: the journal keeps commit order.
-        self.shown(game_id).journal.append(applied)
+        # A private action leaves the table untouched: others must not see that anything happened.
+        if applied.public:
+            self.shown(game_id).journal.append(applied)
         presenter = self.presenter(applied.game)
         private = [
             presenter.private_line(applied.game, event)
@@ -165,7 +167,8 @@ class Tables:
             except discord.HTTPException as exc:
                 log.warning("could not close a panel: %s", exc)
         await safe.defer(interaction)
-        await self.publish(applied.game)
+        if applied.public:
+            await self.publish(applied.game)
         for text in private:
             if text:
                 await safe.reply(interaction, text)
@@ -183,7 +186,7 @@ class Tables:
                 raise Refusal("host.refuse.not_seated")
             if game.status != "active":
                 raise Refusal("host.refuse.over")
-            if ref.version != game.version:
+            if ref.version != game.public_version:
                 raise Refusal("host.refuse.stale")
             panel = await self.presenter(game).on_ui(interaction, game, seat, ref.ref)
         except Refusal as refusal:
@@ -193,7 +196,7 @@ class Tables:
 
     async def send_panel(self, interaction: discord.Interaction, game: LiveGame, panel: Panel) -> None:
         """A private panel; a click on a private panel replaces it instead of stacking a new one."""
-        view = build_view(game.id, game.version, panel.controls)
+        view = build_view(game.id, game.public_version, panel.controls)
         if _on_private_panel(interaction) and not interaction.response.is_done():
             try:
                 await interaction.response.edit_message(content=panel.text, view=view)
@@ -219,7 +222,7 @@ class Tables:
                 raise Refusal("host.refuse.not_seated")
             if game.status != "active":
                 raise Refusal("host.refuse.over")
-            if ref.version != game.version:
+            if ref.version != game.public_version:
                 raise Refusal("host.refuse.stale")
             spec = self.presenter(game).modal(game, ref.ref)
             if spec is None:
@@ -227,7 +230,9 @@ class Tables:
         except Refusal as refusal:
             await self.refuse(interaction, refusal, await self._language(ref.game_id))
             return
-        modal = NumberForm(f"n:{game.id}:{game.version}:{ref.ref}", spec.title, spec.label, spec.placeholder)
+        modal = NumberForm(
+            f"n:{game.id}:{game.public_version}:{ref.ref}", spec.title, spec.label, spec.placeholder
+        )
         try:
             await interaction.response.send_modal(modal)
         except discord.HTTPException as exc:
@@ -418,7 +423,9 @@ class Tables:
         lang = game.row.language
         presenter = self.presenter(game)
         view = game.entry.rules.view(game.state, None)
-        head = self.t("host.table.head", lang, game=game.entry.rules.title, id=game.id, move=game.version)
+        head = self.t(
+            "host.table.head", lang, game=game.entry.rules.title, id=game.id, move=game.public_version
+        )
         status = presenter.status(game, view)
         mentions = " ".join(f"<@{game.user_of(s)}>" for s in sorted(game.waiting()))
         body = "\n".join(lines[-MAX_LINES:])
@@ -437,14 +444,14 @@ class Tables:
         else:
             shown.lines = lines[-MAX_LINES:]
         content = self._table_content(game, shown.lines)
-        view = build_view(game.id, game.version, self.presenter(game).controls(game))
+        view = build_view(game.id, game.public_version, self.presenter(game).controls(game))
         file = await self._render(game)
         partial_channel = self.client.get_partial_messageable(channel_id)
         if not new and current:
             row = current[-1]
             message = partial_channel.get_partial_message(row.message_id)
             if await safe.edit(message, content=content, attachments=[file], view=view):
-                await store.update_message_version(row.message_id, game.version)
+                await store.update_message_version(row.message_id, game.public_version)
                 shown.waiting = game.waiting()
                 return
         mention_ids = [discord.Object(id=game.user_of(s)) for s in sorted(game.waiting())]
@@ -457,7 +464,7 @@ class Tables:
         )
         if sent is None:
             return
-        await store.add_message(game.id, channel_id, sent.id, "table", game.version)
+        await store.add_message(game.id, channel_id, sent.id, "table", game.public_version)
         shown.waiting = game.waiting()
         await self._strip(game, keep=sent.id)
 
@@ -495,7 +502,7 @@ class Tables:
         kwargs["allowed_mentions"] = discord.AllowedMentions.none()
         sent = await safe.send(self.channel(channel_id), **kwargs)
         if sent is not None:
-            await self.sessions.store.add_message(game.id, channel_id, sent.id, "final", game.version)
+            await self.sessions.store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
             await self.sessions.store.retire_message(sent.id)
         self._shown.pop(game.id, None)
 

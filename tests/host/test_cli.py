@@ -255,7 +255,7 @@ async def _play(sessions: SessionService, game_id: int, rng: random.Random, move
     while game.status == "active" and (moves is None or played < moves):
         seat = rng.choice(sorted(game.waiting()))
         action: Action = rng.choice(game.entry.rules.legal_actions(game.state, seat))
-        applied = await sessions.act(game_id, game.user_of(seat), action, version=game.version)
+        applied = await sessions.act(game_id, game.user_of(seat), action, version=game.public_version)
         game = applied.game
         played += 1
     return played

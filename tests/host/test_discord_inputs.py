@@ -250,8 +250,24 @@ async def test_out_of_turn_action_from_a_private_panel_closes_the_panel(tmp_path
         table = await open_table(env, ["ana", "bob"])
         idle = other(table, table.on_turn())
         panel = await idle.click(table.table_message(), label="My secret")
-        assert panel.ephemeral and labels(panel.response.message) == ["Knock"]
+        assert panel.ephemeral and labels(panel.response.message) == ["Knock", "Reroll my secret"]
         result = await idle.click(panel.response.message, label="Knock")
         assert result.acknowledged
         assert "Your secret is" in result.response.content and not result.response.message.components
         assert "knocks" in table.table_message().content
+
+
+async def test_a_private_action_leaves_no_public_trace(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        idle = other(table, table.on_turn())
+        board = table.table_message()
+        before = (board.content, ids(board), len(table.messages()))
+        panel = await idle.click(board, label="My secret")
+        done = await idle.click(panel.response.message, label="Reroll my secret")
+        assert "Your new secret is" in done.response.content and done.response.ephemeral
+        board = table.table_message()
+        assert (board.content, ids(board), len(table.messages())) == before, "nothing public changed"
+        # The buttons drawn before the private action still work (same public version).
+        result = await table.on_turn().click(board, label="Add 1")
+        assert result.acknowledged and not result.ephemeral

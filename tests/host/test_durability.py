@@ -71,7 +71,7 @@ CHILD = textwrap.dedent(
                 game = await new_game(lobby, rng)
             seat = rng.choice(sorted(game.waiting()))
             action = rng.choice(game.entry.rules.legal_actions(game.state, seat))
-            applied = await sessions.act(game.id, game.user_of(seat), action, version=game.version)
+            applied = await sessions.act(game.id, game.user_of(seat), action, version=game.public_version)
             sys.stdout.write(f"ACK {game.id} {applied.version}\\n")
             sys.stdout.flush()
             game = applied.game
@@ -210,7 +210,7 @@ async def _play(sessions: SessionService, game_id: int, rng: random.Random, move
     for _ in range(moves):
         seat = rng.choice(sorted(game.waiting()))
         action = rng.choice(game.entry.rules.legal_actions(game.state, seat))
-        game = (await sessions.act(game_id, game.user_of(seat), action, version=game.version)).game
+        game = (await sessions.act(game_id, game.user_of(seat), action, version=game.public_version)).game
     return game
 
 

@@ -201,3 +201,37 @@ async def test_the_cache_is_bounded_and_reloads_evicted_games(tmp_path: Path) ->
         assert (await sessions.load(first.id)).version == 1
     finally:
         await store.close()
+
+
+async def test_private_actions_keep_the_public_version(services: tuple[SessionService, LobbyService]) -> None:
+    sessions, lobby = services
+    game = await started(lobby)
+    idle = ANA if on_turn(game) == BOB else BOB
+    applied = await sessions.act(game.id, idle, Action("reroll"), version=0)
+    assert not applied.public and [e.visible_to for e in applied.events] == [frozenset({game.seat_of(idle)})]
+    assert (game.version, game.public_version) == (1, 0)
+    applied = await sessions.act(game.id, on_turn(game), Action("add", (1,)), version=0)
+    assert applied.public and (game.version, game.public_version) == (2, 1)
+    reloaded = await SessionService(sessions.store, REGISTRY).load(game.id)
+    assert (reloaded.version, reloaded.public_version) == (2, 1)
+
+
+async def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
+    import sqlite3
+
+    from bot.store import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+        db.execute(
+            "INSERT INTO games (game, host_id, status, version, created_at, updated_at) "
+            "VALUES ('toy', 1, 'lobby', 7, 0, 0)"
+        )
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+        row = await store.game(1)
+        assert row is not None and row.public_version == 7 and row.version == 7
+    finally:
+        await store.close()

@@ -20,6 +20,7 @@ TEXT = {
     "toy.event.target_reached": "The target is reached at {total}!",
     "toy.event.gg": "{player}: gg",
     "toy.private.peeked": "Your secret is {secret}.",
+    "toy.private.rerolled": "Your new secret is {secret}.",
     "toy.status": "Total {total} of {target}. Waiting for {players}.",
     "toy.secret": "Your secret is {secret}; you have added {points}.",
 }
@@ -57,10 +58,12 @@ class ToyPresenter(Presenter):
         if code == "secret":
             view = game.entry.rules.view(game.state, seat)
             text = self.t("toy.secret", game.row.language, secret=view["secret"], points=view["points"][seat])
-            knock: list[Control] = (
-                [] if game.state.knocked[seat] else [Button("Knock", action=Action("knock"))]
-            )
-            return Panel(text, knock)
+            controls: list[Control] = []
+            if not game.state.knocked[seat]:
+                controls.append(Button("Knock", action=Action("knock")))
+            if not game.state.rerolled[seat] and game.state.phase == "play":
+                controls.append(Button("Reroll my secret", action=Action("reroll")))
+            return Panel(text, controls)
         return await super().on_ui(interaction, game, seat, code)
 
 

@@ -4,10 +4,11 @@ Seats take turns adding 1–3 to a shared total.  Each seat also holds a secret
 (1–6, hidden), may *knock* once per game at any time, even out of turn, to
 score a point and privately peek at its secret, and when the total reaches
 the target everybody must press *gg* (several seats waited on at once).
-Score = points added + knocks + secret.
+Score = points added + knocks + secret.  Once per game a seat may also
+*reroll* its secret: a private action nobody else may notice.
 
 Events: added(amount, total), knocked(), peeked(secret; private),
-target_reached(total), gg(), ended().
+rerolled(secret; private), target_reached(total), gg(), ended().
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class ToyState:
     secrets: list[int]
     knocked: list[bool]
     rng: Rng
+    rerolled: list[bool] = field(default_factory=list)
     turn: int = 0
     total: int = 0
     phase: str = "play"
@@ -67,6 +69,7 @@ class ToyRules:
             rng=rng,
             turn=rng.below(players),
             cheered=[False] * players,
+            rerolled=[False] * players,
         )
 
     def legal_actions(self, state: ToyState, seat: int) -> list[Action]:
@@ -79,6 +82,8 @@ class ToyRules:
             actions = [Action("add", (n,)) for n in (1, 2, 3)]
         if not state.knocked[seat]:
             actions.append(Action("knock"))
+        if not state.rerolled[seat]:
+            actions.append(Action("reroll"))
         return actions
 
     def apply(self, state: ToyState, seat: int, action: Action) -> list[Event]:
@@ -113,6 +118,14 @@ class ToyRules:
                 Event("knocked", seat),
                 Event("peeked", seat, {"secret": state.secrets[seat]}, visible_to=frozenset({seat})),
             ]
+        if action.kind == "reroll":
+            if state.phase != "play":
+                raise IllegalAction("The race is over; press gg.")
+            if state.rerolled[seat]:
+                raise IllegalAction("You already rerolled your secret.")
+            state.rerolled[seat] = True
+            state.secrets[seat] = 1 + state.rng.below(6)
+            return [Event("rerolled", seat, {"secret": state.secrets[seat]}, visible_to=frozenset({seat}))]
         if action.kind == "gg":
             if state.phase != "cheer":
                 raise IllegalAction("The race is not over yet.")
@@ -175,6 +188,7 @@ class ToyRules:
             "total": state.total,
             "phase": state.phase,
             "cheered": list(state.cheered),
+            "rerolled": list(state.rerolled),
         }
 
     def load(self, data: Mapping[str, Any]) -> ToyState:
@@ -190,6 +204,7 @@ class ToyRules:
             total=int(data["total"]),
             phase=str(data["phase"]),
             cheered=[bool(x) for x in data["cheered"]],
+            rerolled=[bool(x) for x in data["rerolled"]],
         )
 
     def invariants(self, state: ToyState) -> list[str]:
