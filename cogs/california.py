@@ -115,7 +115,15 @@ class CaliforniaPresenter(Presenter):
             else:
                 controls.append(
                     Button(
-                        self.t("california.panel.space", lang, space=space_label(space), cost=cost),
+                        self.t(
+                            "california.panel.space"
+                            if cost > price(state)
+                            else "california.panel.space_free",
+                            lang,
+                            space=space_label(space),
+                            cost=cost,
+                            fee=cost - price(state),
+                        ),
                         action=Action("buy", (store, slot, space)),
                         style="success" if cost <= money else "secondary",
                         row=space // cal.COLUMNS,
