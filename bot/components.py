@@ -67,52 +67,34 @@ def custom_id(prefix: str, game_id: int, version: int, ref: str) -> str:
     return value
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g:(?P<rest>.*)"):
-    def __init__(self, item: discord.ui.Button[Any], rest: str) -> None:
+class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<kind>[guml]):(?P<rest>.*)"):
+    """Every button the bot draws; the first letter of its id says which handler answers it."""
+
+    def __init__(self, item: discord.ui.Button[Any], kind: str, rest: str) -> None:
         super().__init__(item)
+        self.kind = kind
         self.rest = rest
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ActionButton:
-        return cls(cast(discord.ui.Button[Any], item), match["rest"])
+    ) -> RoutedButton:
+        return cls(cast(discord.ui.Button[Any], item), match["kind"], match["rest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await tables(interaction).on_action_click(interaction, self.rest)
-
-
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"u:(?P<rest>.*)"):
-    def __init__(self, item: discord.ui.Button[Any], rest: str) -> None:
-        super().__init__(item)
-        self.rest = rest
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PanelButton:
-        return cls(cast(discord.ui.Button[Any], item), match["rest"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await tables(interaction).on_panel_click(interaction, self.rest)
-
-
-class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m:(?P<rest>.*)"):
-    def __init__(self, item: discord.ui.Button[Any], rest: str) -> None:
-        super().__init__(item)
-        self.rest = rest
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> FormButton:
-        return cls(cast(discord.ui.Button[Any], item), match["rest"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await tables(interaction).on_form_click(interaction, self.rest)
+        host = tables(interaction)
+        handlers = {
+            "g": host.on_action_click,
+            "u": host.on_panel_click,
+            "m": host.on_form_click,
+            "l": host.on_lobby_click,
+        }
+        await handlers.get(self.kind, host.on_malformed)(interaction, self.rest)
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?P<rest>.*)"):
+    """A dropdown whose option values are encoded engine actions."""
+
     def __init__(self, item: discord.ui.Select[Any], rest: str) -> None:
         super().__init__(item)
         self.rest = rest
@@ -124,32 +106,10 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:
         return cls(cast(discord.ui.Select[Any], item), match["rest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list(self.item.values)
-        await tables(interaction).on_select(interaction, self.rest, values)
+        await tables(interaction).on_select(interaction, self.rest, list(self.item.values))
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"l:(?P<rest>.*)"):
-    def __init__(self, item: discord.ui.Button[Any], rest: str) -> None:
-        super().__init__(item)
-        self.rest = rest
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(cast(discord.ui.Button[Any], item), match["rest"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await tables(interaction).on_lobby_click(interaction, self.rest)
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton,
-    PanelButton,
-    FormButton,
-    ActionSelect,
-    LobbyButton,
-)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RoutedButton, ActionSelect)
 KNOWN_PREFIXES = ("g:", "u:", "m:", "s:", "l:", "n:")
 
 
@@ -160,11 +120,11 @@ def parse_lobby(rest: str) -> tuple[int, str]:
     return int(match["gid"]), match["op"]
 
 
-def lobby_button(game_id: int, op: str, label: str, style: str) -> LobbyButton:
+def lobby_button(game_id: int, op: str, label: str, style: str) -> RoutedButton:
     button: discord.ui.Button[Any] = discord.ui.Button(
         label=label, style=STYLES[style], custom_id=f"l:{game_id}:{op}"
     )
-    return LobbyButton(button, f"{game_id}:{op}")
+    return RoutedButton(button, "l", f"{game_id}:{op}")
 
 
 def build_view(game_id: int, version: int, controls: list[Control]) -> discord.ui.View | None:
@@ -190,25 +150,24 @@ def build_view(game_id: int, version: int, controls: list[Control]) -> discord.u
     return view
 
 
-def _button(game_id: int, version: int, control: Button) -> discord.ui.Item[Any]:
-    cls: type[ActionButton | PanelButton | FormButton]
+def _button(game_id: int, version: int, control: Button) -> RoutedButton:
     if control.action is not None:
-        prefix, ref, cls = "g", control.action.encode(), ActionButton
+        kind, ref = "g", control.action.encode()
     elif control.ui is not None:
-        prefix, ref, cls = "u", control.ui, PanelButton
+        kind, ref = "u", control.ui
     elif control.modal is not None:
-        prefix, ref, cls = "m", control.modal, FormButton
+        kind, ref = "m", control.modal
     else:
         raise ValueError(f"button {control.label!r} does nothing")
     button: discord.ui.Button[Any] = discord.ui.Button(
         label=control.label[:80],
         style=STYLES[control.style],
-        custom_id=custom_id(prefix, game_id, version, ref),
+        custom_id=custom_id(kind, game_id, version, ref),
         row=control.row,
         disabled=control.disabled,
         emoji=control.emoji,
     )
-    return cls(button, f"{game_id}:{version}:{ref}")
+    return RoutedButton(button, kind, f"{game_id}:{version}:{ref}")
 
 
 def decode_action(ref: str) -> Action:

@@ -173,12 +173,23 @@ class Tables:
             if text:
                 await safe.reply(interaction, text)
 
-    async def on_panel_click(self, interaction: discord.Interaction, rest: str) -> None:
+    async def on_malformed(self, interaction: discord.Interaction, rest: str) -> None:
+        await self.refuse(interaction, Refusal("host.refuse.malformed"))
+
+    async def _seated(
+        self, interaction: discord.Interaction, rest: str, *, form: bool = False
+    ) -> tuple[LiveGame, int, str] | None:
+        """The game, seat and reference behind a panel or form button, or ``None`` after a refusal.
+
+        Panels and forms show things only a seated player may see, drawn for one public version.
+        """
         try:
             ref = parse_ref(rest)
+            if form and "." in ref.ref:
+                raise Malformed(rest)
         except Malformed:
-            await self.refuse(interaction, Refusal("host.refuse.malformed"))
-            return
+            await self.on_malformed(interaction, rest)
+            return None
         try:
             game = await self.sessions.load(ref.game_id)
             seat = game.seat_of(interaction.user.id)
@@ -188,9 +199,20 @@ class Tables:
                 raise Refusal("host.refuse.over")
             if ref.version != game.public_version:
                 raise Refusal("host.refuse.stale")
-            panel = await self.presenter(game).on_ui(interaction, game, seat, ref.ref)
         except Refusal as refusal:
             await self.refuse(interaction, refusal, await self._language(ref.game_id))
+            return None
+        return game, seat, ref.ref
+
+    async def on_panel_click(self, interaction: discord.Interaction, rest: str) -> None:
+        found = await self._seated(interaction, rest)
+        if found is None:
+            return
+        game, seat, code = found
+        try:
+            panel = await self.presenter(game).on_ui(interaction, game, seat, code)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal, game.row.language)
             return
         await self.send_panel(interaction, game, panel)
 
@@ -209,29 +231,16 @@ class Tables:
         await safe.reply(interaction, panel.text, **kwargs)
 
     async def on_form_click(self, interaction: discord.Interaction, rest: str) -> None:
-        try:
-            ref = parse_ref(rest)
-            if "." in ref.ref:
-                raise Malformed(rest)
-        except Malformed:
-            await self.refuse(interaction, Refusal("host.refuse.malformed"))
+        found = await self._seated(interaction, rest, form=True)
+        if found is None:
             return
-        try:
-            game = await self.sessions.load(ref.game_id)
-            if game.seat_of(interaction.user.id) is None:
-                raise Refusal("host.refuse.not_seated")
-            if game.status != "active":
-                raise Refusal("host.refuse.over")
-            if ref.version != game.public_version:
-                raise Refusal("host.refuse.stale")
-            spec = self.presenter(game).modal(game, ref.ref)
-            if spec is None:
-                raise Refusal("host.refuse.unknown_button")
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self._language(ref.game_id))
+        game, _, kind = found
+        spec = self.presenter(game).modal(game, kind)
+        if spec is None:
+            await self.refuse(interaction, Refusal("host.refuse.unknown_button"), game.row.language)
             return
         modal = NumberForm(
-            f"n:{game.id}:{game.public_version}:{ref.ref}", spec.title, spec.label, spec.placeholder
+            f"n:{game.id}:{game.public_version}:{kind}", spec.title, spec.label, spec.placeholder
         )
         try:
             await interaction.response.send_modal(modal)
@@ -240,28 +249,24 @@ class Tables:
 
     async def on_form_submit(self, interaction: discord.Interaction, rest: str, raw: str) -> None:
         """A submitted number form; handled from ``on_interaction`` so it survives restarts."""
-        try:
-            ref = parse_ref(rest)
-            if "." in ref.ref:
-                raise Malformed(rest)
-        except Malformed:
-            await self.refuse(interaction, Refusal("host.refuse.malformed"))
+        found = await self._seated(interaction, rest, form=True)
+        if found is None:
             return
+        game, _, kind = found
+        spec = self.presenter(game).modal(game, kind)
+        text = raw.strip()
         try:
-            game = await self.sessions.load(ref.game_id)
-            spec = self.presenter(game).modal(game, ref.ref)
             if spec is None:
                 raise Refusal("host.refuse.unknown_button")
-            text = raw.strip()
             if not text.lstrip("-").isdigit() or len(text) > 12:
                 raise Refusal("host.refuse.not_a_number", value=raw[:20])
             number = int(text)
             if not spec.minimum <= number <= spec.maximum:
                 raise Refusal("host.refuse.number_range", min=spec.minimum, max=spec.maximum, value=number)
         except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self._language(ref.game_id))
+            await self.refuse(interaction, refusal, game.row.language)
             return
-        await self.act(interaction, ref.game_id, Action(ref.ref, (number,)), ref.version)
+        await self.act(interaction, game.id, Action(kind, (number,)), game.public_version)
 
     # -- the lobby -------------------------------------------------------------------------------
 
