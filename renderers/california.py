@@ -25,7 +25,6 @@ and draws only the changing parts.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -238,61 +237,6 @@ def triangle(draw: ImageDraw.ImageDraw, x: int, cy: int, s: int, fill: Colour) -
 # --- names ----------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
-def _drawable(ch: str) -> bool:
-    """Whether the bundled font has a glyph for ``ch`` (missing glyphs draw as a box)."""
-    if ch.isascii():
-        return ch.isprintable()
-    return bytes(font(20).getmask(ch)) != _NOTDEF
-
-
-_NOTDEF = bytes(font(20).getmask("\uffff"))
-
-
-_FOLD = str.maketrans(
-    {
-        "ø": "o",
-        "Ø": "O",
-        "ß": "ss",
-        "æ": "ae",
-        "Æ": "AE",
-        "œ": "oe",
-        "Œ": "OE",
-        "ł": "l",
-        "Ł": "L",
-        "đ": "d",
-        "Đ": "D",
-        "ð": "d",
-        "þ": "th",
-        "ı": "i",
-    }
-)
-
-
-def clean_name(name: object, seat: int) -> str:
-    """A name the bundled font can draw: accents dropped, other unknown letters as ``?``."""
-    raw = name if isinstance(name, str) else ""
-    folded = unicodedata.normalize("NFKD", " ".join(raw.split())).translate(_FOLD)
-    chars = [c for c in folded if not unicodedata.combining(c)][: NAME_CHARS + 1]
-    out = "".join(c if _drawable(c) else "?" for c in chars).strip()
-    if not out.strip("?"):
-        return f"Player {seat + 1}"
-    return out if len(out) <= NAME_CHARS else out[:NAME_CHARS].rstrip() + "..."
-
-
-def fit(value: str, size: int, width: float) -> str:
-    """``value`` cut to ``width`` pixels with an ellipsis."""
-    if width_of(value, size) <= width:
-        return value
-    while value and width_of(value + "...", size) > width:
-        value = value[:-1]
-    return value.rstrip(" .") + "..."
-
-
-def player_names(names: Sequence[str], n: int) -> list[str]:
-    return [clean_name(names[s] if s < len(names) else None, s) for s in range(n)]
-
-
 # --- static layers ---------------------------------------------------------------------------
 
 
@@ -421,7 +365,7 @@ def _legend(draw: ImageDraw.ImageDraw, box: Box) -> None:
         cx = x0 + 10 + col * col_w
         cy = y + row * 31
         tile(draw, (cx, cy, cx + 34, cy + 28), key, False, size=16)
-        text(draw, (cx + 42, cy + 14), fit(f"{name}: {room}, {furniture}", 16, col_w - 46), 16, INK, "lm")
+        text(draw, (cx + 42, cy + 14), kit.fit(f"{name}: {room}, {furniture}", 16, col_w - 46), 16, INK, "lm")
     y += (3 if wide else 6) * 31 + 6
     symbols_w = (x1 - x0 - 20) // (4 if wide else 2)
     entries: list[tuple[str, str]] = [
@@ -483,7 +427,7 @@ def _status(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequence[
     else:
         turn = view.get("turn")
         label = f"{names[turn]} to play" if isinstance(turn, int) and 0 <= turn < len(names) else ""
-    label = fit(label, 22, W - 2 * M - 200)
+    label = kit.fit(label, 22, W - 2 * M - 200)
     text(draw, (W - M, TITLE_H // 2), label, 22, TURN, "rm", bold=True)
 
 
@@ -594,7 +538,7 @@ def _bonus(
         banner = (x0 + 46, y0 + 9, x1 - 6, y1 - 9)
         draw.rounded_rectangle(banner, radius=5, fill=HEAD)
         who = names[owner] if 0 <= owner < len(names) else "?"
-        label = fit(f"taken: {who}", 16, banner[2] - banner[0] - 10)
+        label = kit.fit(f"taken: {who}", 16, banner[2] - banner[0] - 10)
         text(draw, ((banner[0] + banner[2]) / 2, (y0 + y1) / 2), label, 16, WHITE, "mm", True)
 
 
@@ -621,7 +565,7 @@ def _panel(
         triangle(draw, tx, y + HEADER_H // 2, 9, INK)
         tx += 18
     room = PANEL_W - (tx - x) - width_of(right, 20) - 24 - (width_of(tag, 15) + 24 if tag else 0)
-    text(draw, (tx, y + HEADER_H // 2), fit(name, 20, room), 20, ink, "lm", bold=True)
+    text(draw, (tx, y + HEADER_H // 2), kit.fit(name, 20, room), 20, ink, "lm", bold=True)
     text(draw, (x + PANEL_W - 10, y + HEADER_H // 2), right, 20, ink, "rm", bold=True)
     if tag:
         tw = int(width_of(tag, 15)) + 14
@@ -702,7 +646,7 @@ def _panel(
     if loan:
         parts.append(f"{loan} loan")
     label = ("Final " if over else "Score ") + f"{total} = " + " + ".join(parts)
-    text(draw, (x + 10, ry + 16), fit(label.replace("+ -", "- "), 17, PANEL_W - 20), 17, INK, "lm")
+    text(draw, (x + 10, ry + 16), kit.fit(label.replace("+ -", "- "), 17, PANEL_W - 20), 17, INK, "lm")
 
 
 # --- entry point ----------------------------------------------------------------------------------
@@ -736,7 +680,7 @@ def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
     n, fees, cards = _static_key(view)
     image = _board(n, fees, cards).copy()
     draw = ImageDraw.Draw(image)
-    shown = player_names(names, n)
+    shown = kit.player_names(names, n)
     players = view.get("players") or []
     over = bool(view.get("over"))
     winners = _winners(players) if over else []
@@ -748,11 +692,4 @@ def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
     _bonus(image, draw, view, shown)
     for seat, p in enumerate(players):
         _panel(image, draw, seat, p, shown[seat], seat == turn and not over, seat in winners, over)
-    return encode(image)
-
-
-def encode(image: Image.Image) -> bytes:
-    """PNG bytes of a 256-colour copy: the board has a few flat colours plus anti-aliasing,
-    so a fast octree palette (no dithering) looks the same and makes the PNG encoding
-    about four times faster and the file less than half as large as RGB (kit.png)."""
-    return kit.png(image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+    return kit.png(image)

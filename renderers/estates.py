@@ -30,7 +30,6 @@ the fixed bars are cached; a render only composes them.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -123,55 +122,6 @@ def _text(
     draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "la"
 ) -> None:
     draw.text(xy, text, font=kit.font(size), fill=fill, anchor=anchor)
-
-
-@lru_cache(maxsize=512)
-def _fit(text: str, size: int, width: int) -> str:
-    """``text`` cut with an ellipsis so it fits ``width`` pixels at ``size``."""
-    f = kit.font(size)
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-# Letters without a Unicode decomposition, spelled the way a keyboard would.
-_SPELLED = {"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss", "Æ": "AE", "æ": "ae"}
-_SPELLED |= {"Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i", "Ð": "D", "ð": "d"}
-
-
-def _mask_key(text: str) -> tuple[tuple[int, int], bytes]:
-    mask = kit.font(20).getmask(text)
-    return mask.size, bytes(mask)
-
-
-@lru_cache(maxsize=4096)
-def _has_glyph(char: str) -> bool:
-    """Whether Pillow's bundled font draws ``char`` (it covers little beyond ASCII)."""
-    return _mask_key(char) != _mask_key("\U0010fffd")
-
-
-@lru_cache(maxsize=256)
-def _printable(name: str) -> str:
-    """``name`` in letters the bundled font has: accents dropped (Zoë -> Zoe), symbols left out."""
-    out: list[str] = []
-    for char in " ".join(name.split()):
-        if char == " " or _has_glyph(char):
-            out.append(char)
-            continue
-        spelled = _SPELLED.get(char) or unicodedata.normalize("NFKD", char)
-        out.extend(c for c in spelled if not unicodedata.combining(c) and c != char and _has_glyph(c))
-    return " ".join("".join(out).split())
-
-
-def _names(names: Sequence[str], players: int) -> list[str]:
-    """One printable name per seat; a seat whose name has no drawable letter is "Player n"."""
-    out: list[str] = []
-    for seat in range(players):
-        clean = _printable(str(names[seat])) if seat < len(names) else ""
-        out.append(clean if any(c.isalnum() for c in clean) else f"Player {seat + 1}")
-    return out
 
 
 def _signed(value: int) -> str:
@@ -400,7 +350,7 @@ def _draw_turn(c: _Canvas, y0: int, view: View, names: list[str]) -> None:
     auction = view.get("auction")
     marks = _marks(view)
     auctioneer = int(view.get("auctioneer") or 0)
-    who = _fit(names[auctioneer], 20, 220)
+    who = kit.fit(names[auctioneer], 20, 220)
     if phase == "over":
         result = view.get("result") or {}
         winners = [names[s] for s in result.get("winners", []) if 0 <= s < len(names)]
@@ -409,7 +359,7 @@ def _draw_turn(c: _Canvas, y0: int, view: View, names: list[str]) -> None:
         _text(
             draw,
             (MARGIN, y0 + 62),
-            _fit(line + ", ".join(winners), 22, WIDTH - 2 * MARGIN),
+            kit.fit(line + ", ".join(winners), 22, WIDTH - 2 * MARGIN),
             22,
             kit.INK,
             "lm",
@@ -422,7 +372,7 @@ def _draw_turn(c: _Canvas, y0: int, view: View, names: list[str]) -> None:
         line = "On offer: " + (
             ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]
         )
-        _text(draw, (MARGIN, y0 + 70), _fit(line, 17, WIDTH - 2 * MARGIN), 17, kit.INK, "lm")
+        _text(draw, (MARGIN, y0 + 70), kit.fit(line, 17, WIDTH - 2 * MARGIN), 17, kit.INK, "lm")
         return
     sprite = _piece_sprite(auction, marks)
     px = MARGIN
@@ -434,11 +384,11 @@ def _draw_turn(c: _Canvas, y0: int, view: View, names: list[str]) -> None:
         headline = f"{who} auctions {piece}"
     elif phase == "decide":
         high_bidder = auction.get("high_bidder")
-        buyer = _fit(names[high_bidder], 20, 160) if isinstance(high_bidder, int) else "?"
+        buyer = kit.fit(names[high_bidder], 20, 160) if isinstance(high_bidder, int) else "?"
         headline = f"{who}: sell to {buyer} for {auction.get('high_bid')}, or buy it"
     else:
         winner = auction.get("winner")
-        taker = _fit(names[winner], 20, 200) if isinstance(winner, int) else "?"
+        taker = kit.fit(names[winner], 20, 200) if isinstance(winner, int) else "?"
         kind = auction.get("kind")
         verb = {"cube": "places", "roof": "places", "cancel": "uses or discards"}.get(
             str(kind), "places or discards"
@@ -451,7 +401,7 @@ def _draw_turn(c: _Canvas, y0: int, view: View, names: list[str]) -> None:
         else:
             how = f"bought for {high}"
         headline = f"{taker} {verb} {piece} ({how})"
-    _bold(draw, (tx, py + 14), _fit(headline, 20, WIDTH - tx - MARGIN), 20, kit.INK, "lm")
+    _bold(draw, (tx, py + 14), kit.fit(headline, 20, WIDTH - tx - MARGIN), 20, kit.INK, "lm")
     # One chip per bidder, clockwise from the auctioneer's left.
     said = {int(b["seat"]): b.get("amount") for b in auction.get("bids") or []}
     to_bid = auction.get("to_bid")
@@ -478,8 +428,8 @@ def _draw_turn(c: _Canvas, y0: int, view: View, names: list[str]) -> None:
             outline=OUTLINE if seat == to_bid else (150, 146, 136),
             width=3 if seat == to_bid else 1,
         )
-        _text(draw, (x + 8, cy + 15), _fit(names[seat], 16, chip_w - 14), 16, kit.INK, "lm")
-        _bold(draw, (x + 8, cy + 37), _fit(status, 17, chip_w - 14), 17, ink, "lm")
+        _text(draw, (x + 8, cy + 15), kit.fit(names[seat], 16, chip_w - 14), 16, kit.INK, "lm")
+        _bold(draw, (x + 8, cy + 37), kit.fit(status, 17, chip_w - 14), 17, ink, "lm")
 
 
 def _row_levels(row: Mapping[str, Any]) -> int:
@@ -638,7 +588,7 @@ def _draw_supply(c: _Canvas, y0: int, view: View, height: int) -> None:
         text += f" ({auction.get('value')} in auction)"
     elif view.get("permits_removed"):
         text += "  (out: " + ", ".join(str(p) for p in view.get("permits_removed") or []) + ")"
-    _text(draw, (x, y), _fit(text, 17, WIDTH - MARGIN - x - 6), 17, kit.INK, "lm")
+    _text(draw, (x, y), kit.fit(text, 17, WIDTH - MARGIN - x - 6), 17, kit.INK, "lm")
     y += 28
     mayor = view.get("mayor")
     where = {"supply": "in supply", "discarded": "gone"}.get(str(mayor), f"on row {mayor}")
@@ -724,10 +674,12 @@ def _draw_players(c: _Canvas, y0: int, view: View, names: list[str], height: int
             tags.append("auctioneer")
         if several and seat < len(wins):
             tags.append(f"rounds won {wins[seat]}")
-        name = _fit(names[seat], 18, cert_x - name_x - 10)
+        name = kit.fit(names[seat], 18, cert_x - name_x - 10)
         if tags:
             _bold(draw, (name_x, y + 15), name, 18, kit.INK, "lm")
-            _text(draw, (name_x, y + 35), _fit(", ".join(tags), 15, cert_x - name_x - 10), 15, kit.INK, "lm")
+            _text(
+                draw, (name_x, y + 35), kit.fit(", ".join(tags), 15, cert_x - name_x - 10), 15, kit.INK, "lm"
+            )
         else:
             _bold(draw, (name_x, y + TABLE_ROW_H / 2), name, 18, kit.INK, "lm")
         owned = by_owner[seat] if seat < len(by_owner) else []
@@ -766,7 +718,7 @@ def _draw_players(c: _Canvas, y0: int, view: View, names: list[str], height: int
 def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
     """The public view (``RULES.view(state, None)``) and the players' names -> PNG bytes."""
     players = int(view["players"])
-    shown = _names(names, players)
+    shown = kit.player_names(names, players)
     rows = view.get("rows") or []
     heights = [_row_height(row) for row in rows]
     river_after = (

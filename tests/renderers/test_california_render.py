@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 import renderers.california as california
+from renderers import kit
 from rules.california import RULES
 from rules.play import random_playthrough
 
@@ -140,9 +141,7 @@ def test_awkward_names() -> None:
     view = RULES.view(RULES.setup(5, {}, 8), None)
     check_png(california.render(view, ["x" * 300, " ", "\n\t", "Ünïcödé 😀 名前", "a\u0301\u0301"]))
     check_png(california.render(view, ["only one name"]))
-    assert california.clean_name("Zoë", 0) == "Zoe"
-    assert california.clean_name("🎲", 2) == "Player 3"
-    assert len(california.clean_name("y" * 100, 0)) <= california.NAME_CHARS + 3
+    assert kit.player_names(["Zoë", "x", "🎲"], 3) == ["Zoe", "x", "Player 3"]
 
 
 def test_fast_enough_for_a_five_player_table() -> None:

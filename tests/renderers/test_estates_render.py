@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 import renderers.estates as estates
+from renderers import kit
 from renderers.estates import render
 from rules.estates import RULES
 from rules.estates.state import EstatesState
@@ -90,7 +91,7 @@ def test_names_change_the_image_and_any_name_fits() -> None:
     view = _game_views(5, 14, 1)[len(_game_views(5, 14, 1)) // 2]
     plain = render(view, NAMES)
     odd = ["", "   ", "W" * 200, "Zoë Ångström-Łukasz", "名前"]
-    assert estates._names(odd, 5) == ["Player 1", "Player 2", "W" * 200, "Zoe Angstrom-Lukasz", "Player 5"]
+    assert kit.player_names(odd, 5) == ["Player 1", "Player 2", "W" * 200, "Zoe Angstrom-Lukasz", "Player 5"]
     assert render(view, odd) != plain
     _check_png(render(view, odd), 5)
     _check_png(render(view, NAMES[:2]), 5)  # too few names: the missing seats are numbered
