@@ -70,6 +70,7 @@ class GameBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        await self.tables.resume()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Forms, and anything no handler claims, so no click ever ends in "This interaction failed"."""

@@ -59,9 +59,12 @@ REGISTRY = Registry()
 def _register_builtin_games() -> None:
     """Real games join here as they land (rules package, renderer module, cog)."""
     import renderers.california
+    import renderers.estates
     import rules.california
+    import rules.estates
 
     REGISTRY.register(GameEntry(rules.california.RULES, renderers.california.render, "cogs.california"))
+    REGISTRY.register(GameEntry(rules.estates.RULES, renderers.estates.render, "cogs.estates"))
 
 
 _register_builtin_games()

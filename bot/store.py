@@ -406,6 +406,15 @@ class Store:
         rows = await self._fetch(sql + " ORDER BY message_id", params)
         return [MessageRow(int(r[0]), int(r[1]), str(r[2]), int(r[3])) for r in rows]
 
+    async def games_behind_their_table(self) -> list[int]:
+        """Active games whose newest live table message was drawn for an older public version."""
+        rows = await self._fetch(
+            "SELECT g.id FROM games g WHERE g.status = 'active' AND g.public_version != COALESCE("
+            " (SELECT m.version FROM messages m WHERE m.game_id = g.id AND m.kind = 'table' AND m.live = 1"
+            "  ORDER BY m.message_id DESC LIMIT 1), -1) ORDER BY g.id"
+        )
+        return [int(r[0]) for r in rows]
+
     async def retire_message(self, message_id: int) -> None:
         await self._write("UPDATE messages SET live = 0 WHERE message_id = ?", (message_id,))
 

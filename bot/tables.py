@@ -413,6 +413,25 @@ class Tables:
             new = shown.waiting is None or shown.waiting != live.waiting()
             await self._post(live, lines, new=new)
 
+    async def resume(self) -> int:
+        """After a start or reconnect: tables whose last message is behind the game get a fresh one.
+
+        A crash between committing a move and posting its table leaves the newest
+        buttons unposted; this puts them back.  Returns how many tables were reposted.
+        """
+        reposted = 0
+        for game_id in await self.sessions.store.games_behind_their_table():
+            try:
+                game = await self.sessions.load(game_id)
+            except Refusal:
+                continue
+            if game.status != "active":
+                continue
+            log.info("game %s: reposting its table after a restart", game_id)
+            await self.refresh(game)
+            reposted += 1
+        return reposted
+
     async def refresh(self, game: LiveGame) -> None:
         """Repost the table (``/game show``): a new message with live buttons, the old one stripped."""
         shown = self.shown(game.id)

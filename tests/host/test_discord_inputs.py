@@ -271,3 +271,26 @@ async def test_a_private_action_leaves_no_public_trace(tmp_path: Path) -> None:
         # The buttons drawn before the private action still work (same public version).
         result = await table.on_turn().click(board, label="Add 1")
         assert result.acknowledged and not result.ephemeral
+
+
+async def test_a_move_committed_just_before_a_crash_gets_its_table_after_restart(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        mover = table.on_turn()
+
+        async def crash(self: Any, game: Any) -> None:  # the process dies right after the commit
+            return None
+
+        monkeypatch.setattr("bot.tables.Tables.publish", crash)
+        await mover.click(board, label="Add 2")
+        assert table.table_message().id == board.id, "nothing was posted before the crash"
+        monkeypatch.undo()
+        await env.restart_bot(make_bot(tmp_path))
+        fresh = table.table_message()
+        assert fresh.id != board.id and "move 1" in fresh.content
+        assert not [m for m in table.messages() if m.components and m.id != fresh.id]
+        result = await table.on_turn().click(fresh, label="Add 1")
+        assert result.acknowledged and not result.ephemeral
