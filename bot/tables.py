@@ -383,12 +383,8 @@ class Tables:
             except discord.HTTPException as exc:
                 log.warning("could not edit lobby of game %s: %s", game.id, exc)
         for row in await self.sessions.store.live_messages(game.id, "lobby"):
-            message = self.channel(row.channel_id)
-            if isinstance(message, (discord.abc.Messageable,)):
-                partial = self.client.get_partial_messageable(row.channel_id).get_partial_message(
-                    row.message_id
-                )
-                await safe.edit(partial, content=content, view=view)
+            message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+            await safe.edit(message, content=content, view=view)
 
     # -- table messages --------------------------------------------------------------------------
 
