@@ -434,10 +434,15 @@ class Tables:
         async with shown.lock:
             await self._post(game, [], new=True)
 
-    async def _render(self, game: LiveGame) -> discord.File:
+    async def _render(self, game: LiveGame) -> dict[str, Any]:
+        """The board as message keyword arguments; a renderer bug costs the picture, not the move."""
         view = game.entry.rules.view(game.state, None)
-        png = await asyncio.to_thread(game.entry.renderer, view, game.names)
-        return discord.File(io.BytesIO(png), filename=f"table-{game.id}.png")
+        try:
+            png = await asyncio.to_thread(game.entry.renderer, view, game.names)
+        except Exception:
+            log.exception("game %s: the board could not be drawn", game.id)
+            return {}
+        return {"file": discord.File(io.BytesIO(png), filename=f"table-{game.id}.png")}
 
     def _table_content(self, game: LiveGame, lines: list[str]) -> str:
         lang = game.row.language
@@ -465,12 +470,13 @@ class Tables:
             shown.lines = lines[-MAX_LINES:]
         content = self._table_content(game, shown.lines)
         view = build_view(game.id, game.public_version, self.presenter(game).controls(game))
-        file = await self._render(game)
+        picture = await self._render(game)
         partial_channel = self.client.get_partial_messageable(channel_id)
         if not new and current:
             row = current[-1]
             message = partial_channel.get_partial_message(row.message_id)
-            if await safe.edit(message, content=content, attachments=[file], view=view):
+            replace = {"attachments": [picture["file"]]} if picture else {}
+            if await safe.edit(message, content=content, view=view, **replace):
                 await store.update_message_version(row.message_id, game.public_version)
                 shown.waiting = game.waiting()
                 return
@@ -478,8 +484,8 @@ class Tables:
         sent = await safe.send(
             self.channel(channel_id),
             content=content,
-            file=file,
             view=view or discord.utils.MISSING,
+            **picture,
             allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
         )
         if sent is None:
@@ -518,7 +524,7 @@ class Tables:
             return
         kwargs: dict[str, Any] = {"content": "\n".join(lines)[:2000] or "\u200b"}
         if game.state is not None:
-            kwargs["file"] = await self._render(game)
+            kwargs.update(await self._render(game))
         kwargs["allowed_mentions"] = discord.AllowedMentions.none()
         sent = await safe.send(self.channel(channel_id), **kwargs)
         if sent is not None:

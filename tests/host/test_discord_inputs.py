@@ -294,3 +294,24 @@ async def test_a_move_committed_just_before_a_crash_gets_its_table_after_restart
         assert not [m for m in table.messages() if m.components and m.id != fresh.id]
         result = await table.on_turn().click(fresh, label="Add 1")
         assert result.acknowledged and not result.ephemeral
+
+
+async def test_a_renderer_bug_costs_the_picture_not_the_move(tmp_path: Path) -> None:
+    import dataclasses
+
+    from bot.registry import REGISTRY
+    from tests.toygame import ENTRY
+
+    def broken(view: Any, names: Any) -> bytes:
+        raise RuntimeError("boom")
+
+    REGISTRY.register(dataclasses.replace(ENTRY, renderer=broken))
+    try:
+        async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+            table = await open_table(env, ["ana", "bob"])
+            result = await table.on_turn().click(table.table_message(), label="Add 2")
+            assert result.acknowledged and not result.ephemeral
+            latest = table.table_message()
+            assert "adds 2" in latest.content and not latest.attachments
+    finally:
+        REGISTRY.register(ENTRY)
