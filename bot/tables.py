@@ -177,7 +177,7 @@ class Tables:
         await self.refuse(interaction, Refusal("host.refuse.malformed"))
 
     async def _seated(
-        self, interaction: discord.Interaction, rest: str, *, form: bool = False
+        self, interaction: discord.Interaction, rest: str, *, form: bool = False, fresh: bool = True
     ) -> tuple[LiveGame, int, str] | None:
         """The game, seat and reference behind a panel or form button, or ``None`` after a refusal.
 
@@ -197,7 +197,7 @@ class Tables:
                 raise Refusal("host.refuse.not_seated")
             if game.status != "active":
                 raise Refusal("host.refuse.over")
-            if ref.version != game.public_version:
+            if fresh and ref.version != game.public_version:
                 raise Refusal("host.refuse.stale")
         except Refusal as refusal:
             await self.refuse(interaction, refusal, await self._language(ref.game_id))
@@ -205,7 +205,9 @@ class Tables:
         return game, seat, ref.ref
 
     async def on_panel_click(self, interaction: discord.Interaction, rest: str) -> None:
-        found = await self._seated(interaction, rest)
+        # A panel only shows things: an old one is simply redrawn from the current state,
+        # with buttons for the current version, instead of being refused as stale.
+        found = await self._seated(interaction, rest, fresh=False)
         if found is None:
             return
         game, seat, code = found

@@ -137,3 +137,18 @@ async def test_restart_mid_game(tmp_path: Path) -> None:
         result = await table.on_turn().click(board, label="Take a coin")
         assert result.acknowledged and not result.ephemeral
         assert "took a gold coin" in table.table_message().content
+
+
+async def test_an_old_panel_is_redrawn_after_someone_else_moves(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob", "cy"], game="california")
+        mover = table.on_turn()
+        idle = next(p for p in table.players if p.id != mover.id)
+        opened = await mover.click(table.table_message(), label="Buy a tile…")
+        await idle.click(table.table_message(), label="Take a loan (+3)")  # the public version moves on
+        tile = next(b for b in buttons(opened.response.message) if not b.disabled)
+        picked = await mover.click(opened.response.message, custom_id=tile.custom_id)
+        assert not picked.response.message.flags.ephemeral or "where does it go" in picked.response.content
+        space = next(b for b in buttons(picked.response.message) if b.style == discord.ButtonStyle.success)
+        bought = await mover.click(picked.response.message, custom_id=space.custom_id)
+        assert bought.acknowledged and "bought" in table.messages()[-1].content
