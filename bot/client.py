@@ -14,6 +14,7 @@ from bot.components import DYNAMIC_ITEMS, KNOWN_PREFIXES
 from bot.config import Settings
 from bot.i18n import Catalog
 from bot.lobby import LobbyService
+from bot.lobby_desk import LobbyDesk
 from bot.registry import REGISTRY, Registry
 from bot.session import SessionService
 from bot.store import Store
@@ -29,6 +30,7 @@ class GameBot(commands.Bot):
     sessions: SessionService
     lobby: LobbyService
     tables: Tables
+    lobby_desk: LobbyDesk
 
     def __init__(
         self,
@@ -50,7 +52,8 @@ class GameBot(commands.Bot):
         self.store = await Store.open(self.settings.database)
         self.sessions = SessionService(self.store, self.registry)
         self.lobby = LobbyService(self.sessions)
-        self.tables = Tables(self, self.sessions, self.lobby, self.catalog)
+        self.tables = Tables(self, self.sessions, self.catalog)
+        self.lobby_desk = LobbyDesk(self.tables, self.lobby)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.load_extension("cogs.lobby")
         for entry in self.registry:

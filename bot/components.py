@@ -87,7 +87,7 @@ class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?
             "g": host.on_action_click,
             "u": host.on_panel_click,
             "m": host.on_form_click,
-            "l": host.on_lobby_click,
+            "l": interaction.client.lobby_desk.on_click,  # type: ignore[attr-defined]
         }
         await handlers.get(self.kind, host.on_malformed)(interaction, self.rest)
 

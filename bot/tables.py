@@ -24,12 +24,9 @@ from bot.components import (
     Malformed,
     build_view,
     decode_action,
-    lobby_button,
-    parse_lobby,
     parse_ref,
 )
 from bot.i18n import Catalog
-from bot.lobby import LobbyService, options_summary
 from bot.presenter import Panel, Presenter
 from bot.session import Applied, LiveGame, Refusal, SessionService
 from rules.core import Action, IllegalAction
@@ -55,12 +52,10 @@ class Tables:
         self,
         client: discord.Client,
         sessions: SessionService,
-        lobby: LobbyService,
         catalog: Catalog,
     ) -> None:
         self.client = client
         self.sessions = sessions
-        self.lobby = lobby
         self.catalog = catalog
         self.presenters: dict[str, Presenter] = {}
         self._shown: dict[int, _Shown] = {}
@@ -105,7 +100,7 @@ class Tables:
         log.warning("refused action in game %s from user %s: illegal", game_id, interaction.user.id)
         await safe.reply(interaction, str(exc))
 
-    async def _language(self, game_id: int) -> str:
+    async def language(self, game_id: int) -> str:
         try:
             return (await self.sessions.load(game_id)).row.language
         except Refusal:
@@ -142,7 +137,7 @@ class Tables:
         try:
             applied = await self.sessions.act(game_id, interaction.user.id, action, version=version)
         except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self._language(game_id))
+            await self.refuse(interaction, refusal, await self.language(game_id))
             return
         except IllegalAction as exc:
             await self.refuse_illegal(interaction, game_id, exc)
@@ -200,7 +195,7 @@ class Tables:
             if fresh and ref.version != game.public_version:
                 raise Refusal("host.refuse.stale")
         except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self._language(ref.game_id))
+            await self.refuse(interaction, refusal, await self.language(ref.game_id))
             return None
         return game, seat, ref.ref
 
@@ -269,124 +264,6 @@ class Tables:
             await self.refuse(interaction, refusal, game.row.language)
             return
         await self.act(interaction, game.id, Action(kind, (number,)), game.public_version)
-
-    # -- the lobby -------------------------------------------------------------------------------
-
-    async def on_lobby_click(self, interaction: discord.Interaction, rest: str) -> None:
-        try:
-            game_id, op = parse_lobby(rest)
-        except Malformed:
-            await self.refuse(interaction, Refusal("host.refuse.malformed"))
-            return
-        user = interaction.user
-        language = await self._language(game_id)
-        try:
-            if op == "join":
-                await self.lobby.join(game_id, user.id, user.display_name)
-            elif op == "leave":
-                await self.lobby.leave(game_id, user.id)
-            elif op == "start":
-                await self._drop_departed(interaction, game_id)
-                game = await self.lobby.start(game_id, user.id)
-                await safe.defer(interaction)
-                await self.edit_lobby(game, interaction)
-                await self.open_table(game)
-                return
-            elif op == "cancel":
-                moderator = _is_moderator(interaction)
-                game = await self.lobby.close(
-                    game_id, user.id, moderator=moderator, status="abandoned", reason="cancelled"
-                )
-                await safe.defer(interaction)
-                await self.edit_lobby(game, interaction)
-                return
-            elif op == "withdraw":
-                game = await self.lobby.withdraw(game_id, user.id, user.display_name)
-                await safe.reply(interaction, self.t("host.left_game", language))
-                await self.close_table(
-                    game, [self.t("host.abandoned_by", language, player=user.display_name)]
-                )
-                return
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal, language)
-            return
-        game = await self.sessions.load(game_id)
-        await safe.defer(interaction)
-        await self.edit_lobby(game, interaction)
-
-    async def _drop_departed(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Players who left the server since joining are unseated before the game can start."""
-        guild = interaction.guild
-        game = await self.sessions.load(game_id)
-        if guild is None or game.status != "lobby" or interaction.user.id != game.row.host_id:
-            return
-        gone = []
-        for seat in game.seats:
-            if guild.get_member(seat.user_id) is not None:
-                continue
-            try:
-                await guild.fetch_member(seat.user_id)
-            except discord.NotFound:
-                gone.append(seat)
-            except discord.HTTPException as exc:
-                log.warning("could not check a member of game %s: %s", game_id, exc)
-        for seat in gone:
-            await self.lobby.unseat(game_id, seat.user_id)
-        if gone:
-            await self.edit_lobby(await self.sessions.load(game_id))
-            raise Refusal("host.refuse.member_gone", player=", ".join(s.name for s in gone))
-
-    def lobby_content(self, game: LiveGame) -> str:
-        lang = game.row.language
-        rules = game.entry.rules
-        players = "\n".join(
-            f"{i + 1}. {s.name}"
-            + (self.t("host.lobby.host_mark", lang) if s.user_id == game.row.host_id else "")
-            for i, s in enumerate(game.seats)
-        )
-        key = {
-            "lobby": "host.lobby.open",
-            "active": "host.lobby.started",
-            "finished": "host.lobby.started",
-        }.get(game.status, "host.lobby.closed")
-        return self.t(
-            key,
-            lang,
-            game=rules.title,
-            id=game.id,
-            min=rules.min_players,
-            max=rules.max_players,
-            options=options_summary(game.row.options),
-            players=players,
-            count=len(game.seats),
-        )
-
-    def lobby_view(self, game: LiveGame) -> discord.ui.View | None:
-        if game.status != "lobby":
-            return None
-        lang = game.row.language
-        view = discord.ui.View(timeout=None)
-        for op, style in (
-            ("join", "success"),
-            ("leave", "secondary"),
-            ("start", "primary"),
-            ("cancel", "danger"),
-        ):
-            view.add_item(lobby_button(game.id, op, self.t(f"host.lobby.{op}", lang), style))
-        return view
-
-    async def edit_lobby(self, game: LiveGame, interaction: discord.Interaction | None = None) -> None:
-        content = self.lobby_content(game)
-        view = self.lobby_view(game)
-        if interaction is not None and interaction.message is not None:
-            try:
-                await interaction.edit_original_response(content=content, view=view)
-                return
-            except discord.HTTPException as exc:
-                log.warning("could not edit lobby of game %s: %s", game.id, exc)
-        for row in await self.sessions.store.live_messages(game.id, "lobby"):
-            message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-            await safe.edit(message, content=content, view=view)
 
     # -- table messages --------------------------------------------------------------------------
 
@@ -558,8 +435,3 @@ def _custom_id(interaction: discord.Interaction) -> str | None:
     data: dict[str, Any] = dict(interaction.data or {})
     value = data.get("custom_id")
     return str(value) if value is not None else None
-
-
-def _is_moderator(interaction: discord.Interaction) -> bool:
-    permissions = getattr(interaction, "permissions", None)
-    return bool(permissions and permissions.manage_guild)

@@ -82,11 +82,9 @@ class LobbyCog(commands.Cog):
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
             return
-        tables = self.bot.tables
-        view = tables.lobby_view(game)
-        await interaction.response.send_message(
-            tables.lobby_content(game), view=view or discord.utils.MISSING
-        )
+        desk = self.bot.lobby_desk
+        view = desk.view(game)
+        await interaction.response.send_message(desk.content(game), view=view or discord.utils.MISSING)
         message = await interaction.original_response()
         await self.bot.store.add_message(game.id, message.channel.id, message.id, "lobby", 0)
         channel = interaction.channel
@@ -172,7 +170,7 @@ class LobbyCog(commands.Cog):
             if game.status == "lobby":
                 await self.bot.lobby.leave(game.id, interaction.user.id)
                 await safe.reply(interaction, self.t("host.lobby.left_lobby", id=game.id))
-                await self.bot.tables.edit_lobby(await self.bot.sessions.load(game.id))
+                await self.bot.lobby_desk.edit(await self.bot.sessions.load(game.id))
                 return
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
@@ -203,7 +201,7 @@ class LobbyCog(commands.Cog):
             return
         await safe.reply(interaction, self.t("host.lobby.abandoned_done", id=game.id))
         if found.status == "lobby":
-            await self.bot.tables.edit_lobby(game)
+            await self.bot.lobby_desk.edit(game)
         else:
             await self.bot.tables.close_table(
                 game, [self.t("host.abandoned", player=interaction.user.display_name)]

@@ -1,0 +1,148 @@
+"""The lobby message of a table: who sits, Join / Leave / Start / Cancel, and what those buttons do.
+
+Kept apart from :mod:`bot.tables` because none of it draws a board or applies
+a game action; it only decides who plays and when the game begins.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot import safe
+from bot.components import Malformed, lobby_button, parse_lobby
+from bot.lobby import LobbyService, options_summary
+from bot.session import LiveGame, Refusal
+from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+
+
+class LobbyDesk:
+    def __init__(self, tables: Tables, lobby: LobbyService) -> None:
+        self.tables = tables
+        self.lobby = lobby
+
+    async def on_click(self, interaction: discord.Interaction, rest: str) -> None:
+        try:
+            game_id, op = parse_lobby(rest)
+        except Malformed:
+            await self.tables.refuse(interaction, Refusal("host.refuse.malformed"))
+            return
+        user = interaction.user
+        language = await self.tables.language(game_id)
+        try:
+            if op == "join":
+                await self.lobby.join(game_id, user.id, user.display_name)
+            elif op == "leave":
+                await self.lobby.leave(game_id, user.id)
+            elif op == "start":
+                await self._drop_departed(interaction, game_id)
+                game = await self.lobby.start(game_id, user.id)
+                await safe.defer(interaction)
+                await self.edit(game, interaction)
+                await self.tables.open_table(game)
+                return
+            elif op == "cancel":
+                moderator = _is_moderator(interaction)
+                game = await self.lobby.close(
+                    game_id, user.id, moderator=moderator, status="abandoned", reason="cancelled"
+                )
+                await safe.defer(interaction)
+                await self.edit(game, interaction)
+                return
+            elif op == "withdraw":
+                game = await self.lobby.withdraw(game_id, user.id, user.display_name)
+                await safe.reply(interaction, self.tables.t("host.left_game", language))
+                await self.tables.close_table(
+                    game, [self.tables.t("host.abandoned_by", language, player=user.display_name)]
+                )
+                return
+        except Refusal as refusal:
+            await self.tables.refuse(interaction, refusal, language)
+            return
+        game = await self.tables.sessions.load(game_id)
+        await safe.defer(interaction)
+        await self.edit(game, interaction)
+
+    async def _drop_departed(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Players who left the server since joining are unseated before the game can start."""
+        guild = interaction.guild
+        game = await self.tables.sessions.load(game_id)
+        if guild is None or game.status != "lobby" or interaction.user.id != game.row.host_id:
+            return
+        gone = []
+        for seat in game.seats:
+            if guild.get_member(seat.user_id) is not None:
+                continue
+            try:
+                await guild.fetch_member(seat.user_id)
+            except discord.NotFound:
+                gone.append(seat)
+            except discord.HTTPException as exc:
+                log.warning("could not check a member of game %s: %s", game_id, exc)
+        for seat in gone:
+            await self.lobby.unseat(game_id, seat.user_id)
+        if gone:
+            await self.edit(await self.tables.sessions.load(game_id))
+            raise Refusal("host.refuse.member_gone", player=", ".join(s.name for s in gone))
+
+    def content(self, game: LiveGame) -> str:
+        lang = game.row.language
+        rules = game.entry.rules
+        players = "\n".join(
+            f"{i + 1}. {s.name}"
+            + (self.tables.t("host.lobby.host_mark", lang) if s.user_id == game.row.host_id else "")
+            for i, s in enumerate(game.seats)
+        )
+        key = {
+            "lobby": "host.lobby.open",
+            "active": "host.lobby.started",
+            "finished": "host.lobby.started",
+        }.get(game.status, "host.lobby.closed")
+        return self.tables.t(
+            key,
+            lang,
+            game=rules.title,
+            id=game.id,
+            min=rules.min_players,
+            max=rules.max_players,
+            options=options_summary(game.row.options),
+            players=players,
+            count=len(game.seats),
+        )
+
+    def view(self, game: LiveGame) -> discord.ui.View | None:
+        if game.status != "lobby":
+            return None
+        lang = game.row.language
+        view = discord.ui.View(timeout=None)
+        for op, style in (
+            ("join", "success"),
+            ("leave", "secondary"),
+            ("start", "primary"),
+            ("cancel", "danger"),
+        ):
+            view.add_item(lobby_button(game.id, op, self.tables.t(f"host.lobby.{op}", lang), style))
+        return view
+
+    async def edit(self, game: LiveGame, interaction: discord.Interaction | None = None) -> None:
+        content = self.content(game)
+        view = self.view(game)
+        if interaction is not None and interaction.message is not None:
+            try:
+                await interaction.edit_original_response(content=content, view=view)
+                return
+            except discord.HTTPException as exc:
+                log.warning("could not edit lobby of game %s: %s", game.id, exc)
+        for row in await self.tables.sessions.store.live_messages(game.id, "lobby"):
+            message = self.tables.client.get_partial_messageable(row.channel_id).get_partial_message(
+                row.message_id
+            )
+            await safe.edit(message, content=content, view=view)
+
+
+def _is_moderator(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)
