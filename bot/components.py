@@ -132,19 +132,19 @@ def build_view(game_id: int, version: int, controls: list[Control]) -> discord.u
     if not controls:
         return None
     view = discord.ui.View(timeout=None)
-    for control in controls[:25]:
+    for index, control in enumerate(controls[:25]):
         if isinstance(control, Select):
             options = [
                 discord.SelectOption(label=c.label[:100], value=c.action.encode(), description=c.description)
                 for c in control.choices[:25]
             ]
             select: discord.ui.Select[Any] = discord.ui.Select(
-                custom_id=custom_id("s", game_id, version, "pick"),
+                custom_id=custom_id("s", game_id, version, f"pick{index}"),  # ids are unique per message
                 placeholder=control.placeholder[:150],
                 options=options,
                 row=control.row,
             )
-            view.add_item(ActionSelect(select, f"{game_id}:{version}:pick"))
+            view.add_item(ActionSelect(select, f"{game_id}:{version}:pick{index}"))
             continue
         view.add_item(_button(game_id, version, control))
     return view

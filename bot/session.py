@@ -246,9 +246,11 @@ class SessionService:
             game.public_version = public_version
             game.status = status
             millis = (time.perf_counter() - started) * 1000
-            # A private action is logged without its kind: the log must not reveal hidden moves.
-            kind = action.kind if public else "(private action)"
-            log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, kind, millis)
+            if public:
+                log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, action.kind, millis)
+            else:
+                # Even the moment of a hidden move (a stow) is hidden information: debug level only.
+                log.debug("game %s: private action accepted in %.1f ms", game_id, millis)
             return Applied(
                 game, seat, action, events, new_version, public, before, game.waiting(), finished, millis
             )

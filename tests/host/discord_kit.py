@@ -28,7 +28,7 @@ def ids(message: discord.Message) -> list[str]:
 
 
 def labels(message: discord.Message) -> list[str]:
-    return [child.label or "" for row in message.components for child in row.children]  # type: ignore[attr-defined]
+    return [getattr(child, "label", None) or "" for row in message.components for child in row.children]  # type: ignore[attr-defined]
 
 
 @dataclass

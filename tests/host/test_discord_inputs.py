@@ -315,3 +315,15 @@ async def test_a_renderer_bug_costs_the_picture_not_the_move(tmp_path: Path) -> 
             assert "adds 2" in latest.content and not latest.attachments
     finally:
         REGISTRY.register(ENTRY)
+
+
+async def test_choosing_from_a_select(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        select_id = next(i for i in ids(board) if i.startswith("s:"))
+        wrong = await other(table, table.on_turn()).select(board, ["add.2"], custom_id=select_id)
+        assert wrong.ephemeral and "not your turn" in wrong.response.content
+        result = await table.on_turn().select(board, ["add.2"], custom_id=select_id)
+        assert result.acknowledged and not result.ephemeral
+        assert "adds 2" in table.table_message().content

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.presenter import Button, Control, ModalSpec, Panel, Presenter
+from bot.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select
 from bot.session import LiveGame
 from rules.core import Action
 
@@ -46,6 +46,7 @@ class ToyPresenter(Presenter):
             Button("Add…", modal="add"),
             Button("Knock", action=Action("knock")),
             Button("My secret", ui="secret"),
+            Select("Or pick an amount", [Choice(f"Add {n}", Action("add", (n,))) for n in (1, 2, 3)]),
         ]
         return controls
 
