@@ -13,16 +13,18 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 from bot.config import ConfigError, Settings, load_settings
-from bot.registry import REGISTRY, Registry
-from bot.store import StoreError
+from bot.registry import REGISTRY, GameEntry, Registry
+from bot.store import GameRow, SeatRow, Store, StoreError
 from rules.core import InvalidOptions
 from rules.play import random_playthrough
 
 log = logging.getLogger("bot")
+T = TypeVar("T")
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -38,7 +40,7 @@ def load_plugins(names: str) -> None:
         importlib.import_module(name)
 
 
-def _entry(registry: Registry, name: str, players: int | None = None):  # type: ignore[no-untyped-def]
+def _entry(registry: Registry, name: str, players: int | None = None) -> GameEntry:
     entry = registry.get(name)
     if entry is None:
         names = ", ".join(e.name for e in registry.public()) or "none"
@@ -91,9 +93,7 @@ def cmd_render(args: argparse.Namespace, registry: Registry) -> int:
     return 0
 
 
-async def _with_store(settings: Settings, work):  # type: ignore[no-untyped-def]
-    from bot.store import Store
-
+async def _with_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> T:
     store = await Store.open(settings.database)
     try:
         return await work(store)
@@ -104,7 +104,7 @@ async def _with_store(settings: Settings, work):  # type: ignore[no-untyped-def]
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from bot.export import export_game
 
-    async def work(store):  # type: ignore[no-untyped-def]
+    async def work(store: Store) -> dict[str, Any]:
         if await store.game(args.game_id) is None:
             raise UsageError(f"no game {args.game_id} in {settings.database}")
         return await export_game(store, args.game_id)
@@ -136,7 +136,7 @@ def cmd_replay(args: argparse.Namespace, registry: Registry) -> int:
 
 
 def cmd_games(settings: Settings) -> int:
-    async def work(store):  # type: ignore[no-untyped-def]
+    async def work(store: Store) -> list[tuple[GameRow, list[SeatRow], float | None]]:
         rows = []
         for row in await store.games():
             seats = await store.seats(row.id)
@@ -155,7 +155,6 @@ def cmd_games(settings: Settings) -> int:
 
 def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) -> int:
     from bot.client import GameBot
-    from bot.store import Store
 
     token = settings.require_token()
 

@@ -24,7 +24,7 @@ from bot.presenter import Button, Control, Select
 from rules.core import Action
 
 if TYPE_CHECKING:
-    from bot.tables import Tables
+    from bot.client import GameBot
 
 MAX_ID = 100
 _REF = re.compile(r"(?P<gid>\d{1,12}):(?P<ver>\d{1,9}):(?P<ref>[A-Za-z0-9_.\-]{1,80})")
@@ -56,8 +56,8 @@ def parse_ref(rest: str) -> Ref:
     return Ref(int(match["gid"]), int(match["ver"]), match["ref"])
 
 
-def tables(interaction: discord.Interaction) -> Tables:
-    return cast("Tables", interaction.client.tables)  # type: ignore[attr-defined]
+def host(interaction: discord.Interaction) -> GameBot:
+    return cast("GameBot", interaction.client)
 
 
 def custom_id(prefix: str, game_id: int, version: int, ref: str) -> str:
@@ -82,14 +82,14 @@ class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?
         return cls(cast(discord.ui.Button[Any], item), match["kind"], match["rest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        host = tables(interaction)
+        bot = host(interaction)
         handlers = {
-            "g": host.on_action_click,
-            "u": host.on_panel_click,
-            "m": host.on_form_click,
-            "l": interaction.client.lobby_desk.on_click,  # type: ignore[attr-defined]
+            "g": bot.tables.on_action_click,
+            "u": bot.tables.on_panel_click,
+            "m": bot.tables.on_form_click,
+            "l": bot.lobby_desk.on_click,
         }
-        await handlers.get(self.kind, host.on_malformed)(interaction, self.rest)
+        await handlers.get(self.kind, bot.tables.on_malformed)(interaction, self.rest)
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?P<rest>.*)"):
@@ -106,7 +106,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:
         return cls(cast(discord.ui.Select[Any], item), match["rest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await tables(interaction).on_select(interaction, self.rest, list(self.item.values))
+        await host(interaction).tables.on_select(interaction, self.rest, list(self.item.values))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RoutedButton, ActionSelect)

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import safe
+from bot.components import lobby_button
 from bot.export import export_game
 from bot.session import LiveGame, Refusal
 
@@ -176,8 +177,6 @@ class LobbyCog(commands.Cog):
             await self._refuse(interaction, refusal)
             return
         view = discord.ui.View(timeout=None)
-        from bot.components import lobby_button
-
         view.add_item(lobby_button(game.id, "withdraw", self.t("host.lobby.withdraw"), "danger"))
         await safe.reply(interaction, self.t("host.lobby.confirm_withdraw"), view=view)
 
