@@ -76,6 +76,7 @@ import simcord
 from simcord.backend.errors import SetupError
 
 import tests.toygame  # noqa: F401  (registers the toy game and its renderer)
+from benchmarks.stats import percentile
 from bot.client import GameBot
 from bot.config import Settings
 
@@ -96,17 +97,6 @@ Span = tuple[float, float]
 def default_clicks(tables: int) -> int:
     """>= 200 per level for stable percentiles: more with one table, whole rounds with many."""
     return 2000 if tables <= 1 else max(1000, 5 * tables)
-
-
-def percentile(values: Sequence[float], pct: float) -> float:
-    """Linear interpolation between closest ranks (numpy's default method)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = (len(ordered) - 1) * pct / 100.0
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
 def overlap_ms(spans: list[Span], starts: list[float], begin: float, end: float) -> float:

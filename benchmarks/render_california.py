@@ -25,6 +25,7 @@ import statistics
 import sys
 import time
 
+from benchmarks.stats import percentile
 from renderers.california import render
 from rules.california import RULES
 from rules.play import random_playthrough
@@ -33,12 +34,6 @@ GOAL_MEDIAN_MS = 60.0
 GOAL_BYTES = 1_000_000
 MOVES = 60
 NAMES = ("Alexandra the Great", "Bob", "Chidinma", "Dmitri", "Eve")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,11 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         dims = (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"))
         print(
             f"  seed {seed:>3} ({moves} moves): median {statistics.median(own):6.1f} ms, "
-            f"p95 {percentile(own, 0.95):6.1f} ms, PNG {len(png) / 1024:6.1f} KiB"
+            f"p95 {percentile(own, 95):6.1f} ms, PNG {len(png) / 1024:6.1f} KiB"
         )
 
     median = statistics.median(times)
-    p95 = percentile(times, 0.95)
+    p95 = percentile(times, 95)
     largest = max(sizes.values())
     ok = median < GOAL_MEDIAN_MS and largest < GOAL_BYTES
     print(f"image: {dims[0]} x {dims[1]} px")

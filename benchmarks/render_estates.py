@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 
+from benchmarks.stats import percentile
 from renderers.estates import render
 from rules.estates import RULES
 from rules.play import random_playthrough
@@ -34,12 +35,6 @@ PLAYERS = 5
 GOAL_MEDIAN_MS = 60.0
 GOAL_PNG_BYTES = 1_000_000
 NAMES = ("Annabelle", "Bartholomew the Great", "Chen", "Dolores-Maria", "Evangeline")
-
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             sizes.append(len(data))
 
     median_ms = statistics.median(times_ms)
-    p95_ms = _percentile(times_ms, 0.95)
+    p95_ms = percentile(times_ms, 95)
     size_median = int(statistics.median(sizes))
     size_max = max(sizes)
     ok = median_ms < GOAL_MEDIAN_MS and size_max < GOAL_PNG_BYTES
