@@ -561,3 +561,16 @@ def test_every_event_is_phrased_and_every_move_has_a_button() -> None:
                 assert line and "{" not in line, event
     assert {"round_started", "round_ended", "round_score", "game_over", "mayor_placed", "discarded"} <= kinds
     assert {"permit_placed", "permit_cancelled", "bought", "taken_free", "certificate", "roofed"} <= kinds
+
+
+async def test_rounds_option_and_rules_summary(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ana = guild.add_member(env.create_user("ana"))
+        created = await ana.slash(channel, "game new", name="estates", options="rounds=3")
+        assert "rounds=3" in created.response.message.content
+        too_many = await ana.slash(channel, "game new", name="estates", options="rounds=9")
+        assert too_many.ephemeral and "rounds" in too_many.response.content
+        summary = await ana.slash(channel, "game rules", name="estates")
+        assert "auction" in summary.response.content.lower() and "`rounds`" in summary.response.content
