@@ -153,6 +153,10 @@ class LobbyCog(commands.Cog):
             game = await self._table(interaction, table)
             if game.status != "active":
                 raise Refusal("host.refuse.not_started" if game.status == "lobby" else "host.refuse.over")
+            # Reposting pings the players we wait for, so spectators may not do it.
+            moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
+            if game.seat_of(interaction.user.id) is None and not moderator:
+                raise Refusal("host.refuse.players_only")
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
             return

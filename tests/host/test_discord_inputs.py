@@ -142,6 +142,9 @@ async def test_commands(tmp_path: Path) -> None:
         listed = await ana.slash(table.channel, "game list")
         assert listed.ephemeral and "#1" in listed.response.content and "Toy Race" in listed.response.content
 
+        eve = stranger(table)
+        spectator = await eve.slash(table.thread, "game show")
+        assert spectator.ephemeral and "Only the players" in spectator.response.content
         shown = await ana.slash(table.thread, "game show")
         assert shown.ephemeral
         live = [m for m in table.messages() if m.components]
