@@ -63,6 +63,3 @@ class Catalog:
             log.warning("missing catalog key %s", key)
             return key
         return template.format_map(_Params(params))
-
-    def languages(self) -> list[str]:
-        return sorted(self._messages)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from bot.registry import GameEntry
 from bot.session import LiveGame, Refusal, SessionService
@@ -28,12 +27,6 @@ def parse_options(text: str | None) -> dict[str, str]:
             raise InvalidOptions(f"Options are written name=value (for example rounds=3), not {part!r}.")
         result[name.strip().lower()] = value.strip()
     return result
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyChange:
-    game: LiveGame
-    seats: list[SeatRow]
 
 
 class LobbyService:
@@ -82,7 +75,7 @@ class LobbyService:
             raise Refusal("host.refuse.lobby_closed")
         return game
 
-    async def join(self, game_id: int, user_id: int, name: str) -> LobbyChange:
+    async def join(self, game_id: int, user_id: int, name: str) -> None:
         async with self.sessions.lock(game_id):
             game = await self._lobby(game_id)
             if game.seat_of(user_id) is not None:
@@ -91,9 +84,8 @@ class LobbyService:
                 raise Refusal("host.refuse.table_full", max=game.entry.rules.max_players)
             await self.store.add_seat(game_id, user_id, name)
             await self.sessions.refresh_seats(game_id)
-            return LobbyChange(game, game.seats)
 
-    async def leave(self, game_id: int, user_id: int) -> LobbyChange:
+    async def leave(self, game_id: int, user_id: int) -> None:
         async with self.sessions.lock(game_id):
             game = await self._lobby(game_id)
             if game.seat_of(user_id) is None:
@@ -102,7 +94,6 @@ class LobbyService:
                 raise Refusal("host.refuse.host_cannot_leave")
             await self.store.remove_seat(game_id, user_id)
             await self.sessions.refresh_seats(game_id)
-            return LobbyChange(game, game.seats)
 
     async def unseat(self, game_id: int, user_id: int) -> None:
         """Remove a player who can no longer play (they left the server) from a lobby."""

@@ -230,10 +230,6 @@ class Rules(Protocol[S]):
         ...
 
 
-def is_terminal(rules: Rules[Any], state: Any) -> bool:
-    return rules.outcome(state) is not None
-
-
 def check_players(rules: Rules[Any], players: int) -> None:
     if not rules.min_players <= players <= rules.max_players:
         raise InvalidOptions(
