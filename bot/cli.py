@@ -136,17 +136,14 @@ def cmd_replay(args: argparse.Namespace, registry: Registry) -> int:
 
 
 def cmd_games(settings: Settings) -> int:
-    async def work(store: Store) -> list[tuple[GameRow, list[SeatRow], float | None]]:
-        rows = []
-        for row in await store.games():
-            seats = await store.seats(row.id)
-            last = await store.last_action_at(row.id)
-            rows.append((row, seats, last))
-        return rows
+    async def work(store: Store) -> list[tuple[GameRow, list[SeatRow]]]:
+        return [(row, await store.seats(row.id)) for row in await store.games()]
 
     rows = asyncio.run(_with_store(settings, work))
     print(f"{'id':>5}  {'game':<12} {'status':<10} {'players':<40} last move")
-    for row, seats, last in rows:
+    for row, seats in rows:
+        # The last *public* move: a hidden one (a stow) leaves no time anywhere.
+        last = row.public_at
         when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(last)) if last else "-"
         names = ", ".join(s.name for s in seats)[:40]
         print(f"{row.id:>5}  {row.game:<12} {row.status:<10} {names:<40} {when}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -17,7 +18,7 @@ from bot.lobby import LobbyService
 from bot.lobby_desk import LobbyDesk
 from bot.registry import REGISTRY, Registry
 from bot.session import SessionService
-from bot.store import Store
+from bot.store import Store, StoreError
 from bot.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -50,12 +51,14 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
+        log.info("database: %s", self.store.path)
         self.sessions = SessionService(self.store, self.registry)
         self.lobby = LobbyService(self.sessions)
         self.tables = Tables(self, self.sessions, self.catalog)
         self.lobby_desk = LobbyDesk(self.tables, self.lobby)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.load_extension("cogs.lobby")
+        await self.load_extension("cogs.tasks")
         for entry in self.registry:
             if entry.cog not in self.extensions:
                 await self.load_extension(entry.cog)
@@ -73,31 +76,62 @@ class GameBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
-        await self.tables.resume()
+        try:
+            await self.tables.resume()
+        except StoreError as exc:
+            log.error("could not check the tables after connecting: %s", exc)
+
+    async def guarded(self, interaction: discord.Interaction, work: Awaitable[None]) -> None:
+        """Run a click or form handler so that it always answers, even when it fails.
+
+        Handlers answer what they expect themselves; this is the net under them for a
+        database that stopped working or a bug, so the player never sees "This
+        interaction failed" and is never told something succeeded when it did not.
+        """
+        language = self.settings.language
+        try:
+            await work
+        except StoreError as exc:
+            log.error(
+                "interaction %s by user %s: database error: %s", interaction.id, interaction.user.id, exc
+            )
+            await safe.reply(interaction, self.catalog.text("host.storage_trouble", language))
+        except Exception:
+            log.exception("interaction %s by user %s failed", interaction.id, interaction.user.id)
+            await safe.reply(interaction, self.catalog.text("host.internal_error", language))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Forms, and anything no handler claims, so no click ever ends in "This interaction failed"."""
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         if interaction.type == discord.InteractionType.modal_submit and custom_id.startswith("n:"):
-            await self.tables.on_form_submit(interaction, custom_id[2:], _first_value(data))
+            await self.guarded(
+                interaction, self.tables.on_form_submit(interaction, custom_id[2:], _first_value(data))
+            )
             return
         ours = custom_id.startswith(KNOWN_PREFIXES)
         if (
             interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
             and not ours
         ):
-            log.warning("refused unknown component id from user %s", interaction.user.id)
+            log.debug("refused unknown component id from user %s", interaction.user.id)
             await safe.reply(interaction, self.catalog.text("host.unknown_component"))
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
+        language = self.settings.language
         if isinstance(error, app_commands.NoPrivateMessage):
-            await safe.reply(interaction, self.catalog.text("host.refuse.dm"))
+            await safe.reply(interaction, self.catalog.text("host.refuse.dm", language))
             return
-        log.error("command %s failed: %s", interaction.command and interaction.command.name, error)
-        await safe.reply(interaction, self.catalog.text("host.internal_error"))
+        name = interaction.command and interaction.command.name
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, StoreError):
+            log.error("command %s: database error: %s", name, cause)
+            await safe.reply(interaction, self.catalog.text("host.storage_trouble", language))
+            return
+        log.error("command %s failed: %s", name, error, exc_info=cause)
+        await safe.reply(interaction, self.catalog.text("host.internal_error", language))
 
 
 def _first_value(data: dict[str, Any]) -> str:

@@ -89,7 +89,8 @@ class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?
             "m": bot.tables.on_form_click,
             "l": bot.lobby_desk.on_click,
         }
-        await handlers.get(self.kind, bot.tables.on_malformed)(interaction, self.rest)
+        handler = handlers.get(self.kind, bot.tables.on_malformed)
+        await bot.guarded(interaction, handler(interaction, self.rest))
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?P<rest>.*)"):
@@ -106,7 +107,8 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:
         return cls(cast(discord.ui.Select[Any], item), match["rest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await host(interaction).tables.on_select(interaction, self.rest, list(self.item.values))
+        bot = host(interaction)
+        await bot.guarded(interaction, bot.tables.on_select(interaction, self.rest, list(self.item.values)))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RoutedButton, ActionSelect)

@@ -81,7 +81,9 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
     language = merged.get("GAMEHOST_LANGUAGE", "en").strip() or "en"
     return Settings(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
-        database=Path(merged.get("GAMEHOST_DB", "").strip() or "gamehost.sqlite3"),
+        # Absolute from here on, and logged at start: a relative path silently meant another
+        # (new, empty) database whenever the bot was started from another directory.
+        database=Path(merged.get("GAMEHOST_DB", "").strip() or "gamehost.sqlite3").expanduser().absolute(),
         dev_guild=dev_guild,
         log_level=level,
         language=language,

@@ -18,6 +18,15 @@ LOCALES = Path(__file__).with_name("locales")
 DEFAULT_LANGUAGE = "en"
 
 
+def clip(text: str, limit: int = 2000) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when something was cut.
+
+    Discord refuses a message over 2,000 characters, and a reply that quotes a
+    player's input must not be made that long by the input: quote at most ~100.
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class _Params(dict[str, Any]):
     """Missing parameters show as ``{name}`` instead of crashing a reply."""
 

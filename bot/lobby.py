@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 
+from bot.i18n import clip
 from bot.registry import GameEntry
 from bot.session import LiveGame, Refusal, SessionService
 from bot.store import SeatRow
@@ -24,7 +25,9 @@ def parse_options(text: str | None) -> dict[str, str]:
     for part in text.replace(",", " ").split():
         name, sep, value = part.partition("=")
         if not sep or not name or not value:
-            raise InvalidOptions(f"Options are written name=value (for example rounds=3), not {part!r}.")
+            raise InvalidOptions(
+                f"Options are written name=value (for example rounds=3), not {clip(part, 40)!r}."
+            )
         result[name.strip().lower()] = value.strip()
     return result
 
@@ -38,7 +41,7 @@ class LobbyService:
         entry = self.sessions.registry.get(name.strip().lower())
         if entry is None:
             offered = ", ".join(e.name for e in self.sessions.registry.public()) or "none yet"
-            raise Refusal("host.refuse.unknown_game", game=name, games=offered)
+            raise Refusal("host.refuse.unknown_game", game=clip(name, 60), games=offered)
         return entry
 
     async def create(
@@ -68,6 +71,12 @@ class LobbyService:
             now=self.sessions.clock(),
         )
         return await self.sessions.load(game_id)
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        """The table's own thread, made once the lobby message exists."""
+        async with self.sessions.lock(game_id):
+            await self.store.set_thread(game_id, thread_id)
+            self.sessions.forget(game_id)
 
     async def _lobby(self, game_id: int) -> LiveGame:
         game = await self.sessions.load(game_id)

@@ -94,6 +94,16 @@ class Applied:
 
 
 class SessionService:
+    """Loads, caches and changes games; the cache never runs behind the database.
+
+    Two rules keep it so.  A change is applied to a copy of the state and swapped in
+    only after its commit, so nobody ever reads a move that is not on disk.  And
+    every change to a game (a commit, a forced reload) bumps that game's
+    *generation*: a load that read the database before the bump throws its copy
+    away and looks again, so a slow read can never put an older state in the cache
+    than one a writer has just committed (the stuck-table bug of issue 7).
+    """
+
     def __init__(
         self,
         store: Store,
@@ -108,6 +118,7 @@ class SessionService:
         self.cache_size = cache_size
         self._games: dict[int, LiveGame] = {}  # insertion order doubles as least-recently-used order
         self._locks: dict[int, asyncio.Lock] = {}
+        self._generations: dict[int, int] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The unit of concurrency is one game: every change to it holds this lock."""
@@ -116,9 +127,13 @@ class SessionService:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
+    def _bump(self, game_id: int) -> None:
+        self._generations[game_id] = self._generations.get(game_id, 0) + 1
+
     def forget(self, game_id: int) -> None:
-        """Drop the cached copy; the next use reloads from the database."""
+        """Drop the cached copy after a change made outside :meth:`act`; the next use reloads it."""
         game = self._games.pop(game_id, None)
+        self._bump(game_id)
         lock = self._locks.get(game_id)
         if (
             game is not None
@@ -128,6 +143,7 @@ class SessionService:
         ):
             # Nothing will wait on an ended game for long; a late click simply gets a fresh lock.
             del self._locks[game_id]
+            self._generations.pop(game_id, None)
 
     def _remember(self, game: LiveGame) -> None:
         """Cache a game; the least recently used idle games make room, so memory stays bounded."""
@@ -144,11 +160,27 @@ class SessionService:
         return len(self._games)
 
     async def load(self, game_id: int) -> LiveGame:
-        """The live game, from cache or from its snapshot (rebuilt from the log if need be)."""
-        cached = self._games.pop(game_id, None)
-        if cached is not None:
-            self._games[game_id] = cached  # most recently used goes last
-            return cached
+        """The live game, from cache or from its snapshot (rebuilt from the log if need be).
+
+        Safe without the game's lock: a copy read while a change was being
+        committed is discarded (its generation is old) and the read repeated.
+        """
+        while True:
+            cached = self._games.pop(game_id, None)
+            if cached is not None:
+                self._games[game_id] = cached  # most recently used goes last
+                return cached
+            generation = self._generations.get(game_id, 0)
+            live = await self._read(game_id)
+            if self._generations.get(game_id, 0) != generation:
+                continue  # changed while we read: our copy may be older than what was committed
+            present = self._games.get(game_id)
+            if present is not None:
+                return present  # an equally fresh copy got there first; keep one object per game
+            self._remember(live)
+            return live
+
+    async def _read(self, game_id: int) -> LiveGame:
         row = await self.store.game(game_id)
         if row is None:
             raise Refusal("host.refuse.no_game", game_id=game_id)
@@ -163,9 +195,7 @@ class SessionService:
         if state is None and status in ("active", "finished"):
             status = "broken"
             row = await self.store.game(game_id) or row
-        live = LiveGame(row, entry, seats, state, row.version, status, self.lock(game_id), row.public_version)
-        self._remember(live)
-        return live
+        return LiveGame(row, entry, seats, state, row.version, status, self.lock(game_id), row.public_version)
 
     async def _restore(self, row: GameRow, entry: GameEntry, seats: list[SeatRow]) -> Any:
         rules = entry.rules
@@ -193,15 +223,33 @@ class SessionService:
             return None
 
     async def refresh_seats(self, game_id: int) -> None:
+        """After a lobby change to the seats: the cached copy follows, and reads under way retry."""
+        self._bump(game_id)
         live = self._games.get(game_id)
         if live is not None:
             live.seats = await self.store.seats(game_id)
 
+    async def _fresh(self, game_id: int, game: LiveGame) -> LiveGame:
+        """Before calling a click stale, ask the database: another process may have moved the game."""
+        row = await self.store.game(game_id)
+        if row is None or (row.version, row.status) == (game.version, game.status):
+            return game
+        log.info("game %s: cached copy was behind the database; reloaded", game_id)
+        self.forget(game_id)
+        return await self.load(game_id)
+
     async def act(self, game_id: int, user_id: int, action: Action, *, version: int | None) -> Applied:
-        """Apply one action for ``user_id``; raises ``Refusal`` or ``IllegalAction``, changing nothing."""
+        """Apply one action for ``user_id`` and commit it before returning.
+
+        Raises ``Refusal`` or ``IllegalAction`` (nothing changed), or ``StoreError``
+        when the database cannot take the write (nothing changed either: the
+        transaction was rolled back and the cached state was never touched).
+        """
         started = time.perf_counter()
         async with self.lock(game_id):
             game = await self.load(game_id)
+            if version is not None and version != game.public_version:
+                game = await self._fresh(game_id, game)
             self._check_playable(game)
             seat = game.seat_of(user_id)
             if seat is None:
@@ -210,18 +258,19 @@ class SessionService:
                 raise Refusal("host.refuse.stale")
             rules = game.entry.rules
             before = game.waiting()
+            # The move is made on a copy: until it is committed, everyone (a panel
+            # opening, a board being drawn) keeps seeing the state that is on disk.
+            work = rules.load(rules.dump(game.state))
             try:
-                events = rules.apply(game.state, seat, action)
+                events = rules.apply(work, seat, action)
             except IllegalAction:
                 raise
             except Exception:
-                # A bug in an engine must not leave a half-changed state cached.
-                self.forget(game_id)
                 log.exception("game %s: engine error on %s", game_id, action)
                 raise Refusal("host.refuse.internal") from None
-            finished = rules.outcome(game.state) is not None
+            finished = rules.outcome(work) is not None
             status = "finished" if finished else "active"
-            after = rules.waiting_for(game.state) if not finished else frozenset()
+            after = rules.waiting_for(work) if not finished else frozenset()
             public = finished or after != before or any(e.visible_to is None for e in events)
             public_version = game.public_version + 1 if public else game.public_version
             try:
@@ -231,7 +280,7 @@ class SessionService:
                     seat=seat,
                     user_id=user_id,
                     action=action,
-                    snapshot=canonical(rules.dump(game.state)),
+                    snapshot=canonical(rules.dump(work)),
                     status=status,
                     public_version=public_version,
                     now=self.clock(),
@@ -242,9 +291,13 @@ class SessionService:
             except BaseException:
                 self.forget(game_id)
                 raise
+            # Committed: swap the new state in, in one step with no await, and make
+            # any load that read the database before this commit read it again.
+            game.state = work
             game.version = new_version
             game.public_version = public_version
             game.status = status
+            self._bump(game_id)
             millis = (time.perf_counter() - started) * 1000
             if public:
                 log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, action.kind, millis)

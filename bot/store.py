@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Sequence
@@ -20,6 +22,8 @@ from typing import Any
 import aiosqlite
 
 from rules.core import Action
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the initial schema.
@@ -76,6 +80,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN public_version INTEGER NOT NULL DEFAULT 0;
     UPDATE games SET public_version = version;
     """,
+    # 3: when the game last changed *publicly*, for "last move" in /game list; the log's
+    # newest entry may be a hidden stow, whose moment must not show.  Older games start
+    # with none (their log cannot tell which moves were public).  And a small key-value
+    # table, which also gives start-up a real row to write when it proves the file writable.
+    """
+    ALTER TABLE games ADD COLUMN public_at REAL;
+    CREATE TABLE meta (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    );
+    """,
 )
 
 
@@ -89,7 +104,12 @@ PRAGMAS = (
 
 
 class StoreError(Exception):
-    """The database cannot be used; the message names the path and the cause."""
+    """The database cannot be used; the message names the path and the cause.
+
+    Raised for every SQLite or file-system failure (disk full, read-only file,
+    I/O error, the file deleted under us), always after the transaction was rolled
+    back: whoever catches it may tell the player that nothing was saved.
+    """
 
 
 class VersionConflict(Exception):
@@ -121,6 +141,8 @@ class GameRow:
     created_at: float
     updated_at: float
     public_version: int
+    public_at: float | None
+    """When others last saw the game change (``None`` before the first public move was stored)."""
 
     @property
     def table_channel_id(self) -> int | None:
@@ -137,7 +159,7 @@ class MessageRow:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, options, seed, status, version, snapshot, host_id, "
-    "language, reason, created_at, updated_at, public_version"
+    "language, reason, created_at, updated_at, public_version, public_at"
 )
 
 
@@ -145,6 +167,18 @@ def _game(row: Sequence[Any]) -> GameRow:
     values = list(row)
     values[5] = json.loads(values[5])
     return GameRow(*values)
+
+
+FileId = tuple[int, int]
+"""``(device, inode)``: which file a path named when we opened it."""
+
+
+def _file_id(path: str) -> FileId | None:
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (info.st_dev, info.st_ino)
 
 
 class Store:
@@ -157,36 +191,104 @@ class Store:
         # transactions could interleave and a statement of one would land in
         # (or be rolled back with) the other's transaction.
         self._lock = asyncio.Lock()
+        self._files: dict[str, FileId | None] = {}
+        self.fault: str | None = None
+        """Why the store stopped taking writes (its file was deleted or replaced), or ``None``."""
+
+    def _error(self, exc: BaseException) -> StoreError:
+        return StoreError(f"The database at {self.path} failed: {exc}")
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            self._check_files()
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except (sqlite3.Error, OSError) as exc:
+                raise self._error(exc) from exc
             try:
                 yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
+                await self._db.execute("COMMIT")
+            except BaseException as exc:
+                try:
+                    if self._db.in_transaction:
+                        await self._db.execute("ROLLBACK")
+                except (sqlite3.Error, OSError) as rollback:
+                    log.error("rollback failed on %s: %s", self.path, rollback)
+                if isinstance(exc, (sqlite3.Error, OSError)):
+                    raise self._error(exc) from exc
                 raise
-            await self._db.execute("COMMIT")
+            # A commit into a file that was deleted or replaced meanwhile is lost at the next start.
+            self._check_files()
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> None:
-        async with self._lock:
-            await (await self._db.execute(sql, params)).close()
+        async with self._transaction() as db:
+            await (await db.execute(sql, params)).close()
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock, self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        async with self._lock:
+            try:
+                async with self._db.execute(sql, params) as cur:
+                    return list(await cur.fetchall())
+            except (sqlite3.Error, OSError) as exc:
+                raise self._error(exc) from exc
+
+    # -- the file under us -----------------------------------------------------------------------
+
+    def _watch_files(self) -> None:
+        """Remember which files the database and its write-ahead log are, to notice a swap."""
+        if self.path == ":memory:":
+            return
+        for name in (self.path, self.path + "-wal"):
+            self._files[name] = _file_id(name)
+
+    def _check_files(self) -> None:
+        """Refuse writes once the file we opened is gone or another one stands at its path.
+
+        SQLite keeps writing to a deleted file through its open handle: every move
+        would be acknowledged and then lost at the next start.  A ``stat`` per write
+        is microseconds; the periodic :meth:`health` check covers quiet times.
+        """
+        if self.fault is None:
+            for name, expected in self._files.items():
+                if expected is None:
+                    continue
+                found = _file_id(name)
+                if found != expected:
+                    what = "was deleted" if found is None else "was replaced by another file"
+                    self.fault = f"{name} {what} while the bot was running; restart the bot"
+                    log.error("database fault: %s. Moves are refused until a restart.", self.fault)
+                    break
+        if self.fault is not None:
+            raise StoreError(f"The database cannot be written: {self.fault}")
+
+    def health(self) -> str | None:
+        """``None`` when the database file is still the one we opened, else the problem."""
+        try:
+            self._check_files()
+        except StoreError:
+            return self.fault
+        return None
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
-        """Open (creating if needed), migrate, and prove the file is writable."""
+        """Open (creating if needed), check, migrate, and prove the file is writable.
+
+        Refuses (``StoreError`` naming the path and the problem) a file that fails
+        ``PRAGMA quick_check``, that is read-only, or that a newer version wrote.
+        """
         name = str(path)
+        if name != ":memory:":
+            name = os.path.abspath(name)
         try:
             if name != ":memory:":
+                created = not os.path.exists(name)
                 Path(name).parent.mkdir(parents=True, exist_ok=True)
                 # Probe synchronously first: a failed aiosqlite connect leaves its
                 # worker thread to be stopped after the event loop may be gone.
                 sqlite3.connect(name).close()
+                if created:
+                    log.warning("no database at %s: created a new, empty one", name)
             connection = aiosqlite.connect(name, isolation_level=None)
             # A daemon worker: a process that forgets to close the store can still exit.
             # Nothing is lost by that: every commit is on disk before it is acknowledged.
@@ -197,14 +299,32 @@ class Store:
             raise StoreError(f"Cannot open the database at {name}: {exc}") from None
         store = cls(db, name)
         try:
+            problems = [str(row[0]) for row in await store._fetch("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise StoreError(
+                    f"The database at {name} is damaged ({'; '.join(problems[:3])}); "
+                    "restore it from a backup or move it away to start afresh."
+                )
             for pragma in PRAGMAS:
                 await store._fetch(pragma)
             await store._migrate()
+            # A real write: SQLite opens a file it may not write read-only without a word.
             await db.execute("BEGIN IMMEDIATE")
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES ('opened', ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (str(os.getpid()),),
+            )
             await db.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except StoreError as exc:
+            await db.close()
+            if exc.__cause__ is None:
+                raise  # already says what is wrong (damaged, or from a newer version)
+            raise StoreError(f"Cannot use the database at {name}: {exc.__cause__}") from None
+        except (sqlite3.Error, OSError) as exc:
             await db.close()
             raise StoreError(f"Cannot use the database at {name}: {exc}") from None
+        store._watch_files()
         return store
 
     async def close(self) -> None:
@@ -314,9 +434,9 @@ class Store:
             )
             cur = await db.execute(
                 "UPDATE games SET status = 'active', seed = ?, snapshot = ?, version = 0, public_version = 0,"
-                " updated_at = ?"
+                " updated_at = ?, public_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
-                (seed, snapshot, now, game_id),
+                (seed, snapshot, now, now, game_id),
             )
             if cur.rowcount != 1:
                 raise VersionConflict("the lobby was already started or closed")
@@ -361,10 +481,22 @@ class Store:
         """
         new_version = expected_version + 1
         async with self._transaction() as db:
+            # public_at moves only with the public version (the right-hand side reads the old row).
             cur = await db.execute(
-                "UPDATE games SET version = ?, snapshot = ?, status = ?, public_version = ?, updated_at = ?"
+                "UPDATE games SET version = ?, snapshot = ?, status = ?, public_version = ?, updated_at = ?,"
+                " public_at = CASE WHEN public_version = ? THEN public_at ELSE ? END"
                 " WHERE id = ? AND version = ? AND status = 'active'",
-                (new_version, snapshot, status, public_version, now, game_id, expected_version),
+                (
+                    new_version,
+                    snapshot,
+                    status,
+                    public_version,
+                    now,
+                    public_version,
+                    now,
+                    game_id,
+                    expected_version,
+                ),
             )
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
@@ -380,11 +512,6 @@ class Store:
             "SELECT version, seat, action FROM actions WHERE game_id = ? ORDER BY version", (game_id,)
         )
         return [(int(r[0]), int(r[1]), Action.from_json(json.loads(r[2]))) for r in rows]
-
-    async def last_action_at(self, game_id: int) -> float | None:
-        rows = await self._fetch("SELECT MAX(at) FROM actions WHERE game_id = ?", (game_id,))
-        row = rows[0] if rows else None
-        return float(row[0]) if row and row[0] is not None else None
 
     # -- messages --------------------------------------------------------------------------------
 
@@ -412,6 +539,23 @@ class Store:
             "SELECT g.id FROM games g WHERE g.status = 'active' AND g.public_version != COALESCE("
             " (SELECT m.version FROM messages m WHERE m.game_id = g.id AND m.kind = 'table' AND m.live = 1"
             "  ORDER BY m.message_id DESC LIMIT 1), -1) ORDER BY g.id"
+        )
+        return [int(r[0]) for r in rows]
+
+    async def has_message(self, game_id: int, kind: str) -> bool:
+        """Whether this game ever had a message of this kind (live or retired)."""
+        rows = await self._fetch(
+            "SELECT 1 FROM messages WHERE game_id = ? AND kind = ? LIMIT 1", (game_id, kind)
+        )
+        return bool(rows)
+
+    async def games_missing_final(self) -> list[int]:
+        """Ended games that had a table but whose closing message (standings) was never posted."""
+        rows = await self._fetch(
+            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned')"
+            " AND EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'table')"
+            " AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'final')"
+            " ORDER BY g.id"
         )
         return [int(r[0]) for r in rows]
 

@@ -6,6 +6,11 @@ commits (or refuses: an ephemeral sentence, nothing changes) -> acknowledge
 players we wait for changed (pinging only them), else edit the current one.
 Publishing is serialised per game and always draws the newest state, so two
 quick moves never show up out of order.
+
+Posting can fail after the move is safely committed (Discord down, a refused
+upload).  It is retried a few times at once, and :meth:`Tables.sweep`, run
+every minute and at every (re)connect, reposts any table or final standings
+that is still behind its game, so no table is ever left without live buttons.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,15 +32,25 @@ from bot.components import (
     decode_action,
     parse_ref,
 )
-from bot.i18n import Catalog
+from bot.i18n import Catalog, clip
 from bot.presenter import Panel, Presenter
 from bot.session import Applied, LiveGame, Refusal, SessionService
+from bot.store import StoreError
 from rules.core import Action, IllegalAction
 
 log = logging.getLogger(__name__)
 
 MAX_LINES = 12
 """Event lines kept on a table message that is edited in place."""
+
+RETRY_DELAYS = (1.0, 4.0)
+"""Seconds before the second and third try of a table post; after that the sweep takes over."""
+
+SWEEP_BACKOFF_MAX = 3600.0
+"""A table whose repost keeps failing (a deleted thread) is retried at most this often."""
+
+_NUMBER = re.compile(r"-?[0-9]{1,9}")
+"""A form's number: ASCII digits only (``str.isdigit`` also accepts "²" and "①", which ``int`` refuses)."""
 
 
 @dataclass(slots=True)
@@ -44,6 +60,8 @@ class _Shown:
     waiting: frozenset[int] | None = None
     lines: list[str] = field(default_factory=list)
     journal: list[Applied] = field(default_factory=list)
+    unposted: list[str] = field(default_factory=list)
+    """Event lines of moves whose table post failed; the next post of this table carries them."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -59,6 +77,10 @@ class Tables:
         self.catalog = catalog
         self.presenters: dict[str, Presenter] = {}
         self._shown: dict[int, _Shown] = {}
+        self.retry_delays: tuple[float, ...] = RETRY_DELAYS
+        self._failures: dict[int, tuple[int, float]] = {}  # game -> (failed sweeps, next try at loop time)
+        self._repairs: set[int] = set()
+        self._background: set[asyncio.Task[None]] = set()
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -86,9 +108,11 @@ class Tables:
 
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, language: str = "en") -> None:
         text = self.t(refusal.key, language, **refusal.params)
-        log.warning(
+        # Debug, not warning: refusals are ordinary play, and a refused *private*
+        # action (a second stow) must not be visible where accepted ones are not.
+        log.debug(
             "refused %s from user %s: %s",
-            _custom_id(interaction) or "command",
+            clip(_custom_id(interaction) or "command", 100),
             interaction.user.id,
             refusal.key,
         )
@@ -97,13 +121,18 @@ class Tables:
     async def refuse_illegal(
         self, interaction: discord.Interaction, game_id: int, exc: IllegalAction
     ) -> None:
-        log.warning("refused action in game %s from user %s: illegal", game_id, interaction.user.id)
+        log.debug("refused action in game %s from user %s: illegal", game_id, interaction.user.id)
         await safe.reply(interaction, str(exc))
+
+    async def refuse_storage(self, interaction: discord.Interaction, exc: StoreError, language: str) -> None:
+        """The one honest line when a move could not be saved: it was not, and the player may retry."""
+        log.error("user %s: nothing saved: %s", interaction.user.id, exc)
+        await safe.reply(interaction, self.t("host.storage_down", language))
 
     async def language(self, game_id: int) -> str:
         try:
             return (await self.sessions.load(game_id)).row.language
-        except Refusal:
+        except (Refusal, StoreError):
             return "en"
 
     # -- clicks ----------------------------------------------------------------------------------
@@ -137,10 +166,16 @@ class Tables:
         try:
             applied = await self.sessions.act(game_id, interaction.user.id, action, version=version)
         except Refusal as refusal:
+            if refusal.key == "host.refuse.stale":
+                # The player may be pressing an old table because the new one never got posted.
+                self.repair_soon(game_id)
             await self.refuse(interaction, refusal, await self.language(game_id))
             return
         except IllegalAction as exc:
             await self.refuse_illegal(interaction, game_id, exc)
+            return
+        except StoreError as exc:
+            await self.refuse_storage(interaction, exc, await self.language(game_id))
             return
         # No await between the commit and queueing: the journal keeps commit order.
         # A private action leaves the table untouched: others must not see that anything happened.
@@ -186,7 +221,7 @@ class Tables:
             await self.on_malformed(interaction, rest)
             return None
         try:
-            game = await self.sessions.load(ref.game_id)
+            game = await self.sessions.load(ref.game_id)  # StoreError: answered by the router's guard
             seat = game.seat_of(interaction.user.id)
             if seat is None:
                 raise Refusal("host.refuse.not_seated")
@@ -255,8 +290,8 @@ class Tables:
         try:
             if spec is None:
                 raise Refusal("host.refuse.unknown_button")
-            if not text.lstrip("-").isdigit() or len(text) > 12:
-                raise Refusal("host.refuse.not_a_number", value=raw[:20])
+            if not _NUMBER.fullmatch(text):
+                raise Refusal("host.refuse.not_a_number", value=clip(raw, 20))
             number = int(text)
             if not spec.minimum <= number <= spec.maximum:
                 raise Refusal("host.refuse.number_range", min=spec.minimum, max=spec.maximum, value=number)
@@ -271,9 +306,15 @@ class Tables:
         """The first table message of a freshly started game."""
         lang = game.row.language
         self.shown(game.id).journal.clear()
-        await self._post(game, [self.t("host.started", lang, game=game.entry.rules.title)], new=True)
+        shown = self.shown(game.id)
+        async with shown.lock:
+            await self._post_safely(
+                game, [self.t("host.started", lang, game=game.entry.rules.title)], new=True
+            )
 
     async def publish(self, game: LiveGame) -> None:
+        """Show the moves committed since the last post.  Never raises: the moves are saved
+        whatever happens here, and a table left behind is reposted by :meth:`sweep`."""
         shown = self.shown(game.id)
         async with shown.lock:
             if not shown.journal:
@@ -281,47 +322,111 @@ class Tables:
             batch, shown.journal = shown.journal, []
             presenter = self.presenter(game)
             lines = [line for applied in batch for line in presenter.lines(game, applied.events)]
-            live = await self.sessions.load(game.id)
+            try:
+                live = await self.sessions.load(game.id)
+            except (Refusal, StoreError) as exc:
+                shown.unposted.extend(lines)
+                log.error("game %s: the table could not be read to post it: %s", game.id, exc)
+                return
             if live.status in ("finished", "abandoned", "broken"):
-                await self._finish(live, lines)
+                await self._finish_safely(live, lines)
                 return
             new = shown.waiting is None or shown.waiting != live.waiting()
-            await self._post(live, lines, new=new)
+            await self._post_safely(live, lines, new=new)
 
     async def resume(self) -> int:
-        """After a start or reconnect: tables whose last message is behind the game get a fresh one.
+        """After a start or reconnect: the same repair as the periodic sweep."""
+        return await self.sweep()
 
-        A crash between committing a move and posting its table leaves the newest
-        buttons unposted; this puts them back.  Returns how many tables were reposted.
+    async def sweep(self) -> int:
+        """Repost every table whose newest message is behind its game, and every final
+        standings message that never got out.  Returns how many were repaired.
+
+        A game whose repost keeps failing (its thread was deleted, say) is retried
+        with a doubling delay up to an hour, so a dead thread costs one log line an hour.
         """
-        reposted = 0
-        for game_id in await self.sessions.store.games_behind_their_table():
-            try:
-                game = await self.sessions.load(game_id)
-            except Refusal:
+        store = self.sessions.store
+        behind = await store.games_behind_their_table()
+        unfinished = await store.games_missing_final()
+        repaired = 0
+        for game_id in [*behind, *unfinished]:
+            if not self._due(game_id):
                 continue
-            if game.status != "active":
-                continue
-            log.info("game %s: reposting its table after a restart", game_id)
-            await self.refresh(game)
-            reposted += 1
-        return reposted
+            ok = await self.repair(game_id)
+            self._note(game_id, ok)
+            repaired += ok
+        return repaired
 
-    async def refresh(self, game: LiveGame) -> None:
-        """Repost the table (``/game show``): a new message with live buttons, the old one stripped."""
+    def _due(self, game_id: int) -> bool:
+        failures = self._failures.get(game_id)
+        return failures is None or failures[1] <= asyncio.get_running_loop().time()
+
+    def _note(self, game_id: int, ok: bool) -> None:
+        if ok:
+            self._failures.pop(game_id, None)
+            return
+        count = self._failures.get(game_id, (0, 0.0))[0] + 1
+        wait = min(SWEEP_BACKOFF_MAX, 60.0 * 2 ** (count - 1))
+        self._failures[game_id] = (count, asyncio.get_running_loop().time() + wait)
+
+    def repair_soon(self, game_id: int) -> None:
+        """Repair one table in the background (after a stale click), at most once at a time."""
+        if game_id in self._repairs:
+            return
+        self._repairs.add(game_id)
+
+        async def run() -> None:
+            try:
+                await self.repair(game_id)
+            except Exception:
+                log.exception("game %s: repair failed", game_id)
+            finally:
+                self._repairs.discard(game_id)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def repair(self, game_id: int) -> bool:
+        """Bring one game's table up to date if it is behind; ``True`` when it is up to date now."""
+        shown = self.shown(game_id)
+        async with shown.lock:
+            game = await self.sessions.load(game_id)
+            store = self.sessions.store
+            if game.status == "active":
+                tables = await store.live_messages(game_id, "table")
+                if tables and tables[-1].version == game.public_version:
+                    return True
+                log.info("game %s: reposting its table, which was behind the game", game_id)
+                return await self._post_safely(game, [], new=True)
+            if game.status in ("finished", "abandoned"):
+                if await store.has_message(game_id, "final") or not await store.has_message(game_id, "table"):
+                    return True
+                log.info("game %s: posting its final message, which never got out", game_id)
+                lines = [] if game.status == "finished" else [self._closed_line(game)]
+                return await self._finish_safely(game, lines)
+            return True
+
+    def _closed_line(self, game: LiveGame) -> str:
+        return self.t("host.closed", game.row.language, reason=clip(game.row.reason or "", 100))
+
+    async def refresh(self, game: LiveGame) -> bool:
+        """Repost the table (``/game show``): a new message with live buttons, the old one stripped.
+
+        ``True`` only when the new message was posted.
+        """
         shown = self.shown(game.id)
         async with shown.lock:
-            await self._post(game, [], new=True)
+            return await self._post_safely(game, [], new=True)
 
-    async def _render(self, game: LiveGame) -> dict[str, Any]:
-        """The board as message keyword arguments; a renderer bug costs the picture, not the move."""
+    async def _render(self, game: LiveGame) -> bytes | None:
+        """The board as PNG bytes; a renderer bug costs the picture, not the move."""
         view = game.entry.rules.view(game.state, None)
         try:
-            png = await asyncio.to_thread(game.entry.renderer, view, game.names)
+            return await asyncio.to_thread(game.entry.renderer, view, game.names)
         except Exception:
             log.exception("game %s: the board could not be drawn", game.id)
-            return {}
-        return {"file": discord.File(io.BytesIO(png), filename=f"table-{game.id}.png")}
+            return None
 
     def _table_content(self, game: LiveGame, lines: list[str]) -> str:
         lang = game.row.language
@@ -334,44 +439,76 @@ class Tables:
         mentions = " ".join(f"<@{game.user_of(s)}>" for s in sorted(game.waiting()))
         body = "\n".join(lines[-MAX_LINES:])
         parts = [part for part in (body, head, status, mentions) if part]
-        return "\n".join(parts)[:2000]
+        return clip("\n".join(parts))
 
-    async def _post(self, game: LiveGame, lines: list[str], *, new: bool) -> None:
+    async def _send(
+        self, channel_id: int, png: bytes | None, name: str, **kwargs: Any
+    ) -> discord.Message | None:
+        """Send with a few quick retries (a fresh file each time: a sent one is consumed)."""
+        for delay in (0.0, *self.retry_delays):
+            if delay:
+                await asyncio.sleep(delay)
+            files = {"file": discord.File(io.BytesIO(png), filename=name)} if png is not None else {}
+            sent = await safe.send(self.channel(channel_id), **kwargs, **files)
+            if sent is not None:
+                return sent
+        return None
+
+    async def _post_safely(self, game: LiveGame, lines: list[str], *, new: bool) -> bool:
+        try:
+            return await self._post(game, lines, new=new)
+        except StoreError as exc:
+            self.shown(game.id).unposted.extend(lines)
+            log.error("game %s: the table could not be recorded: %s", game.id, exc)
+        except Exception:
+            self.shown(game.id).unposted.extend(lines)
+            log.exception("game %s: the table could not be posted", game.id)
+        return False
+
+    async def _post(self, game: LiveGame, lines: list[str], *, new: bool) -> bool:
+        """Edit the current table message, or post a new one; ``True`` when players can see this version."""
         shown = self.shown(game.id)
         store = self.sessions.store
         channel_id = game.row.table_channel_id
         if channel_id is None:
-            return
+            return True
+        lines, shown.unposted = [*shown.unposted, *lines], []
         current = await store.live_messages(game.id, "table")
-        if not new and current:
-            shown.lines = (shown.lines + lines)[-MAX_LINES:]
-        else:
-            shown.lines = lines[-MAX_LINES:]
-        content = self._table_content(game, shown.lines)
         view = build_view(game.id, game.public_version, self.presenter(game).controls(game))
-        picture = await self._render(game)
-        partial_channel = self.client.get_partial_messageable(channel_id)
+        png = await self._render(game)
+        name = f"table-{game.id}.png"
         if not new and current:
+            edited = (shown.lines + lines)[-MAX_LINES:]
             row = current[-1]
-            message = partial_channel.get_partial_message(row.message_id)
-            replace = {"attachments": [picture["file"]]} if picture else {}
+            message = self.client.get_partial_messageable(channel_id).get_partial_message(row.message_id)
+            replace = (
+                {"attachments": [discord.File(io.BytesIO(png), filename=name)]} if png is not None else {}
+            )
+            content = self._table_content(game, edited)
             if await safe.edit(message, content=content, view=view, **replace):
                 await store.update_message_version(row.message_id, game.public_version)
+                shown.lines = edited
                 shown.waiting = game.waiting()
-                return
+                return True
+        fresh = lines[-MAX_LINES:]
         mention_ids = [discord.Object(id=game.user_of(s)) for s in sorted(game.waiting())]
-        sent = await safe.send(
-            self.channel(channel_id),
-            content=content,
+        sent = await self._send(
+            channel_id,
+            png,
+            name,
+            content=self._table_content(game, fresh),
             view=view or discord.utils.MISSING,
-            **picture,
             allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
         )
         if sent is None:
-            return
+            shown.unposted = lines
+            log.warning("game %s: the table message could not be posted; the sweep will retry", game.id)
+            return False
         await store.add_message(game.id, channel_id, sent.id, "table", game.public_version)
+        shown.lines = fresh
         shown.waiting = game.waiting()
         await self._strip(game, keep=sent.id)
+        return True
 
     async def _strip(self, game: LiveGame, keep: int | None = None) -> None:
         """Old table messages keep their text and board as history but lose their buttons."""
@@ -383,9 +520,9 @@ class Tables:
             await safe.edit(message, view=None)
             await store.retire_message(row.message_id)
 
-    async def _finish(self, game: LiveGame, lines: list[str]) -> None:
+    async def _finish_safely(self, game: LiveGame, lines: list[str]) -> bool:
         lang = game.row.language
-        outcome = game.outcome() if game.state is not None else None
+        outcome = game.outcome() if game.state is not None and game.status == "finished" else None
         if outcome is not None:
             standings = self.presenter(game).standings(game, outcome)
             lines = [
@@ -393,23 +530,42 @@ class Tables:
                 self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id),
                 *standings,
             ]
-        await self.close_table(game, lines)
+        return await self.close_table(game, lines)
 
-    async def close_table(self, game: LiveGame, lines: list[str]) -> None:
-        """Final message (board + lines), and no live buttons anywhere."""
-        channel_id = game.row.table_channel_id
-        await self._strip(game)
-        if channel_id is None:
-            return
-        kwargs: dict[str, Any] = {"content": "\n".join(lines)[:2000] or "\u200b"}
-        if game.state is not None:
-            kwargs.update(await self._render(game))
-        kwargs["allowed_mentions"] = discord.AllowedMentions.none()
-        sent = await safe.send(self.channel(channel_id), **kwargs)
-        if sent is not None:
+    async def close_table(self, game: LiveGame, lines: list[str]) -> bool:
+        """Final message (board + lines), and no live buttons anywhere; ``True`` once it is posted.
+
+        Never raises: when it cannot be posted now, :meth:`sweep` posts it later.
+        """
+        shown = self.shown(game.id)
+        lines = [*shown.unposted, *lines]
+        try:
+            await self._strip(game)
+            channel_id = game.row.table_channel_id
+            if channel_id is None:
+                return True
+            png = await self._render(game) if game.state is not None else None
+            sent = await self._send(
+                channel_id,
+                png,
+                f"table-{game.id}.png",
+                content=clip("\n".join(lines)) or "\u200b",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            if sent is None:
+                shown.unposted = lines
+                log.warning("game %s: the final message could not be posted; the sweep will retry", game.id)
+                return False
             await self.sessions.store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
             await self.sessions.store.retire_message(sent.id)
+        except StoreError as exc:
+            log.error("game %s: the final message could not be recorded: %s", game.id, exc)
+            return False
+        except Exception:
+            log.exception("game %s: the final message could not be posted", game.id)
+            return False
         self._shown.pop(game.id, None)
+        return True
 
 
 class NumberForm(discord.ui.Modal):

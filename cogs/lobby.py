@@ -85,17 +85,26 @@ class LobbyCog(commands.Cog):
             return
         desk = self.bot.lobby_desk
         view = desk.view(game)
-        await interaction.response.send_message(desk.content(game), view=view or discord.utils.MISSING)
-        message = await interaction.original_response()
+        try:
+            await interaction.response.send_message(desk.content(game), view=view or discord.utils.MISSING)
+            message = await interaction.original_response()
+        except safe.FAILURES as exc:
+            # Nobody can see or join a lobby without its message: close it rather than leave a ghost.
+            log.warning("game %s: the lobby message could not be posted (%s); closing it", game.id, exc)
+            await self.bot.lobby.close(
+                game.id, interaction.user.id, moderator=True, status="abandoned", reason="not posted"
+            )
+            await safe.reply(interaction, self.t("host.internal_error"))
+            return
         await self.bot.store.add_message(game.id, message.channel.id, message.id, "lobby", 0)
         channel = interaction.channel
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await message.create_thread(name=f"{game.entry.rules.title} #{game.id}"[:100])
-                await self.bot.store.set_thread(game.id, thread.id)
-                self.bot.sessions.forget(game.id)
-            except discord.HTTPException as exc:
+            except safe.FAILURES as exc:
                 log.warning("game %s: no thread (%s); playing in the channel", game.id, exc)
+            else:
+                await self.bot.lobby.set_thread(game.id, thread.id)
 
     @new.autocomplete("name")
     async def _new_names(
@@ -129,9 +138,9 @@ class LobbyCog(commands.Cog):
             if game.status == "active":
                 waiting = ", ".join(game.names[s] for s in sorted(game.waiting()))
                 extra = self.t("host.lobby.list_waiting", players=waiting)
-                last = await self.bot.store.last_action_at(row.id)
-                if last is not None:
-                    extra += self.t("host.lobby.list_last", at=int(last))
+                # The last *public* move: the moment of a hidden one (a stow) is hidden too.
+                if row.public_at is not None:
+                    extra += self.t("host.lobby.list_last", at=int(row.public_at))
             lines.append(
                 self.t(
                     "host.lobby.list_line",
@@ -160,8 +169,12 @@ class LobbyCog(commands.Cog):
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
             return
-        await safe.reply(interaction, self.t("host.lobby.shown", id=game.id))
-        await self.bot.tables.refresh(game)
+        # Post first, then say what happened: posting may take a few retries.
+        await safe.defer(interaction, thinking=True, ephemeral=True)
+        posted = await self.bot.tables.refresh(game)
+        await safe.reply(
+            interaction, self.t("host.lobby.shown" if posted else "host.lobby.show_failed", id=game.id)
+        )
 
     # -- /game leave -----------------------------------------------------------------------------
 

@@ -150,12 +150,12 @@ class OptionSpec:
                 return True
             if text in ("0", "no", "false", "off"):
                 return False
-            raise InvalidOptions(f"Option {self.name} must be yes or no, not {raw!r}.")
+            raise InvalidOptions(f"Option {self.name} must be yes or no, not {_quoted(raw)}.")
         if isinstance(default, int):
-            try:
-                value = int(str(raw).strip())
-            except ValueError:
-                raise InvalidOptions(f"Option {self.name} must be a whole number, not {raw!r}.") from None
+            text = str(raw).strip()
+            if not _WHOLE_NUMBER.fullmatch(text):
+                raise InvalidOptions(f"Option {self.name} must be a whole number, not {_quoted(raw)}.")
+            value = int(text)
             low, high = self.minimum, self.maximum
             if (low is not None and value < low) or (high is not None and value > high):
                 raise InvalidOptions(f"Option {self.name} must be between {low} and {high}.")
@@ -166,13 +166,23 @@ class OptionSpec:
         return text
 
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
+"""ASCII digits only: ``int`` also takes "٣" and "1_000", which nobody means as an option value."""
+
+
+def _quoted(raw: object, limit: int = 40) -> str:
+    """A player's input quoted back to them, never long enough to swamp the reply."""
+    text = str(raw)
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
 def validate_options(specs: Sequence[OptionSpec], raw: Mapping[str, object]) -> dict[str, Any]:
     """Every option with its default filled in; unknown names are refused."""
     known = {spec.name: spec for spec in specs}
     unknown = sorted(set(raw) - set(known))
     if unknown:
         offered = ", ".join(known) or "none"
-        raise InvalidOptions(f"Unknown option {unknown[0]!r}. Options for this game: {offered}.")
+        raise InvalidOptions(f"Unknown option {_quoted(unknown[0])}. Options for this game: {offered}.")
     return {name: (spec.parse(raw[name]) if name in raw else spec.default) for name, spec in known.items()}
 
 
