@@ -119,6 +119,7 @@ class SessionService:
         self._games: dict[int, LiveGame] = {}  # insertion order doubles as least-recently-used order
         self._locks: dict[int, asyncio.Lock] = {}
         self._generations: dict[int, int] = {}
+        self._reading: dict[int, int] = {}  # loads of a game in flight, so its generation is kept
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The unit of concurrency is one game: every change to it holds this lock."""
@@ -140,6 +141,7 @@ class SessionService:
             and game.status not in ("lobby", "active")
             and lock is not None
             and not lock.locked()
+            and not self._reading.get(game_id)
         ):
             # Nothing will wait on an ended game for long; a late click simply gets a fresh lock.
             del self._locks[game_id]
@@ -171,7 +173,14 @@ class SessionService:
                 self._games[game_id] = cached  # most recently used goes last
                 return cached
             generation = self._generations.get(game_id, 0)
-            live = await self._read(game_id)
+            self._reading[game_id] = self._reading.get(game_id, 0) + 1
+            try:
+                live = await self._read(game_id)
+            finally:
+                if self._reading[game_id] == 1:
+                    del self._reading[game_id]
+                else:
+                    self._reading[game_id] -= 1
             if self._generations.get(game_id, 0) != generation:
                 continue  # changed while we read: our copy may be older than what was committed
             present = self._games.get(game_id)
