@@ -256,66 +256,79 @@ class SessionService:
         """
         started = time.perf_counter()
         async with self.lock(game_id):
-            game = await self.load(game_id)
-            if version is not None and version != game.public_version:
-                game = await self._fresh(game_id, game)
-            self._check_playable(game)
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise Refusal("host.refuse.not_seated")
-            if version is not None and version != game.public_version:
-                raise Refusal("host.refuse.stale")
-            rules = game.entry.rules
-            before = game.waiting()
-            # The move is made on a copy: until it is committed, everyone (a panel
-            # opening, a board being drawn) keeps seeing the state that is on disk.
-            work = rules.load(rules.dump(game.state))
             try:
-                events = rules.apply(work, seat, action)
-            except IllegalAction:
-                raise
-            except Exception:
-                log.exception("game %s: engine error on %s", game_id, action)
-                raise Refusal("host.refuse.internal") from None
-            finished = rules.outcome(work) is not None
-            status = "finished" if finished else "active"
-            after = rules.waiting_for(work) if not finished else frozenset()
-            public = finished or after != before or any(e.visible_to is None for e in events)
-            public_version = game.public_version + 1 if public else game.public_version
-            try:
-                new_version = await self.store.record_action(
-                    game_id,
-                    expected_version=game.version,
-                    seat=seat,
-                    user_id=user_id,
-                    action=action,
-                    snapshot=canonical(rules.dump(work)),
-                    status=status,
-                    public_version=public_version,
-                    now=self.clock(),
-                )
+                return await self._act_once(game_id, user_id, action, version, started)
             except VersionConflict:
-                self.forget(game_id)
+                # Another process committed first.  If it was a private move (a stow), our
+                # copy had the right public version but an older log: the click is not
+                # stale, so look at the database again and try once more.
+                pass
+            try:
+                return await self._act_once(game_id, user_id, action, version, started)
+            except VersionConflict:
                 raise Refusal("host.refuse.stale") from None
-            except BaseException:
-                self.forget(game_id)
-                raise
-            # Committed: swap the new state in, in one step with no await, and make
-            # any load that read the database before this commit read it again.
-            game.state = work
-            game.version = new_version
-            game.public_version = public_version
-            game.status = status
-            self._bump(game_id)
-            millis = (time.perf_counter() - started) * 1000
-            if public:
-                log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, action.kind, millis)
-            else:
-                # Even the moment of a hidden move (a stow) is hidden information: debug level only.
-                log.debug("game %s: private action accepted in %.1f ms", game_id, millis)
-            return Applied(
-                game, seat, action, events, new_version, public, before, game.waiting(), finished, millis
+
+    async def _act_once(
+        self, game_id: int, user_id: int, action: Action, version: int | None, started: float
+    ) -> Applied:
+        """One try at :meth:`act`, under the game's lock; ``VersionConflict`` when another process won."""
+        game = await self.load(game_id)
+        if version is not None and version != game.public_version:
+            game = await self._fresh(game_id, game)
+        self._check_playable(game)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise Refusal("host.refuse.not_seated")
+        if version is not None and version != game.public_version:
+            raise Refusal("host.refuse.stale")
+        rules = game.entry.rules
+        before = game.waiting()
+        # The move is made on a copy: until it is committed, everyone (a panel
+        # opening, a board being drawn) keeps seeing the state that is on disk.
+        work = rules.load(rules.dump(game.state))
+        try:
+            events = rules.apply(work, seat, action)
+        except IllegalAction:
+            raise
+        except Exception:
+            log.exception("game %s: engine error on %s", game_id, action)
+            raise Refusal("host.refuse.internal") from None
+        finished = rules.outcome(work) is not None
+        status = "finished" if finished else "active"
+        after = rules.waiting_for(work) if not finished else frozenset()
+        public = finished or after != before or any(e.visible_to is None for e in events)
+        public_version = game.public_version + 1 if public else game.public_version
+        try:
+            new_version = await self.store.record_action(
+                game_id,
+                expected_version=game.version,
+                seat=seat,
+                user_id=user_id,
+                action=action,
+                snapshot=canonical(rules.dump(work)),
+                status=status,
+                public_version=public_version,
+                now=self.clock(),
             )
+        except BaseException:
+            self.forget(game_id)
+            raise
+        # Committed: swap the new state in, in one step with no await, and make
+        # any load that read the database before this commit read it again.
+        game.state = work
+        game.version = new_version
+        game.public_version = public_version
+        game.status = status
+        self._bump(game_id)
+        millis = (time.perf_counter() - started) * 1000
+        if public:
+            log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, action.kind, millis)
+        else:
+            # Even the moment of a hidden move (a stow) is hidden information: debug level only.
+            log.debug("game %s: private action accepted in %.1f ms", game_id, millis)
+        return Applied(
+            game, seat, action, events, new_version, public, before, game.waiting(), finished, millis
+        )
 
     @staticmethod
     def _check_playable(game: LiveGame) -> None:

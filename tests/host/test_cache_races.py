@@ -164,3 +164,20 @@ async def test_nobody_sees_a_move_before_it_is_committed(store: Store) -> None:
     await mover
     after = await sessions.load(game.id)
     assert json.loads(canonical(after.entry.rules.dump(after.state)))["total"] == 3
+
+
+async def test_a_private_move_by_another_process_does_not_make_a_fresh_click_stale(store: Store) -> None:
+    """Process B rerolls (private: no public version change), then process A's cached copy is one
+    log entry behind with the right public version.  A's fresh click must still be accepted."""
+    game = await started(store)
+    here = SessionService(store, REGISTRY)
+    there = SessionService(store, REGISTRY)
+    cached = await here.load(game.id)
+    mover = on_turn(cached)
+    idle = ANA if mover == BOB else BOB
+    rerolled = await there.act(game.id, idle, Action("reroll"), version=None)
+    assert not rerolled.public and rerolled.game.public_version == cached.public_version
+    applied = await here.act(game.id, mover, Action("add", (2,)), version=cached.public_version)
+    assert applied.version == 2
+    assert [a.kind for _, _, a in await store.actions(game.id)] == ["reroll", "add"]
+    await assert_in_step(here, store, game.id)
