@@ -221,6 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    # aiosqlite logs every statement with its parameters at DEBUG: game snapshots with
+    # hidden money and hands, and the moment of every private move.  Never show those.
+    logging.getLogger("aiosqlite").setLevel(logging.INFO)
     load_plugins(settings.plugins)
     command = args.command or "run"
     try:

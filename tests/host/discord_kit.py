@@ -19,8 +19,25 @@ def settings(tmp: Path) -> Settings:
     )
 
 
+OPEN_BOTS: list[GameBot] = []
+"""Bots made by a test; ``tests/conftest.py`` closes their databases before the test's loop ends.
+
+SimCord detaches a bot without closing it, and an open aiosqlite connection then
+outlives the event loop it answers to.
+"""
+
+
 def make_bot(tmp: Path) -> GameBot:
-    return GameBot(settings(tmp))
+    bot = GameBot(settings(tmp))
+    OPEN_BOTS.append(bot)
+    return bot
+
+
+async def close_bots() -> None:
+    while OPEN_BOTS:
+        store = getattr(OPEN_BOTS.pop(), "store", None)
+        if store is not None:
+            await store.close()
 
 
 def ids(message: discord.Message) -> list[str]:

@@ -10,6 +10,7 @@ database path into a test.  The repository is reached through ``PYTHONPATH``.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import random
@@ -93,11 +94,80 @@ def test_simulate_prints_one_json_report(tmp_path: Path) -> None:
     assert report["actions_per_second"] is None or report["actions_per_second"] > 0
 
 
+TIMING = ("seconds", "actions_per_second")
+
+
+def _report(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1, done.stdout
+    report: dict[str, object] = json.loads(lines[0])
+    assert set(report) == REPORT_KEYS
+    return report
+
+
+def _untimed(report: dict[str, object]) -> dict[str, object]:
+    """A report without its wall-clock figures, the only fields allowed to differ between runs."""
+    return {k: v for k, v in report.items() if k not in TIMING}
+
+
 def test_simulate_is_deterministic_per_seed(tmp_path: Path) -> None:
-    args = ("simulate", "toy", "--players", "2", "--games", "5", "--seed", "3")
-    first, second = cli(tmp_path, *args), cli(tmp_path, *args)
-    assert first.returncode == second.returncode == 0
-    assert json.loads(first.stdout)["actions"] == json.loads(second.stdout)["actions"]
+    args = ("simulate", "toy", "--players", "3", "--games", "4", "--seed", "3")
+    first, second = _report(cli(tmp_path, *args)), _report(cli(tmp_path, *args))
+    assert _untimed(first) == _untimed(second)
+    assert _untimed(first) == {
+        "game": "toy",
+        "players": 3,
+        "games": 4,
+        "actions": first["actions"],
+        "invariant_failures": 0,
+    }
+    # The same seed draws the same board, byte for byte; the next seed's game is another one.
+    pictures = []
+    for n, seed in enumerate(("5", "5", "6")):
+        out = tmp_path / f"board{n}.png"
+        done = cli(
+            tmp_path, "render", "toy", "--players", "3", "--seed", seed, "--moves", "5", "--out", str(out)
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip().endswith("after 5 moves")
+        pictures.append(out.read_bytes())
+    assert pictures[0] == pictures[1]
+    assert pictures[0] != pictures[2]
+
+
+def test_simulate_counts_the_actions_of_every_game(tmp_path: Path) -> None:
+    """``--games 3 --seed 7`` plays seeds 7, 8 and 9: its "actions" is their sum, not the last one's."""
+    total = _report(cli(tmp_path, "simulate", "toy", "--players", "2", "--games", "3", "--seed", "7"))
+    singles = [
+        _report(cli(tmp_path, "simulate", "toy", "--players", "2", "--games", "1", "--seed", str(seed)))
+        for seed in (7, 8, 9)
+    ]
+    counts = [int(str(single["actions"])) for single in singles]
+    assert all(count > 0 for count in counts)
+    assert total["actions"] == sum(counts), (total, counts)
+    assert total["games"] == 3 and total["invariant_failures"] == 0
+
+
+def test_simulate_exits_1_and_reports_broken_invariants(tmp_path: Path) -> None:
+    """A game whose invariant check fails (``tests/plugins/leaky_toy.py``) fails the run."""
+    plugins = {"GAMEHOST_PLUGINS": "tests.toygame,tests.plugins.leaky_toy"}
+    done = cli(
+        tmp_path, "simulate", "toy_leaky", "--players", "2", "--games", "3", "--seed", "5", env=plugins
+    )
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1, done.stdout
+    report = json.loads(lines[0])
+    assert set(report) == REPORT_KEYS
+    assert report["game"] == "toy_leaky" and report["games"] == 3
+    assert report["invariant_failures"] == 3, "each of the three games breaks once (play stops there)"
+    assert "leaked past 6" in done.stderr and "Traceback" not in done.stderr
+    for seed in (5, 6, 7):
+        assert f"seed {seed}:" in done.stderr
+    # The same plugin with a sound game still passes: the exit code follows the failures.
+    sound = cli(tmp_path, "simulate", "toy", "--players", "2", "--games", "3", "--seed", "5", env=plugins)
+    assert _report(sound)["invariant_failures"] == 0
 
 
 BAD_ARGS = [
@@ -181,6 +251,90 @@ def test_settings_repr_never_shows_the_token(tmp_path: Path) -> None:
             assert "token=set" in text
     missing = load_settings(environ={}, env_file=tmp_path / "missing")
     assert "token=missing" in repr(missing)
+
+
+# Runs ``python -m bot run`` for real, with discord.py's two network steps replaced: login
+# only runs the host's ``setup_hook`` (database, services, every cog) and connect returns at
+# once; any HTTP request at all fails loudly.  It prints whether discord.py was handed the
+# right token without ever printing the token.
+OFFLINE_RUN = """
+import hashlib
+import os
+import sys
+
+import discord
+import discord.http
+
+handed = []
+
+
+async def login(self, token):
+    handed.append(token)
+    self.http.token = token  # what discord.py's static_login does before its request
+    await self.setup_hook()
+
+
+async def connect(self, *, reconnect=True):
+    return None
+
+
+async def request(self, route, **kwargs):
+    raise RuntimeError(f"the test forbids network access: {route.method} {route.path}")
+
+
+discord.Client.login = login
+discord.Client.connect = connect
+discord.http.HTTPClient.request = request
+
+from bot.cli import main
+
+code = main(["run"])
+digests = [hashlib.sha256(token.encode()).hexdigest() for token in handed]
+right = digests == [os.environ["EXPECTED_TOKEN_SHA256"]]
+print("HANDED-RIGHT-TOKEN" if right else f"HANDED {len(handed)} OTHER TOKENS", flush=True)
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("source", ["env", "dotenv"])
+def test_run_at_debug_level_never_prints_the_token(tmp_path: Path, source: str) -> None:
+    """The whole start-up of ``run`` at ``GAMEHOST_LOG_LEVEL=DEBUG`` (no network): every line
+    of output, every log line of every library, is free of the token."""
+    env = {
+        "GAMEHOST_LOG_LEVEL": "DEBUG",
+        "GAMEHOST_DB": str(tmp_path / "db" / "run.sqlite3"),
+        "EXPECTED_TOKEN_SHA256": hashlib.sha256(SENTINEL.encode()).hexdigest(),
+    }
+    if source == "env":
+        env["DISCORD_TOKEN"] = SENTINEL
+    else:
+        (_cwd(tmp_path) / ".env").write_text(f"DISCORD_TOKEN={SENTINEL}\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", OFFLINE_RUN],
+        cwd=_cwd(tmp_path),
+        env=_env(tmp_path, env),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert "HANDED-RIGHT-TOKEN" in done.stdout, "the start-up never reached the point of connecting"
+    assert " DEBUG " in done.stderr, "DEBUG logging was not on"
+    assert (tmp_path / "db" / "run.sqlite3").exists(), "setup_hook did not open the database"
+    assert SENTINEL not in done.stdout
+    assert SENTINEL not in done.stderr
+
+
+def test_the_environment_wins_over_dot_env(tmp_path: Path) -> None:
+    """Both name a database: ``games`` opens (and so creates) the environment's one only."""
+    from_file, from_env = tmp_path / "from-dotenv.sqlite3", tmp_path / "from-env.sqlite3"
+    (_cwd(tmp_path) / ".env").write_text(
+        f"GAMEHOST_DB={from_file}\nGAMEHOST_LOG_LEVEL=nonsense\n", encoding="utf-8"
+    )
+    done = cli(tmp_path, "games", env={"GAMEHOST_DB": str(from_env), "GAMEHOST_LOG_LEVEL": "INFO"})
+    assert done.returncode == 0, done.stderr
+    assert from_env.exists() and not from_file.exists()
 
 
 # -- run with a token but a database it cannot use ----------------------------------------------

@@ -91,14 +91,86 @@ def test_illegal_actions_are_refused_without_change(entry: GameEntry) -> None:
 
 def test_views_are_fresh_json_and_public_view_is_a_subset(entry: GameEntry) -> None:
     rules = entry.rules
-    players = rules.max_players
-    run = random_playthrough(rules, players, 3, stop_after=25)
-    before = canonical(rules.dump(run.state))
-    for seat in (None, *range(players)):
-        view: dict[str, Any] = rules.view(run.state, seat)
-        json.dumps(view)  # plain JSON
-        _scribble(view)
-        assert canonical(rules.dump(run.state)) == before, "a view must not share containers with the state"
+    for players in sorted({rules.min_players, rules.max_players}):
+        run = random_playthrough(rules, players, 3, check=False)
+        assert run.finished
+        state = rules.setup(players, {}, 3)
+        checkpoints = {0, len(run.log), *range(0, len(run.log), max(1, len(run.log) // 12))}
+        for step, (seat, action) in enumerate([(None, None), *run.log]):
+            if seat is not None and action is not None:
+                rules.apply(state, seat, action)
+            if step not in checkpoints:
+                continue
+            before = canonical(rules.dump(state))
+            public: dict[str, Any] = rules.view(state, None)
+            for viewer in range(players):
+                seen: dict[str, Any] = rules.view(state, viewer)
+                hidden = _not_shown_identically(_without_viewer(public), seen)
+                assert hidden == [], (players, step, viewer, hidden[:5])
+            for viewer in (None, *range(players)):
+                view: dict[str, Any] = rules.view(state, viewer)
+                json.dumps(view)  # plain JSON
+                _scribble(view)
+                assert canonical(rules.dump(state)) == before, (
+                    "a view must not share containers with the state"
+                )
+
+
+VIEWER_KEY = "you"
+"""The one top-level key by which a view says whose view it is: California's ``you`` is the
+seat (``None`` for the public view), The Estates' ``you`` holds that seat's private figures.
+Every other part of the public view is the table everybody sees."""
+
+
+def _without_viewer(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k != VIEWER_KEY}
+
+
+def _not_shown_identically(public: Any, seat_view: Any, path: str = "") -> list[str]:
+    """Where the public view says something a seat's view does not say in exactly the same way.
+
+    "The public view is a subset of every seat's view": a seat sees the whole table plus
+    its own secrets, so every key of the public view is in the seat's view, recursively,
+    with the same value (lists the same length, element by element).  A seat's view may
+    add keys, never drop or change a public one; anything in the public view that some
+    seat does not see is either a leak into the public view or a seat view that lies.
+    """
+    if isinstance(public, dict):
+        if not isinstance(seat_view, dict):
+            return [f"{path or '/'}: a mapping for the public, {type(seat_view).__name__} for the seat"]
+        problems: list[str] = []
+        for key, value in public.items():
+            if key not in seat_view:
+                problems.append(f"{path}/{key}: only in the public view")
+            else:
+                problems += _not_shown_identically(value, seat_view[key], f"{path}/{key}")
+        return problems
+    if isinstance(public, list):
+        if not isinstance(seat_view, list) or len(seat_view) != len(public):
+            return [f"{path}: {public!r} for the public, {seat_view!r} for the seat"]
+        return [
+            problem
+            for index, (item, seen) in enumerate(zip(public, seat_view, strict=True))
+            for problem in _not_shown_identically(item, seen, f"{path}[{index}]")
+        ]
+    if type(public) is not type(seat_view) or public != seat_view:
+        return [f"{path}: {public!r} for the public, {seat_view!r} for the seat"]
+    return []
+
+
+def test_the_subset_check_notices_a_leak_and_a_lie() -> None:
+    """The helper above really compares: a key only the public sees, or a changed value, fails."""
+    seat = {"you": {"money": 3}, "board": [{"lot": 1, "roof": None}], "turn": 2}
+    assert (
+        _not_shown_identically(_without_viewer({"you": None, "board": [{"lot": 1, "roof": None}]}), seat)
+        == []
+    )
+    assert _not_shown_identically({"money": [3, 4]}, seat) == ["/money: only in the public view"]
+    assert _not_shown_identically({"board": [{"lot": 1, "roof": 2}]}, seat) == [
+        "/board[0]/roof: 2 for the public, None for the seat"
+    ]
+    assert _not_shown_identically({"turn": True}, {"turn": 1}) != []
+    assert _not_shown_identically({"board": []}, seat) != []
 
 
 def _scribble(value: Any) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,8 @@ def other(table: Any, player: Any) -> Any:
 
 
 async def test_stranger_wrong_turn_and_stale_clicks_are_refused_privately(tmp_path: Path) -> None:
-    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
         count = len(table.messages())
@@ -38,17 +41,49 @@ async def test_stranger_wrong_turn_and_stale_clicks_are_refused_privately(tmp_pa
 
         mover = table.on_turn()
         await mover.click(board, label=ADD)
-        # The old message lost its buttons; a stale click on a copy of its id is refused.
+        game_id = int(ids(board)[0].split(":")[1])
         stale_id = next(i for i in ids(board) if i.endswith("add.2"))
-        assert not table.thread.history()[count - 1].components
+        assert stale_id == f"g:{game_id}:0:add.2", "drawn for version 0"
+        assert not table.thread.history()[count - 1].components, "the old board lost its buttons"
         fresh = table.table_message()
         assert fresh.id != board.id
         next_player = table.on_turn()
+        assert _versions(tmp_path, game_id) == (1, 1)
+
+        # A client can still show the old board (a phone that missed the update): its Add 2 is
+        # a legal move for the player now on turn, but it was drawn for version 0.
+        old = await post_buttons(bot, table.channel.id, [(stale_id, "old Add 2")])
+        before = (len(table.messages()), fresh.content, ids(fresh))
+        result = await next_player.click(old, label="old Add 2")
+        assert result.ephemeral and "moved on" in result.response.content
+        assert _versions(tmp_path, game_id) == (1, 1), "the stale click changed the game"
+        now = next(m for m in table.messages() if m.id == fresh.id)
+        assert (len(table.messages()), now.content, ids(now)) == before, "the stale click changed the table"
+
         result = await next_player.click(fresh, label="Add 2")
-        assert not result.ephemeral
-        # Pressing a button of a board drawn for an earlier version (same message edited in place case)
-        # is simulated by the version in the id: the live message is now at a newer version.
-        assert stale_id.split(":")[2] == "0"
+        assert result.acknowledged and not result.ephemeral
+        assert _versions(tmp_path, game_id) == (2, 2)
+
+
+def _versions(tmp_path: Path, game_id: int) -> tuple[int, int]:
+    """``(version, public_version)`` as committed, read through a connection of our own."""
+    with closing(sqlite3.connect(tmp_path / "host.sqlite3")) as db:
+        row = db.execute("SELECT version, public_version FROM games WHERE id = ?", (game_id,)).fetchone()
+    return int(row[0]), int(row[1])
+
+
+async def post_buttons(bot: Any, channel_id: int, buttons: list[tuple[str, str]]) -> discord.Message:
+    """A message from the bot carrying buttons with exactly these ``(custom_id, label)`` pairs.
+
+    Posted in the parent channel, so the table thread (and ``Table.table_message``) is untouched.
+    """
+    channel = bot.get_channel(channel_id)
+    assert isinstance(channel, discord.abc.Messageable)
+    view = discord.ui.View(timeout=None)
+    for custom_id, label in buttons:
+        view.add_item(discord.ui.Button(label=label, custom_id=custom_id))
+    sent = await channel.send("buttons", view=view)
+    return sent
 
 
 async def test_double_click_applies_once(tmp_path: Path) -> None:
@@ -116,6 +151,33 @@ async def test_malformed_and_foreign_custom_ids(tmp_path: Path) -> None:
             assert result.ephemeral and "not one this bot made" in result.response.content, label
         result = await ana.click(junk, label="foreign")
         assert result.ephemeral and "older version" in result.response.content
+
+
+async def test_an_action_id_with_trailing_junk_is_refused_not_played(tmp_path: Path) -> None:
+    """``g:<game>:<version>:add.1`` followed by anything is not an id this bot draws.
+
+    Pressed by the player on turn at the current version, a parser that accepted the
+    valid prefix would play Add 1; the player must get the malformed refusal instead.
+    """
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        live = next(i for i in ids(board) if i.endswith(":add.1"))
+        game_id = int(live.split(":")[1])
+        assert live == f"g:{game_id}:0:add.1"
+        junk = [(live + tail, f"junk {n}") for n, tail in enumerate((" junk", "!", ":2", ".", "/x"))]
+        message = await post_buttons(bot, table.channel.id, junk)
+        mover = table.on_turn()
+        before = (len(table.messages()), board.content)
+        for _, label in junk:
+            result = await mover.click(message, label=label)
+            assert result.ephemeral and "not one this bot made" in result.response.content, label
+        assert _versions(tmp_path, game_id) == (0, 0), "a junk id was played"
+        assert (len(table.messages()), table.table_message().content) == before
+        result = await mover.click(board, label=ADD)  # the real button still plays
+        assert result.acknowledged and not result.ephemeral
+        assert _versions(tmp_path, game_id) == (1, 1)
 
 
 async def test_restart_mid_game_keeps_old_buttons_working(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ import pytest
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.session import LiveGame, Refusal, SessionService
-from bot.store import Store
+from bot.store import Store, StoreError
 from rules.core import Action
 from rules.play import canonical, replay
 
@@ -308,5 +308,149 @@ async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(tmp_path
         # After a restart the quarantine holds without replaying anything.
         again = await SessionService(store, REGISTRY).load(damaged.id)
         assert again.status == "broken" and again.row.reason == row.reason
+    finally:
+        await store.close()
+
+
+# -- commit before acknowledging, one transaction: deterministic -------------------------------
+#
+# The SIGKILL test above catches these faults only when a kill lands in the gap; these
+# tests open the gap on purpose.  Every check reads the file through a connection of its
+# own, as a restarted process would.
+
+
+def _committed(db: Path, game_id: int) -> tuple[tuple[object, ...], list[tuple[int, str]]]:
+    """The game's row (version, public version, status, snapshot) and its log, as on disk."""
+    con = sqlite3.connect(db)
+    try:
+        row = con.execute(
+            "SELECT version, public_version, status, snapshot FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        log = con.execute(
+            "SELECT version, action FROM actions WHERE game_id = ? ORDER BY version", (game_id,)
+        ).fetchall()
+    finally:
+        con.close()
+    return tuple(row), [(int(v), str(a)) for v, a in log]
+
+
+async def test_an_action_is_on_disk_when_act_returns(tmp_path: Path) -> None:
+    """At the moment ``act`` hands back its result, another connection already sees it all."""
+    db = tmp_path / "ack.sqlite3"
+    store = await Store.open(db)
+    try:
+        sessions = SessionService(store, REGISTRY)
+        game = await _new_game(LobbyService(sessions), 100, 3, seed=12)
+        rules = game.entry.rules
+        rng = random.Random(4)
+        for expected in range(1, 13):
+            seat = rng.choice(sorted(game.waiting()))
+            action = rng.choice(rules.legal_actions(game.state, seat))
+            applied = await sessions.act(game.id, game.user_of(seat), action, version=game.public_version)
+            # No await between the return and this read: nothing can be finished in the background.
+            (version, public_version, status, snapshot), log = _committed(db, game.id)
+            assert applied.version == version == expected
+            assert public_version == applied.game.public_version
+            assert status == applied.game.status
+            assert snapshot == canonical(rules.dump(applied.game.state))
+            assert log[-1] == (expected, json.dumps(action.to_json()))
+            assert [v for v, _ in log] == list(range(1, expected + 1))
+            game = applied.game
+            if game.status != "active":
+                break
+    finally:
+        await store.close()
+
+
+def _block_commit(db: Path) -> None:
+    """Make every COMMIT that logged an action fail, the way a full disk fails it.
+
+    A deferred foreign key is checked only at COMMIT: each logged action inserts a row
+    pointing at no game, so the statements all succeed and the commit itself is refused.
+    """
+    _sql(
+        db,
+        (
+            "CREATE TABLE commit_blocker (game_id INTEGER REFERENCES games (id) DEFERRABLE INITIALLY DEFERRED)",
+            (),
+        ),
+        (
+            "CREATE TRIGGER block_commit AFTER INSERT ON actions"
+            " BEGIN INSERT INTO commit_blocker (game_id) VALUES (-1); END",
+            (),
+        ),
+    )
+
+
+async def test_a_failed_commit_is_never_acknowledged(tmp_path: Path) -> None:
+    """When the commit fails, ``act`` raises instead of answering, and nothing reached the disk."""
+    db = tmp_path / "nocommit.sqlite3"
+    store = await Store.open(db)
+    try:
+        sessions = SessionService(store, REGISTRY)
+        game = await _new_game(LobbyService(sessions), 100, 2, seed=3)
+        game = await _play(sessions, game.id, random.Random(8), 3)
+        on_disk = _committed(db, game.id)
+        assert on_disk[0][0] == 3
+        _block_commit(db)
+        seat = min(game.waiting())
+        action = game.entry.rules.legal_actions(game.state, seat)[0]
+        with pytest.raises((sqlite3.Error, StoreError)) as failed:
+            await sessions.act(game.id, game.user_of(seat), action, version=game.public_version)
+        assert "FOREIGN KEY" in str(failed.value)
+        assert _committed(db, game.id) == on_disk, "a move whose commit failed left a trace"
+        # Nor does the session show it, and once the disk takes writes again the move applies.
+        rules = game.entry.rules
+        live = await sessions.load(game.id)
+        assert canonical(rules.dump(live.state)) == on_disk[0][3] and live.version == 3
+        _sql(db, ("DROP TRIGGER block_commit", ()))
+        applied = await sessions.act(game.id, game.user_of(seat), action, version=live.public_version)
+        (version, _, _, snapshot), log = _committed(db, game.id)
+        assert applied.version == version == 4 and [v for v, _ in log] == [1, 2, 3, 4]
+        assert snapshot == canonical(rules.dump(applied.game.state))
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(
+    ("trigger", "what"),
+    [
+        ("BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'log refused'); END", "log refused"),
+        (
+            "BEFORE UPDATE OF version ON games WHEN NEW.version <> OLD.version"
+            " BEGIN SELECT RAISE(ABORT, 'snapshot refused'); END",
+            "snapshot refused",
+        ),
+    ],
+    ids=["log-insert-fails", "snapshot-update-fails"],
+)
+async def test_log_and_snapshot_move_together_or_not_at_all(tmp_path: Path, trigger: str, what: str) -> None:
+    """The log entry and the snapshot + version are one transaction: when either write
+    fails, the other is not on disk either, the service still shows the committed game,
+    and once the fault is gone the same move applies normally."""
+    db = tmp_path / "atomic.sqlite3"
+    store = await Store.open(db)
+    try:
+        sessions = SessionService(store, REGISTRY)
+        game = await _new_game(LobbyService(sessions), 100, 2, seed=9)
+        game = await _play(sessions, game.id, random.Random(2), 4)
+        rules = game.entry.rules
+        on_disk = _committed(db, game.id)
+        _sql(db, (f"CREATE TRIGGER fail_write {trigger}", ()))
+        seat = min(game.waiting())
+        action = rules.legal_actions(game.state, seat)[0]
+        user, version = game.user_of(seat), game.public_version
+        with pytest.raises((sqlite3.Error, StoreError), match=what):
+            await sessions.act(game.id, user, action, version=version)
+        assert _committed(db, game.id) == on_disk, "half of the action was written"
+        live = await sessions.load(game.id)
+        assert (live.version, live.public_version) == on_disk[0][:2]
+        assert canonical(rules.dump(live.state)) == on_disk[0][3]
+
+        _sql(db, ("DROP TRIGGER fail_write", ()))
+        applied = await sessions.act(game.id, user, action, version=version)
+        (new_version, _, _, snapshot), log = _committed(db, game.id)
+        assert applied.version == new_version == 5 and [v for v, _ in log] == [1, 2, 3, 4, 5]
+        assert snapshot == canonical(rules.dump(applied.game.state))
     finally:
         await store.close()

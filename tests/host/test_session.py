@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.lobby import LobbyService
-from bot.registry import REGISTRY
-from bot.session import LiveGame, Refusal, SessionService
-from bot.store import Store
-from rules.core import Action, IllegalAction
+from bot.registry import REGISTRY, GameEntry, Registry
+from bot.session import Applied, LiveGame, Refusal, SessionService
+from bot.store import Store, VersionConflict
+from rules.core import Action, Event, IllegalAction
+from rules.play import canonical
+from tests.toygame.renderer import render as toy_render
+from tests.toygame.rules import ToyRules, ToyState
 
 ANA, BOB, EVE = 101, 102, 666
 
@@ -70,14 +74,29 @@ async def test_racing_players_one_wins_the_other_is_told(
     game = await started(lobby)
     version = game.version
     mover = on_turn(game)
+    knocker = ANA if mover == BOB else BOB
     # The player on turn adds while the other knocks (out of turn), both drawn from the same board.
     results = await asyncio.gather(
         sessions.act(game.id, mover, Action("add", (1,)), version=version),
-        sessions.act(game.id, ANA if mover == BOB else BOB, Action("knock"), version=version),
+        sessions.act(game.id, knocker, Action("knock"), version=version),
         return_exceptions=True,
     )
-    assert sum(not isinstance(r, BaseException) for r in results) == 1
-    assert game.version == 1
+    applied = [r for r in results if isinstance(r, Applied)]
+    refused = [r for r in results if isinstance(r, Refusal)]
+    assert len(applied) == 1 and len(refused) == 1, results
+    # Either move changes what others see, so the other one was drawn for a board that moved on.
+    assert refused[0].key == "host.refuse.stale"
+    assert refused[0].params == {}
+    winner = applied[0]
+    assert (winner.version, game.version, game.public_version) == (1, 1, 1)
+    logged = await sessions.store.actions(game.id)
+    assert [(v, a) for v, _, a in logged] == [(1, winner.action)], "exactly one action was applied"
+    if winner.action.kind == "add":
+        assert (game.state.total, game.state.knocked) == (1, [False, False])
+    else:
+        assert game.state.total == 0 and game.state.knocked.count(True) == 1
+    row = await sessions.store.game(game.id)
+    assert row is not None and row.snapshot == canonical(game.entry.rules.dump(game.state))
 
 
 async def test_out_of_turn_action_without_version_is_accepted(
@@ -233,5 +252,130 @@ async def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
         assert await store.schema_version() == len(MIGRATIONS)
         row = await store.game(1)
         assert row is not None and row.public_version == 7 and row.version == 7
+    finally:
+        await store.close()
+
+
+async def test_two_services_on_one_database_cannot_both_commit_the_same_version(tmp_path: Path) -> None:
+    """The store's ``version = ?`` guard stops a writer whose copy is stale, lock or no lock.
+
+    Two services (two processes, or a restart racing the old process) each have their own
+    cache and per-game locks, so the session lock cannot serialise them: only the database
+    can.  Both load the same game; one commits; the other commits the same version.
+    """
+    path = tmp_path / "shared.sqlite3"
+    first_store, second_store = await Store.open(path), await Store.open(path)
+    try:
+        first, second = SessionService(first_store, REGISTRY), SessionService(second_store, REGISTRY)
+        game = await started(LobbyService(first))
+        rules = game.entry.rules
+        other = await second.load(game.id)
+        assert other is not game and (other.version, other.public_version) == (0, 0)
+        mover = on_turn(game)
+        seat = game.seat_of(mover)
+        assert seat is not None
+
+        winner = await first.act(game.id, mover, Action("add", (3,)), version=0)
+        assert winner.version == 1
+        committed = await first_store.game(game.id)
+        assert committed is not None and committed.version == 1
+
+        # The store itself refuses a second commit on top of version 0.
+        with pytest.raises(VersionConflict):
+            await second_store.record_action(
+                game.id,
+                expected_version=0,
+                seat=seat,
+                user_id=mover,
+                action=Action("add", (1,)),
+                snapshot=canonical(rules.dump(other.state)),
+                status="active",
+                public_version=1,
+                now=0.0,
+            )
+        # And the second service, whose cached copy still says version 0, tells the player so.
+        assert (other.version, other.public_version) == (0, 0)
+        with pytest.raises(Refusal) as refused:
+            await second.act(game.id, mover, Action("add", (1,)), version=0)
+        assert refused.value.key == "host.refuse.stale"
+
+        assert [(v, a) for v, _, a in await first_store.actions(game.id)] == [(1, Action("add", (3,)))]
+        row = await second_store.game(game.id)
+        assert row is not None and (row.version, row.public_version) == (1, 1)
+        assert row.snapshot == canonical(rules.dump(game.state))
+        assert json.loads(row.snapshot)["total"] == 3, "nothing was applied twice"
+        # The refused service reloads the committed game and plays on from it.
+        reloaded = await second.load(game.id)
+        assert (reloaded.version, reloaded.state.total) == (1, 3)
+        applied = await second.act(game.id, on_turn(reloaded), Action("add", (1,)), version=1)
+        assert (applied.version, applied.game.state.total) == (2, 4)
+    finally:
+        await first_store.close()
+        await second_store.close()
+
+
+class CrashingRules(ToyRules):
+    """The toy game plus ``crash``: an engine bug that changes the state, then raises."""
+
+    name = "toy_crash"
+
+    def apply(self, state: ToyState, seat: int, action: Action) -> list[Event]:
+        if action.kind == "crash":
+            state.total += 50
+            state.points[seat] += 50
+            state.turn = (state.turn + 1) % len(state.points)
+            raise ZeroDivisionError("a bug half-way through an action")
+        return super().apply(state, seat, action)
+
+
+async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(tmp_path: Path) -> None:
+    """A bug in an engine costs that one click, never the game: no half-applied state survives.
+
+    The engine changed the state before it raised, so whatever copy the session keeps
+    must be the committed one: the player gets "something went wrong", the database and
+    the session's view are both the state before the click, and the next move plays on it.
+    """
+    registry = Registry()
+    registry.register(
+        GameEntry(rules=CrashingRules(), renderer=toy_render, cog="tests.toygame.cog", hidden=True)
+    )
+    store = await Store.open(tmp_path / "crash.sqlite3")
+    try:
+        sessions = SessionService(store, registry)
+        lobby = LobbyService(sessions)
+        game = await lobby.create(
+            game="toy_crash",
+            options_text="target=12",
+            host_id=ANA,
+            host_name="ana",
+            guild_id=1,
+            channel_id=2,
+            language="en",
+        )
+        await lobby.join(game.id, BOB, "bob")
+        game = await lobby.start(game.id, ANA, seed=7)
+        rules = game.entry.rules
+        before = canonical(rules.dump(game.state))
+        mover = on_turn(game)
+
+        with pytest.raises(Refusal) as refused:
+            await sessions.act(game.id, mover, Action("crash"), version=0)
+        assert refused.value.key == "host.refuse.internal"
+
+        row = await store.game(game.id)
+        assert row is not None and (row.version, row.public_version, row.status) == (0, 0, "active")
+        assert row.snapshot == before and await store.actions(game.id) == []
+        live = await sessions.load(game.id)
+        assert canonical(rules.dump(live.state)) == before, "the session kept the half-applied state"
+        assert (live.version, live.public_version, live.status) == (0, 0, "active")
+        assert live.waiting() == frozenset({live.seat_of(mover)})
+
+        # The same player's next legal move applies to the state as it was before the crash.
+        applied = await sessions.act(game.id, mover, Action("add", (2,)), version=0)
+        assert applied.version == 1 and applied.game.state.total == 2
+        assert applied.game.state.points[applied.seat] == 2
+        row = await store.game(game.id)
+        assert row is not None and row.snapshot == canonical(rules.dump(applied.game.state))
+        assert json.loads(row.snapshot)["total"] == 2
     finally:
         await store.close()

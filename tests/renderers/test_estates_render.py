@@ -17,6 +17,7 @@ from PIL import Image
 import renderers.estates as estates
 from renderers import kit
 from renderers.estates import render
+from rules.core import Action
 from rules.estates import RULES
 from rules.estates.state import EstatesState
 from rules.play import random_playthrough
@@ -131,3 +132,55 @@ def test_renderer_reads_no_private_key() -> None:
     }
     used |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     assert not used & private
+
+
+def _marked_seats(png: bytes, view: dict[str, Any]) -> set[int]:
+    """Seats whose row in the players' table carries the "we wait for you" arrow.
+
+    The arrow is the only thing drawn in the HIGHLIGHT colour in the left margin of the
+    players' table (the table sits right above the legend at the bottom of the image).
+    """
+    with Image.open(io.BytesIO(png)) as opened:
+        image = opened.convert("RGB")
+    table_top = image.height - estates.LEGEND_H - estates._table_height(view)
+    marked: set[int] = set()
+    for seat in range(int(view["players"])):
+        top = table_top + 40 + seat * estates.TABLE_ROW_H
+        lit = sum(
+            image.getpixel((x, y)) == estates.HIGHLIGHT
+            for x in range(estates.MARGIN, estates.MARGIN + 15)
+            for y in range(top, top + estates.TABLE_ROW_H)
+        )
+        if lit > 20:
+            marked.add(seat)
+    return marked
+
+
+def test_the_arrow_marks_the_seat_we_wait_for_not_the_auctioneer() -> None:
+    """The players' table points at whoever must act now, which in an auction is the bidder.
+
+    Walks one auction where the seat on turn differs from the auctioneer (bidding, and
+    placing a piece the auctioneer sold) and where they coincide (the auctioneer's
+    sell-or-buy decision); at every step the marked seat is exactly ``waiting_for``.
+    """
+    names = NAMES[:3]
+    state = RULES.setup(3, {}, 7)
+    state.auctioneer = state.first_player = 0
+    steps = [
+        (0, Action("pick", ("mayor",))),
+        (1, Action("bid", (1,))),
+        (2, Action("pass")),
+        (0, Action("sell")),
+    ]
+    seen: list[tuple[str, int]] = []
+    for seat, action in steps:
+        RULES.apply(state, seat, action)
+        view = RULES.view(state, None)
+        (waiting,) = RULES.waiting_for(state)
+        assert view["waiting_for"] == [waiting] and view["auctioneer"] == 0
+        assert _marked_seats(render(view, names), view) == {waiting}, view["phase"]
+        seen.append((view["phase"], waiting))
+    assert seen == [("bid", 1), ("bid", 2), ("decide", 0), ("place", 1)]
+    # The arrow follows ``waiting_for`` alone: the same view waiting on another seat moves it.
+    view = RULES.view(state, None)
+    assert _marked_seats(render({**view, "waiting_for": [2]}, names), view) == {2}

@@ -407,6 +407,35 @@ def test_a_furnished_room_takes_no_second_piece():
     refused(state, 0, Action("buy", (0, 0, 12)), "already furnished")
 
 
+@pytest.mark.parametrize(("players", "space"), [(4, 3), (2, 1)], ids=["4-5 side", "2-3 side"])
+def test_furniture_pays_only_the_price_even_in_a_room_on_a_fee_space(players: int, space: int) -> None:
+    """Rulebook: the coin-symbol fee is due when a *room tile* is placed there, not furniture.
+
+    Every other furniture test uses fee-free spaces, so a fee charged for furniture would
+    pass them all: here the green room sits on a space whose fee is 2 on that side of the board.
+    """
+    state = game(players=players, turn=0)
+    assert fees(players)[space] == 2
+    room(state, 0, space, GREEN)
+    offer(state, 0, 0, "furniture", GREEN)
+    assert targets_of(state, 0) == {space: 4}, "the listed total is the price alone"
+    set_money(state, 0, 4)  # exactly the price: the furniture is affordable only without a fee
+    assert Action("buy", (0, 0, space)) in RULES.legal_actions(state, 0)
+    returned = state.returned
+    events = buy(state, 0, 0, 0, space)
+    assert events[0].kind == "tile_bought"
+    assert {k: events[0].params[k] for k in ("price", "fee", "cost", "money")} == {
+        "price": 4,
+        "fee": 0,
+        "cost": 4,
+        "money": 0,
+    }
+    assert state.players[0].money == 0
+    assert state.returned == returned + 4
+    assert state.players[0].furniture[space] is not None
+    sound(state)
+
+
 def test_furniture_without_a_room_is_stored_in_the_attic_without_a_guest():
     state = game(turn=0)
     offer(state, 0, 0, "furniture", GREEN)

@@ -877,6 +877,38 @@ def stall_round(state: EstatesState, money: list[int], cash_box: list[int]) -> N
     RULES.apply(state, state.auctioneer, A("discard"))
 
 
+def test_a_round_tied_on_points_goes_to_most_checks_in_hand_plus_cash_box() -> None:
+    """Rulebook: "In case of a tie, the tied player with the most Checks in hand, including
+    their personal cash box, is the winner" -- per round too, since round wins end a match.
+
+    The match-level outcome has its own test; this one looks at the round's winners, which
+    decide the two-round-wins ending, so a round ranking that forgot the tie-break (or
+    counted only the checks in hand) would hand out a wrong round win.
+    """
+    state = fresh(players=2, rounds=3)
+    arrange(state, A=[(["red3"], 0)])  # seat 0 holds red: an unroofed 3 in an incomplete row, -3
+    events: list[Event] = []
+    state.money, state.cash_box = [8, 10], [5, 2]  # points: -3 + 5 = 2 and 0 + 2 = 2, a tie
+    state.roofs_left = []
+    events += take(state, "mayor")
+    events += RULES.apply(state, state.auctioneer, A("discard"))  # the next turn cannot start: stalled
+    ended = next(e for e in events if e.kind == "round_ended")
+    assert ended.params["buildings"] == [-3, 0]
+    assert [r.scores for r in state.results] == [[2, 2]]
+    # Checks: 8 + 5 = 13 against 10 + 2 = 12.  In hand alone seat 1 would be ahead (10 to 8).
+    assert ended.params["winners"] == [0]
+    assert RULES.view(state, None)["round_wins"] == [1, 0]
+    assert state.round == 2 and RULES.outcome(state) is None
+
+    # Round 2: tied on points and on checks -> both win the round (chosen: a shared place).
+    stall_round(state, [6, 6], [1, 1])
+    assert state.results[-1].scores == [1, 1] and state.results[-1].winners == [0, 1]
+    # Seat 0 now has two round wins: the match ends and seat 0 wins it.
+    assert state.phase == OVER
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.ranks == (1, 2)
+
+
 def test_two_round_wins_beat_a_higher_total() -> None:
     state = fresh(players=2, rounds=5)
     stall_round(state, [12, 0], [0, 12])  # seat 1 wins round 1, 0 to 12
