@@ -22,8 +22,7 @@ from bot.session import LiveGame, Refusal, SessionService
 from bot.store import GameRow, Store
 from rules.core import Action
 from rules.play import canonical
-
-ANA, BOB = 101, 102
+from tests.host.service_kit import ANA, BOB, on_turn, started
 
 
 class HeldRead:
@@ -53,24 +52,8 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await store.close()
 
 
-async def started(store: Store) -> LiveGame:
-    lobby = LobbyService(SessionService(store, REGISTRY))
-    game = await lobby.create(
-        game="toy",
-        options_text="target=60",
-        host_id=ANA,
-        host_name="ana",
-        guild_id=1,
-        channel_id=2,
-        language="en",
-    )
-    await lobby.join(game.id, BOB, "bob")
-    return await lobby.start(game.id, ANA, seed=11)
-
-
-def on_turn(game: LiveGame) -> int:
-    (seat,) = game.waiting()
-    return game.user_of(seat)
+async def started_on(store: Store) -> LiveGame:
+    return await started(LobbyService(SessionService(store, REGISTRY)), seed=11, target=60)
 
 
 async def assert_in_step(sessions: SessionService, store: Store, game_id: int) -> None:
@@ -85,7 +68,7 @@ async def assert_in_step(sessions: SessionService, store: Store, game_id: int) -
 
 
 async def test_a_read_held_across_a_commit_does_not_cache_the_older_state(store: Store) -> None:
-    game = await started(store)
+    game = await started_on(store)
     sessions = SessionService(store, REGISTRY)  # a cold cache, as right after a restart
     held = HeldRead(store, game.id)
     reader = asyncio.create_task(sessions.load(game.id))  # e.g. a panel opening, /game list
@@ -99,7 +82,7 @@ async def test_a_read_held_across_a_commit_does_not_cache_the_older_state(store:
 
 
 async def test_many_readers_racing_moves_never_leave_the_game_stuck(store: Store) -> None:
-    game = await started(store)
+    game = await started_on(store)
     for round_ in range(25):
         sessions = SessionService(store, REGISTRY)
         row = await store.game(game.id)
@@ -123,7 +106,7 @@ async def test_many_readers_racing_moves_never_leave_the_game_stuck(store: Store
 
 async def test_a_stale_refusal_first_asks_the_database(store: Store) -> None:
     """Two processes on one database: one moves, the other's cache is behind, a fresh click still works."""
-    game = await started(store)
+    game = await started_on(store)
     here = SessionService(store, REGISTRY)
     there = SessionService(store, REGISTRY)
     cached = await here.load(game.id)
@@ -143,7 +126,7 @@ async def test_a_stale_refusal_first_asks_the_database(store: Store) -> None:
 
 async def test_nobody_sees_a_move_before_it_is_committed(store: Store) -> None:
     """While the commit is in flight, a reader sees the state on disk, not the move being saved."""
-    game = await started(store)
+    game = await started_on(store)
     sessions = SessionService(store, REGISTRY)
     before = canonical(game.entry.rules.dump((await sessions.load(game.id)).state))
     real = store.record_action
@@ -169,7 +152,7 @@ async def test_nobody_sees_a_move_before_it_is_committed(store: Store) -> None:
 async def test_a_private_move_by_another_process_does_not_make_a_fresh_click_stale(store: Store) -> None:
     """Process B rerolls (private: no public version change), then process A's cached copy is one
     log entry behind with the right public version.  A's fresh click must still be accepted."""
-    game = await started(store)
+    game = await started_on(store)
     here = SessionService(store, REGISTRY)
     there = SessionService(store, REGISTRY)
     cached = await here.load(game.id)

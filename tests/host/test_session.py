@@ -11,14 +11,13 @@ import pytest
 
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, GameEntry, Registry
-from bot.session import Applied, LiveGame, Refusal, SessionService
+from bot.session import Applied, Refusal, SessionService
 from bot.store import Store, VersionConflict
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
+from tests.host.service_kit import ANA, BOB, EVE, on_turn, started
 from tests.toygame.renderer import render as toy_render
 from tests.toygame.rules import ToyRules, ToyState
-
-ANA, BOB, EVE = 101, 102, 666
 
 
 @pytest.fixture
@@ -27,25 +26,6 @@ async def services(tmp_path: Path) -> AsyncIterator[tuple[SessionService, LobbyS
     sessions = SessionService(store, REGISTRY)
     yield sessions, LobbyService(sessions)
     await store.close()
-
-
-async def started(lobby: LobbyService, *, seed: int = 7) -> LiveGame:
-    game = await lobby.create(
-        game="toy",
-        options_text="target=12",
-        host_id=ANA,
-        host_name="ana",
-        guild_id=1,
-        channel_id=2,
-        language="en",
-    )
-    await lobby.join(game.id, BOB, "bob")
-    return await lobby.start(game.id, ANA, seed=seed)
-
-
-def on_turn(game: LiveGame) -> int:
-    (seat,) = game.waiting()
-    return game.user_of(seat)
 
 
 async def test_two_presses_of_the_same_button_apply_exactly_once(
@@ -343,17 +323,7 @@ async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(tmp_path: Pat
     try:
         sessions = SessionService(store, registry)
         lobby = LobbyService(sessions)
-        game = await lobby.create(
-            game="toy_crash",
-            options_text="target=12",
-            host_id=ANA,
-            host_name="ana",
-            guild_id=1,
-            channel_id=2,
-            language="en",
-        )
-        await lobby.join(game.id, BOB, "bob")
-        game = await lobby.start(game.id, ANA, seed=7)
+        game = await started(lobby, game="toy_crash")
         rules = game.entry.rules
         before = canonical(rules.dump(game.state))
         mover = on_turn(game)
