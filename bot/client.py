@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import safe
-from bot.components import DYNAMIC_ITEMS, KNOWN_PREFIXES
+from bot.components import COMPONENT_PREFIXES, DYNAMIC_ITEMS, FORM_PREFIX
 from bot.config import Settings
 from bot.i18n import Catalog
 from bot.lobby import LobbyService
@@ -104,15 +104,18 @@ class GameBot(commands.Bot):
         """Forms, and anything no handler claims, so no click ever ends in "This interaction failed"."""
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if interaction.type == discord.InteractionType.modal_submit and custom_id.startswith("n:"):
+        if interaction.type == discord.InteractionType.modal_submit and custom_id.startswith(FORM_PREFIX):
             await self.guarded(
-                interaction, self.tables.on_form_submit(interaction, custom_id[2:], _first_value(data))
+                interaction,
+                self.tables.on_form_submit(interaction, custom_id[len(FORM_PREFIX) :], _first_value(data)),
             )
             return
-        ours = custom_id.startswith(KNOWN_PREFIXES)
+        answered = interaction.type == discord.InteractionType.component and custom_id.startswith(
+            COMPONENT_PREFIXES
+        )
         if (
             interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
-            and not ours
+            and not answered
         ):
             log.debug("refused unknown component id from user %s", interaction.user.id)
             await safe.reply(interaction, self.catalog.text("host.unknown_component"))

@@ -3,9 +3,10 @@
 A custom_id carries everything needed to act on it (game id, the state
 version it was drawn for, a compact action reference), so after a restart
 nothing has to be re-registered and start-up time does not grow with the
-number of games.  Templates are deliberately permissive: a malformed id is
-parsed here and answered with a clear message instead of being dropped,
-which Discord would show as "This interaction failed".
+number of games.  Templates are deliberately permissive (any character after
+the prefix, newlines included): a malformed id is parsed here and answered with
+a clear message instead of being dropped, which Discord would show as "This
+interaction failed".
 
 Prefixes: ``g`` engine action, ``u`` private panel, ``m`` number form,
 ``s`` select of actions, ``l`` lobby.  None of them carries hidden
@@ -27,8 +28,9 @@ if TYPE_CHECKING:
     from bot.client import GameBot
 
 MAX_ID = 100
-_REF = re.compile(r"(?P<gid>\d{1,12}):(?P<ver>\d{1,9}):(?P<ref>[A-Za-z0-9_.\-]{1,80})")
-_LOBBY = re.compile(r"(?P<gid>\d{1,12}):(?P<op>join|leave|start|cancel|withdraw)")
+# [0-9], not \d: \d also matches "١٢" and "１", which int() would happily read as 12 and 1.
+_REF = re.compile(r"(?P<gid>[0-9]{1,12}):(?P<ver>[0-9]{1,9}):(?P<ref>[A-Za-z0-9_.\-]{1,80})")
+_LOBBY = re.compile(r"(?P<gid>[0-9]{1,12}):(?P<op>join|leave|start|cancel|withdraw)")
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -67,7 +69,7 @@ def custom_id(prefix: str, game_id: int, version: int, ref: str) -> str:
     return value
 
 
-class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<kind>[guml]):(?P<rest>.*)"):
+class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<kind>[guml]):(?P<rest>(?s:.*))"):
     """Every button the bot draws; the first letter of its id says which handler answers it."""
 
     def __init__(self, item: discord.ui.Button[Any], kind: str, rest: str) -> None:
@@ -83,6 +85,9 @@ class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = host(interaction)
+        if not isinstance(self.item, discord.ui.Button):
+            await bot.guarded(interaction, bot.tables.on_malformed(interaction, self.rest))
+            return
         handlers = {
             "g": bot.tables.on_action_click,
             "u": bot.tables.on_panel_click,
@@ -93,7 +98,7 @@ class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?
         await bot.guarded(interaction, handler(interaction, self.rest))
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?P<rest>.*)"):
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?P<rest>(?s:.*))"):
     """A dropdown whose option values are encoded engine actions."""
 
     def __init__(self, item: discord.ui.Select[Any], rest: str) -> None:
@@ -108,11 +113,17 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = host(interaction)
+        if not isinstance(self.item, discord.ui.Select):
+            await bot.guarded(interaction, bot.tables.on_malformed(interaction, self.rest))
+            return
         await bot.guarded(interaction, bot.tables.on_select(interaction, self.rest, list(self.item.values)))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RoutedButton, ActionSelect)
-KNOWN_PREFIXES = ("g:", "u:", "m:", "s:", "l:", "n:")
+COMPONENT_PREFIXES = ("g:", "u:", "m:", "s:", "l:")
+"""Ids the dynamic items above answer (any component type: a wrong one gets the malformed reply)."""
+FORM_PREFIX = "n:"
+"""Number forms, answered from ``GameBot.on_interaction`` so they survive a restart."""
 
 
 def parse_lobby(rest: str) -> tuple[int, str]:

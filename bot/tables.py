@@ -29,6 +29,7 @@ from bot import safe
 from bot.components import (
     Malformed,
     build_view,
+    custom_id,
     decode_action,
     parse_ref,
 )
@@ -272,7 +273,7 @@ class Tables:
             await self.refuse(interaction, Refusal("host.refuse.unknown_button"), game.row.language)
             return
         modal = NumberForm(
-            f"n:{game.id}:{game.public_version}:{kind}", spec.title, spec.label, spec.placeholder
+            custom_id("n", game.id, game.public_version, kind), spec.title, spec.label, spec.placeholder
         )
         try:
             await interaction.response.send_modal(modal)

@@ -19,7 +19,7 @@ JSON = Any
 Arg = int | str
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,31}")
-_INT = re.compile(r"-?\d{1,12}")
+_INT = re.compile(r"-?[0-9]{1,12}")
 
 
 class IllegalAction(Exception):
@@ -63,12 +63,19 @@ class Action:
 
     @classmethod
     def decode(cls, text: str) -> Action:
-        """Parse ``encode``'s output; raises ``ValueError`` on anything else."""
+        """Parse ``encode``'s output; raises ``ValueError`` on anything else.
+
+        Only the exact text ``encode`` writes is accepted ("add.01", "add.-0" and
+        digits of other scripts are refused), so one action has one reference.
+        """
         if not text or len(text) > 80:
             raise ValueError("action reference has a bad length")
         kind, *rest = text.split(".")
         args: list[Arg] = [int(t) if _INT.fullmatch(t) else t for t in rest]
-        return cls(kind, tuple(args))
+        action = cls(kind, tuple(args))
+        if action.encode() != text:
+            raise ValueError("not an action reference this code writes")
+        return action
 
     def to_json(self) -> list[Arg]:
         return [self.kind, *self.args]

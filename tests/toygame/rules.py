@@ -108,6 +108,8 @@ class ToyRules:
             else:
                 state.turn = (state.turn + 1) % len(state.points)
             return events
+        if action.kind in ("knock", "reroll", "gg") and action.args:
+            raise IllegalAction(f"{action.kind} takes no arguments.")
         if action.kind == "knock":
             if state.phase != "play":
                 raise IllegalAction("The race is over; press gg.")
