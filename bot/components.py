@@ -69,7 +69,9 @@ def custom_id(prefix: str, game_id: int, version: int, ref: str) -> str:
     return value
 
 
-class RoutedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<kind>[guml]):(?P<rest>(?s:.*))"):
+class RoutedButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<kind>[guml]):(?P<rest>(?s:.*))"
+):
     """Every button the bot draws; the first letter of its id says which handler answers it."""
 
     def __init__(self, item: discord.ui.Button[Any], kind: str, rest: str) -> None:
