@@ -139,11 +139,23 @@ class LobbyService:
             return await self.sessions.load(game_id)
 
     async def close(
-        self, game_id: int, user_id: int, *, moderator: bool, status: str, reason: str
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        moderator: bool,
+        status: str,
+        reason: str,
+        lobby_only: bool = False,
     ) -> LiveGame:
-        """Cancel a lobby or abandon a game: the host or a server moderator may."""
+        """Cancel a lobby or abandon a game: the host or a server moderator may.
+
+        ``lobby_only`` (the lobby's Cancel button) refuses a game that has started.
+        """
         async with self.sessions.lock(game_id):
             game = await self.sessions.load(game_id)
+            if lobby_only and game.status != "lobby":
+                raise Refusal("host.refuse.cancel_started" if game.status == "active" else "host.refuse.over")
             if game.status not in ("lobby", "active", "broken"):
                 raise Refusal("host.refuse.over")
             if user_id != game.row.host_id and not moderator:

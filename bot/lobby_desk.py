@@ -46,8 +46,14 @@ class LobbyDesk:
                 return
             elif op == "cancel":
                 moderator = _is_moderator(interaction)
+                # An old lobby message must not end a running game: only a lobby is cancelled here.
                 game = await self.lobby.close(
-                    game_id, user.id, moderator=moderator, status="abandoned", reason="cancelled"
+                    game_id,
+                    user.id,
+                    moderator=moderator,
+                    status="abandoned",
+                    reason="cancelled",
+                    lobby_only=True,
                 )
                 await safe.defer(interaction)
                 await self.edit(game, interaction)

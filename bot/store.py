@@ -86,6 +86,7 @@ MIGRATIONS: tuple[str, ...] = (
     # table, which also gives start-up a real row to write when it proves the file writable.
     """
     ALTER TABLE games ADD COLUMN public_at REAL;
+    CREATE INDEX games_by_status ON games (status, updated_at);
     CREATE TABLE meta (
         key    TEXT PRIMARY KEY,
         value  TEXT NOT NULL
@@ -549,13 +550,17 @@ class Store:
         )
         return bool(rows)
 
-    async def games_missing_final(self) -> list[int]:
-        """Ended games that had a table but whose closing message (standings) was never posted."""
+    async def games_missing_final(self, *, ended_since: float) -> list[int]:
+        """Games ended since ``ended_since`` that had a table but whose closing message was never posted.
+
+        Bounded by time so the minutely sweep does not rescan every game that ever ended.
+        """
         rows = await self._fetch(
-            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned')"
+            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.updated_at >= ?"
             " AND EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'table')"
             " AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'final')"
-            " ORDER BY g.id"
+            " ORDER BY g.id",
+            (ended_since,),
         )
         return [int(r[0]) for r in rows]
 

@@ -47,6 +47,9 @@ MAX_LINES = 12
 RETRY_DELAYS = (1.0, 4.0)
 """Seconds before the second and third try of a table post; after that the sweep takes over."""
 
+FINAL_WINDOW = 7 * 24 * 3600.0
+"""The sweep looks for missing final messages among games that ended this recently."""
+
 SWEEP_BACKOFF_MAX = 3600.0
 """A table whose repost keeps failing (a deleted thread) is retried at most this often."""
 
@@ -348,7 +351,7 @@ class Tables:
         """
         store = self.sessions.store
         behind = await store.games_behind_their_table()
-        unfinished = await store.games_missing_final()
+        unfinished = await store.games_missing_final(ended_since=self.sessions.clock() - FINAL_WINDOW)
         repaired = 0
         for game_id in [*behind, *unfinished]:
             if not self._due(game_id):

@@ -256,3 +256,20 @@ async def test_final_standings_that_failed_are_posted_later(tmp_path: Path) -> N
         assert not any(m.components for m in table.messages())
         await env.advance_time(125)
         assert len([m for m in table.messages() if "Final standings" in m.content]) == 1, "posted once"
+
+
+async def test_an_old_lobby_cancel_button_does_not_end_a_running_game(tmp_path: Path) -> None:
+    """Found by the fuzz: a lobby message whose edit failed kept Cancel, which ended the game."""
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ana, bob = (guild.add_member(env.create_user(n)) for n in ("ana", "bob"))
+        lobby = (await ana.slash(channel, "game new", name="toy")).response.message
+        await bob.click(lobby, label="Join")
+        env.inject_error("PATCH", "*", times=None)  # the lobby keeps its buttons
+        await ana.click(lobby, label="Start")
+        env.backend.faults.clear()
+        assert db_row(tmp_path)[3] == "active"
+        result = await ana.click(lobby, label="Cancel")
+        assert result.ephemeral and "/game abandon" in result.response.content
+        assert db_row(tmp_path)[3] == "active"
