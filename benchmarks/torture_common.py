@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,13 @@ REPO = Path(__file__).resolve().parent.parent
 REAL_GAMES: tuple[str, ...] = ("california", "estates")
 USER_BASE = 1000
 """Seat ``n`` of every table is user ``USER_BASE + n``: the same few friends play every table."""
+
+
+def scratch_folder(prefix: str, parent: Path | None) -> Path:
+    """A fresh folder for one run's database (inside ``parent`` when given)."""
+    if parent is not None:
+        parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
 
 
 def register_toy() -> None:

@@ -59,7 +59,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -82,6 +81,7 @@ from benchmarks.torture_common import (
     parse_games,
     player_count,
     report,
+    scratch_folder,
     violations,
 )
 from bot.registry import REGISTRY
@@ -402,10 +402,7 @@ def run(
     """Kill and restart ``kills`` times; returns the figures (see the module docstring)."""
     progress = err if err is not None else sys.stderr
     game_names = parse_games(",".join(games))
-    parent = Path(workdir) if workdir is not None else None
-    if parent is not None:
-        parent.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="torture-kills-", dir=parent))
+    folder = scratch_folder("torture-kills-", Path(workdir) if workdir is not None else None)
     db = folder / "kills.sqlite3"
     rng = random.Random(seed)
     ledger = Ledger()

@@ -74,7 +74,6 @@ import random
 import shutil
 import sqlite3
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -94,6 +93,7 @@ from benchmarks.torture_common import (
     parse_games,
     player_count,
     report,
+    scratch_folder,
     violations,
 )
 from bot.lobby import LobbyService
@@ -651,10 +651,7 @@ def run(
     """Run ``races`` races; returns the figures (see the module docstring)."""
     progress = err if err is not None else sys.stderr
     names = parse_games(",".join(games))
-    parent = Path(workdir) if workdir is not None else None
-    if parent is not None:
-        parent.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="torture-races-", dir=parent))
+    folder = scratch_folder("torture-races-", Path(workdir) if workdir is not None else None)
     started = time.perf_counter()
     try:
         f = asyncio.run(_run_async(races, seed, folder, names, tables, cold, readers, progress))
