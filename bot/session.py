@@ -256,17 +256,16 @@ class SessionService:
         """
         started = time.perf_counter()
         async with self.lock(game_id):
-            try:
-                return await self._act_once(game_id, user_id, action, version, started)
-            except VersionConflict:
-                # Another process committed first.  If it was a private move (a stow), our
-                # copy had the right public version but an older log: the click is not
-                # stale, so look at the database again and try once more.
-                pass
-            try:
-                return await self._act_once(game_id, user_id, action, version, started)
-            except VersionConflict:
-                raise Refusal("host.refuse.stale") from None
+            for last_try in (False, True):
+                try:
+                    return await self._act_once(game_id, user_id, action, version, started)
+                except VersionConflict:
+                    # Another process committed first.  If it was a private move (a stow),
+                    # our copy had the right public version but an older log: the click is
+                    # not stale, so look at the database again (forgotten) and try once more.
+                    if last_try:
+                        raise Refusal("host.refuse.stale") from None
+            raise AssertionError("unreachable: the last try returns or raises")
 
     async def _act_once(
         self, game_id: int, user_id: int, action: Action, version: int | None, started: float
