@@ -309,8 +309,8 @@ class Tables:
     async def open_table(self, game: LiveGame) -> None:
         """The first table message of a freshly started game."""
         lang = game.row.language
-        self.shown(game.id).journal.clear()
         shown = self.shown(game.id)
+        shown.journal.clear()
         async with shown.lock:
             await self._post_safely(
                 game, [self.t("host.started", lang, game=game.entry.rules.title)], new=True
@@ -462,10 +462,8 @@ class Tables:
         try:
             return await self._post(game, lines, new=new)
         except StoreError as exc:
-            self.shown(game.id).unposted.extend(lines)
             log.error("game %s: the table could not be recorded: %s", game.id, exc)
         except Exception:
-            self.shown(game.id).unposted.extend(lines)
             log.exception("game %s: the table could not be posted", game.id)
         return False
 
@@ -476,7 +474,8 @@ class Tables:
         channel_id = game.row.table_channel_id
         if channel_id is None:
             return True
-        lines, shown.unposted = [*shown.unposted, *lines], []
+        # Kept as unposted until players can see them, whatever fails on the way.
+        lines = shown.unposted = [*shown.unposted, *lines]
         current = await store.live_messages(game.id, "table")
         view = build_view(game.id, game.public_version, self.presenter(game).controls(game))
         png = await self._render(game)
@@ -490,6 +489,7 @@ class Tables:
             )
             content = self._table_content(game, edited)
             if await safe.edit(message, content=content, view=view, **replace):
+                shown.unposted = []
                 await store.update_message_version(row.message_id, game.public_version)
                 shown.lines = edited
                 shown.waiting = game.waiting()
@@ -505,9 +505,9 @@ class Tables:
             allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
         )
         if sent is None:
-            shown.unposted = lines
             log.warning("game %s: the table message could not be posted; the sweep will retry", game.id)
             return False
+        shown.unposted = []
         await store.add_message(game.id, channel_id, sent.id, "table", game.public_version)
         shown.lines = fresh
         shown.waiting = game.waiting()
@@ -557,7 +557,7 @@ class Tables:
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if sent is None:
-                shown.unposted = lines
+                # The unposted event lines stay; the sweep adds the closing lines again itself.
                 log.warning("game %s: the final message could not be posted; the sweep will retry", game.id)
                 return False
             await self.sessions.store.add_message(game.id, channel_id, sent.id, "final", game.public_version)

@@ -252,7 +252,7 @@ async def test_final_standings_that_failed_are_posted_later(tmp_path: Path) -> N
         assert not any("Final standings" in m.content for m in table.messages())
         await env.advance_time(125)
         finals = [m for m in table.messages() if "Final standings" in m.content]
-        assert len(finals) == 1
+        assert len(finals) == 1 and finals[0].content.count("Final standings") == 1
         assert not any(m.components for m in table.messages())
         await env.advance_time(125)
         assert len([m for m in table.messages() if "Final standings" in m.content]) == 1, "posted once"
