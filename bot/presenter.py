@@ -78,6 +78,8 @@ class Panel:
 
     text: str
     controls: list[Control] = field(default_factory=list)
+    image: bytes | None = None
+    """A private picture (a zoom on one's own mansion or holdings): PNG bytes, or none."""
 
 
 class Presenter:
@@ -159,6 +161,13 @@ class Presenter:
     def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
         """A private line for the player whose action was accepted ("You took a loan: +3 silver")."""
         return None
+
+    def private_summary(self, game: LiveGame, seat: int) -> list[str]:
+        """What only ``seat`` knows right now, for "Catch me up" (money in The Estates, a hand).
+
+        Built from ``view(state, seat)``; the default has nothing private to say.
+        """
+        return []
 
     def standings(self, game: LiveGame, outcome: Outcome) -> list[str]:
         """Final standings, best first, with each player's score breakdown."""

@@ -255,15 +255,23 @@ class Tables:
     async def send_panel(self, interaction: discord.Interaction, game: LiveGame, panel: Panel) -> None:
         """A private panel; a click on a private panel replaces it instead of stacking a new one."""
         view = build_view(game.id, game.public_version, panel.controls)
+        picture = (
+            [discord.File(io.BytesIO(panel.image), filename=f"zoom-{game.id}.png")]
+            if panel.image is not None
+            else []
+        )
         if _on_private_panel(interaction) and not interaction.response.is_done():
             try:
-                await interaction.response.edit_message(content=panel.text, view=view)
+                # attachments=[] also clears a zoom picture the panel showed before.
+                await interaction.response.edit_message(content=panel.text, view=view, attachments=picture)
                 return
             except discord.HTTPException as exc:
                 log.warning("could not update a panel: %s", exc)
         kwargs: dict[str, Any] = {"ephemeral": True}
         if view is not None:
             kwargs["view"] = view
+        if picture:
+            kwargs["file"] = discord.File(io.BytesIO(panel.image or b""), filename=f"zoom-{game.id}.png")
         await safe.reply(interaction, panel.text, **kwargs)
 
     async def on_form_click(self, interaction: discord.Interaction, rest: str) -> None:
