@@ -2,26 +2,37 @@
 
 The offline tools (simulate, render, export, replay, games) need no token and
 no network; their names and outputs are interfaces other tools rely on.
+
+Every way a command can fail that is not a bug ends with exit code 2 and one
+line on stderr that says what to do, never a traceback: a wrong argument, a
+setting, a database that cannot be used, a token Discord rejects, no network.
+
+Heavy modules (discord.py, aiohttp, aiosqlite) are imported only by the
+commands that use them, so ``--help``, a missing token or a simulation do not
+pay for them; the registry is imported up front because the help lists the
+games.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import errno
 import importlib
 import json
 import logging
+import os
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.registry import REGISTRY, GameEntry, Registry
-from bot.store import GameRow, SeatRow, Store, StoreError
 from rules.core import InvalidOptions
-from rules.play import random_playthrough
+
+if TYPE_CHECKING:
+    from bot.store import GameRow, SeatRow, Store
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
@@ -29,15 +40,194 @@ T = TypeVar("T")
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 
+SEED_LIMIT = 1 << 64
+"""Seeds go through ``rules.rng.Rng``, which keeps 64 bits: a seed outside ``[0, 2**64)`` would
+silently deal the same game as another one (-1 is 2**64-1), so such seeds are refused."""
+
+PORTAL = "https://discord.com/developers/applications"
+
 
 class UsageError(Exception):
-    """Bad arguments: printed on stderr, exit code 2."""
+    """Bad arguments: printed on stderr after ``error:``, exit code 2."""
+
+
+class Refused(Exception):
+    """The command cannot go on (a setting, the database, Discord, the network).
+
+    Its message is one complete line that names the problem and what to do; it is printed
+    as it is on stderr and the exit code is 2.
+    """
 
 
 def load_plugins(names: str) -> None:
-    """Import extra game modules named in ``GAMEHOST_PLUGINS`` (they register themselves)."""
+    """Import extra game modules named in ``GAMEHOST_PLUGINS`` (they register themselves).
+
+    A name that does not import is a setting to fix, not a crash: it becomes a ``ConfigError``.
+    """
     for name in filter(None, (n.strip() for n in names.split(","))):
-        importlib.import_module(name)
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            raise ConfigError(f"GAMEHOST_PLUGINS names {name!r}, which cannot be imported: {exc}") from None
+
+
+# -- arguments ----------------------------------------------------------------------------------
+
+
+def whole_number(minimum: int, limit: int | None = None, why: str = "") -> Callable[[str], int]:
+    """An argparse ``type``: an integer from ``minimum`` up to (not including) ``limit``.
+
+    argparse alone takes ``--moves -5`` happily and the command then does something
+    meaningless (render 0 moves); this refuses such a value while parsing, with exit
+    code 2 and a message naming the option, before any work is done.
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        if value < minimum or (limit is not None and value >= limit):
+            wanted = f"at least {minimum}" if limit is None else f"from {minimum} to {limit - 1}"
+            raise argparse.ArgumentTypeError(f"must be {wanted}, not {value}{why}")
+        return value
+
+    return parse
+
+
+def games_help(registry: Registry) -> str:
+    """The public games with their player counts, from the registry so the help never goes stale."""
+    entries = registry.public()
+    if not entries:
+        return "no games are registered"
+    return ", ".join(
+        f"{e.name} ({e.rules.min_players}-{e.rules.max_players} players)"
+        if e.rules.min_players != e.rules.max_players
+        else f"{e.name} ({e.rules.min_players} players)"
+        for e in entries
+    )
+
+
+def _add_game_arguments(parser: argparse.ArgumentParser, registry: Registry) -> None:
+    """GAME, --players and --seed, shared by ``simulate`` and ``render``."""
+    parser.add_argument("game", metavar="GAME", help=f"the game to play: {games_help(registry)}")
+    parser.add_argument(
+        "--players",
+        metavar="N",
+        type=int,
+        required=True,
+        help="number of players (required); must be within the game's range",
+    )
+    parser.add_argument(
+        "--seed",
+        metavar="S",
+        type=whole_number(0, SEED_LIMIT, " (the game keeps 64 bits of its seed)"),
+        default=1,
+        help="seed of the deal and of the random moves, 0 to 2**64-1 (default %(default)s); "
+        "the same seed plays the same game",
+    )
+
+
+def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
+    """Every command and option, each with a help line (``python -m bot COMMAND --help``)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Board game host for Discord. Without a command, runs the bot.",
+        epilog=f"Games: {games_help(registry)}. `python -m bot COMMAND --help` describes a command. "
+        "Settings (DISCORD_TOKEN, GAMEHOST_DB, ...) come from the environment or .env.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser(
+        "run",
+        help="start the bot (default)",
+        description="Connect to Discord and host games until stopped (Ctrl+C). Needs DISCORD_TOKEN; "
+        "opens (or creates) the database GAMEHOST_DB.",
+        epilog="Exit code 2, with one line on stderr, when the token is missing or rejected, Discord "
+        "cannot be reached, or the database cannot be used.",
+    )
+    sub.add_parser(
+        "sync",
+        help="publish slash commands globally (after an upgrade)",
+        description="Log in, publish the slash commands globally (they may take up to an hour to "
+        "appear), and exit. Needs DISCORD_TOKEN.",
+        epilog="Exit code 2, with one line on stderr, when the token is missing or rejected, Discord "
+        "cannot be reached, or the database cannot be used.",
+    )
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play random games and check invariants",
+        description="Play K random games (seeds S, S+1, ...) checking the game's invariants after "
+        "every move, and print one JSON line: game, players, games, actions, seconds, "
+        "actions_per_second, invariant_failures.",
+        epilog="Exit code 1 when an invariant failed (the first failures are printed on stderr), 2 on "
+        "bad arguments.",
+    )
+    _add_game_arguments(sim, registry)
+    sim.add_argument(
+        "--games",
+        metavar="K",
+        type=whole_number(1),
+        default=1,
+        help="how many games to play, at least 1 (default %(default)s)",
+    )
+    sim.add_argument(
+        "--max-actions",
+        metavar="A",
+        type=whole_number(1),
+        default=20_000,
+        help="a game not over after this many actions counts as a failure (default %(default)s)",
+    )
+
+    ren = sub.add_parser(
+        "render",
+        help="draw the board after random moves",
+        description="Deal a game, play M random legal moves, and write the board as players see it "
+        "to a PNG file.",
+    )
+    _add_game_arguments(ren, registry)
+    ren.add_argument(
+        "--moves",
+        metavar="M",
+        type=whole_number(0),
+        default=0,
+        help="random moves to play before drawing, 0 or more (default %(default)s); fewer are "
+        "played if the game ends first, and the output says how many",
+    )
+    ren.add_argument(
+        "--out", metavar="FILE", required=True, help="PNG file to write (required); its folder must exist"
+    )
+
+    exp = sub.add_parser(
+        "export",
+        help="print a saved game as JSON",
+        description="Print a game from the database GAMEHOST_DB as JSON: seed, options, players and "
+        "every move, enough for `replay`.",
+        epilog="Exit code 2 when the database has no such game; a database that does not exist is "
+        "not created.",
+    )
+    exp.add_argument(
+        "game_id",
+        metavar="GAME_ID",
+        type=whole_number(1, why=" (game ids start at 1)"),
+        help="the game's id, as `games` lists it",
+    )
+    rep = sub.add_parser(
+        "replay",
+        help="replay an exported game and compare",
+        description="Replay an export through the rules and print one JSON line: game, actions, "
+        "matches, detail.",
+        epilog="Exit code 1 when the replay does not give the saved state back, 2 when the file is "
+        "not an export.",
+    )
+    rep.add_argument("file", metavar="FILE", help="a JSON file written by `export`")
+    sub.add_parser(
+        "games",
+        help="list games in the database",
+        description="List the games in the database GAMEHOST_DB: id, game, status, players, last "
+        "move. A database that does not exist has no games, and is not created.",
+    )
+    return parser
 
 
 def _entry(registry: Registry, name: str, players: int | None = None) -> GameEntry:
@@ -52,10 +242,15 @@ def _entry(registry: Registry, name: str, players: int | None = None) -> GameEnt
     return entry
 
 
+# -- offline tools ------------------------------------------------------------------------------
+
+
 def cmd_simulate(args: argparse.Namespace, registry: Registry) -> int:
+    from rules.play import random_playthrough
+
     entry = _entry(registry, args.game, args.players)
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
+    if args.seed + args.games > SEED_LIMIT:
+        raise UsageError(f"--seed {args.seed} with --games {args.games} would need seeds past 2**64-1")
     actions = 0
     failures = 0
     started = time.perf_counter()
@@ -81,6 +276,8 @@ def cmd_simulate(args: argparse.Namespace, registry: Registry) -> int:
 
 
 def cmd_render(args: argparse.Namespace, registry: Registry) -> int:
+    from rules.play import random_playthrough
+
     entry = _entry(registry, args.game, args.players)
     run = random_playthrough(entry.rules, args.players, args.seed, stop_after=args.moves, check=False)
     names = [f"Player {seat + 1}" for seat in range(args.players)]
@@ -89,11 +286,30 @@ def cmd_render(args: argparse.Namespace, registry: Registry) -> int:
         Path(args.out).write_bytes(png)
     except OSError as exc:
         raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-    print(f"wrote {args.out} ({len(png)} bytes) after {len(run.log)} moves")
+    ended = " (the game ended there)" if len(run.log) < args.moves else ""
+    print(f"wrote {args.out} ({len(png)} bytes) after {len(run.log)} moves{ended}")
     return 0
 
 
+def database_exists(path: Path) -> bool:
+    """Whether the database file is there, without creating anything.
+
+    Only "not there" is ``False`` (the file or a folder above it is missing): a path that
+    cannot be looked at (a regular file where a folder should be, no permission) is a
+    setting to fix, so it is refused instead of being reported as "no games".
+    """
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise Refused(f"Cannot open the database at {path}: {exc.strerror or exc}") from None
+    return True
+
+
 async def _with_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> T:
+    from bot.store import Store
+
     store = await Store.open(settings.database)
     try:
         return await work(store)
@@ -101,15 +317,31 @@ async def _with_store(settings: Settings, work: Callable[[Store], Awaitable[T]])
         await store.close()
 
 
+def _run_on_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> T:
+    """Run ``work`` on the opened database; a database that cannot be used becomes ``Refused``."""
+    import asyncio
+
+    from bot.store import StoreError
+
+    try:
+        return asyncio.run(_with_store(settings, work))
+    except StoreError as exc:
+        raise Refused(str(exc)) from None
+
+
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from bot.export import export_game
+
+    if not database_exists(settings.database):
+        # Opening would create an empty database only to find nothing in it.
+        raise UsageError(f"no game {args.game_id} in {settings.database}: there is no database there")
 
     async def work(store: Store) -> dict[str, Any]:
         if await store.game(args.game_id) is None:
             raise UsageError(f"no game {args.game_id} in {settings.database}")
         return await export_game(store, args.game_id)
 
-    data = asyncio.run(_with_store(settings, work))
+    data = _run_on_store(settings, work)
     print(json.dumps(data, indent=1))
     return 0
 
@@ -136,10 +368,22 @@ def cmd_replay(args: argparse.Namespace, registry: Registry) -> int:
 
 
 def cmd_games(settings: Settings) -> int:
+    """The table of games; a database that does not exist is reported, never created.
+
+    ``games`` is how one looks for the database: opening a mistyped ``GAMEHOST_DB``
+    used to leave a new empty file (and its folder) behind and report nothing wrong.
+    """
+    if not database_exists(settings.database):
+        print(f"no games: there is no database at {settings.database} (GAMEHOST_DB); nothing was created")
+        return 0
+
     async def work(store: Store) -> list[tuple[GameRow, list[SeatRow]]]:
         return [(row, await store.seats(row.id)) for row in await store.games()]
 
-    rows = asyncio.run(_with_store(settings, work))
+    rows = _run_on_store(settings, work)
+    if not rows:
+        print(f"no games in {settings.database}")
+        return 0
     print(f"{'id':>5}  {'game':<12} {'status':<10} {'players':<40} last move")
     for row, seats in rows:
         # The last *public* move: a hidden one (a stow) leaves no time anywhere.
@@ -150,10 +394,99 @@ def cmd_games(settings: Settings) -> int:
     return 0
 
 
-def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) -> int:
-    from bot.client import GameBot
+# -- connecting to Discord ----------------------------------------------------------------------
 
+
+def _one_line(text: str, limit: int = 200) -> str:
+    """Collapse whitespace and cut: an HTTP error can carry a whole HTML page."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+NETWORK_ERRNOS = frozenset(
+    {
+        errno.ENETUNREACH,
+        errno.ENETDOWN,
+        errno.EHOSTUNREACH,
+        errno.EHOSTDOWN,
+        errno.ECONNREFUSED,
+        errno.ECONNRESET,
+        errno.ECONNABORTED,
+        errno.ETIMEDOUT,
+        errno.EADDRNOTAVAIL,
+    }
+)
+
+
+def _network_error(exc: BaseException, client_error: type[Exception]) -> bool:
+    """Whether an ``OSError`` is about the network, not a file.
+
+    Both are ``OSError``: a locale file that cannot be read while the bot starts must keep
+    its traceback, not be reported as "cannot reach Discord".  ``client_error`` is aiohttp's
+    ``ClientError`` (passed in so aiohttp is imported only by ``run`` and ``sync``).
+    """
+    import socket
+
+    if isinstance(exc, client_error | ConnectionError | TimeoutError | socket.gaierror | socket.herror):
+        return True
+    return isinstance(exc, OSError) and exc.errno in NETWORK_ERRNOS
+
+
+def connection_problem(exc: BaseException) -> str | None:
+    """The one line to print when connecting to Discord failed in a way a user can fix.
+
+    ``None`` for anything else, which is a bug and keeps its traceback.  discord.py
+    itself retries a connection that drops once the bot is running; what reaches here
+    is the start-up failing: a token Discord rejects (``LoginFailure``), or no way to
+    reach Discord at all (no network, DNS, a firewall: a network ``OSError``, which
+    includes aiohttp's ``ClientConnectorError`` and ``TimeoutError``).  The token is never part
+    of the message.
+    """
+    import aiohttp
+    import discord
+
+    if isinstance(exc, discord.LoginFailure):
+        return (
+            f"Discord rejected DISCORD_TOKEN (it was reset, revoked or mistyped). Open {PORTAL}, "
+            "Bot > Reset Token, and put the new token in the environment or in .env."
+        )
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return (
+            "Discord refused a privileged intent this bot asked for: enable it at "
+            f"{PORTAL} under Bot > Privileged Gateway Intents, or turn it off."
+        )
+    if isinstance(exc, discord.GatewayNotFound):
+        return (
+            "Cannot reach Discord: its gateway address could not be fetched. Check the network "
+            "(and any firewall or proxy), then start again."
+        )
+    if isinstance(exc, discord.HTTPException):
+        answer = f"HTTP {exc.status} {getattr(exc.response, 'reason', None) or ''}".rstrip()
+        if exc.text and not exc.text.lstrip().startswith("<"):  # an error page says nothing more
+            answer += f": {exc.text}"
+        return _one_line(f"Discord refused the request ({answer}). Try again later.")
+    if isinstance(exc, discord.ConnectionClosed):
+        return f"Discord closed the connection (code {exc.code}). Try again later."
+    if _network_error(exc, aiohttp.ClientError):
+        detail = str(exc) or type(exc).__name__
+        return _one_line(
+            f"Cannot reach Discord ({detail}). Check the network (and any firewall or proxy), then start again."
+        )
+    return None
+
+
+def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) -> int:
+    """Start the bot (or only publish its commands), refusing early what cannot work.
+
+    The token is checked before discord.py is even imported, so the README's start
+    command answers "DISCORD_TOKEN is not set" at once; the database is checked before
+    connecting, so a bad ``GAMEHOST_DB`` never costs a login.
+    """
     token = settings.require_token()
+
+    import asyncio
+
+    from bot.store import Store, StoreError
 
     async def check_db() -> None:
         store = await Store.open(settings.database)
@@ -162,69 +495,77 @@ def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) 
     try:
         asyncio.run(check_db())
     except StoreError as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_USAGE
+        raise Refused(str(exc)) from None
+
+    import discord
+
+    from bot.client import GameBot
+
+    # The bot has no voice: discord.py's two warnings that voice libraries are missing
+    # would only make every start look like something is wrong.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     bot = GameBot(settings, registry=registry)
-    if sync_only:
+    try:
+        if sync_only:
 
-        async def sync() -> None:
-            async with bot:
-                await bot.login(token)  # runs setup_hook, which loads every cog into the tree
-                synced = await bot.tree.sync()
-                print(f"synced {len(synced)} global commands (they may take up to an hour to appear)")
+            async def sync() -> None:
+                async with bot:
+                    await bot.login(token)  # runs setup_hook, which loads every cog into the tree
+                    synced = await bot.tree.sync()
+                    print(f"synced {len(synced)} global commands (they may take up to an hour to appear)")
 
-        bot.sync_dev_guild = False
-        asyncio.run(sync())
-        return 0
-    bot.run(token, log_handler=None)
+            bot.sync_dev_guild = False
+            asyncio.run(sync())
+        else:
+            bot.run(token, log_handler=None)
+    except StoreError as exc:  # the database failed in setup_hook, after the check above
+        raise Refused(str(exc)) from None
+    except Exception as exc:
+        problem = connection_problem(exc)
+        if problem is None:
+            raise
+        raise Refused(problem) from None
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Board game host for Discord.")
-    sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help="start the bot (default)")
-    sub.add_parser("sync", help="publish slash commands globally (after an upgrade)")
-    sim = sub.add_parser("simulate", help="play random games and check invariants")
-    sim.add_argument("game")
-    sim.add_argument("--players", type=int, required=True)
-    sim.add_argument("--games", type=int, default=1)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--max-actions", type=int, default=20_000)
-    ren = sub.add_parser("render", help="draw the board after random moves")
-    ren.add_argument("game")
-    ren.add_argument("--players", type=int, required=True)
-    ren.add_argument("--seed", type=int, default=1)
-    ren.add_argument("--moves", type=int, default=0)
-    ren.add_argument("--out", required=True)
-    exp = sub.add_parser("export", help="print a saved game as JSON")
-    exp.add_argument("game_id", type=int)
-    rep = sub.add_parser("replay", help="replay an exported game and compare")
-    rep.add_argument("file")
-    sub.add_parser("games", help="list games in the database")
-    return parser
+# -- main ---------------------------------------------------------------------------------------
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    """Parse, then run one command; every expected failure is exit 2 and one line on stderr.
+
+    Settings and plugins are read before the arguments so that ``--help`` lists the
+    games that plugins add; a broken setting is reported only after parsing, so
+    ``--help`` still works while it is broken.
+    """
+    problem: ConfigError | None = None
+    settings: Settings | None = None
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        problem = exc
+    if settings is not None:
+        logging.basicConfig(
+            level=settings.log_level,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+            stream=sys.stderr,
+        )
+        # aiosqlite logs every statement with its parameters at DEBUG: game snapshots with
+        # hidden money and hands, and the moment of every private move.  Never show those.
+        logging.getLogger("aiosqlite").setLevel(logging.INFO)
+        try:
+            load_plugins(settings.plugins)
+        except ConfigError as exc:
+            problem = exc
+    parser = build_parser(REGISTRY)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on bad arguments, 0 on --help
         return int(exc.code or 0)
-    try:
-        settings = load_settings()
-    except (ConfigError, StoreError) as exc:
-        print(str(exc), file=sys.stderr)
+    if problem is not None or settings is None:
+        print(str(problem), file=sys.stderr)
         return EXIT_USAGE
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    # aiosqlite logs every statement with its parameters at DEBUG: game snapshots with
-    # hidden money and hands, and the moment of every private move.  Never show those.
-    logging.getLogger("aiosqlite").setLevel(logging.INFO)
-    load_plugins(settings.plugins)
     command = args.command or "run"
     try:
         if command == "simulate":
@@ -238,12 +579,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "games":
             return cmd_games(settings)
         return cmd_run(settings, REGISTRY, sync_only=command == "sync")
-    except UsageError as exc:
+    except (UsageError, InvalidOptions) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except InvalidOptions as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (ConfigError, StoreError) as exc:
+    except (ConfigError, Refused) as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_USAGE

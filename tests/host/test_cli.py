@@ -9,19 +9,24 @@ database path into a test.  The repository is reached through ``PYTHONPATH``.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import hashlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
+import discord
 import pytest
 from PIL import Image
 
+from bot.cli import build_parser, connection_problem
 from bot.config import Settings, load_settings
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
@@ -62,6 +67,21 @@ def cli(
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=cwd,
+        env=_env(tmp_path, env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def _python(
+    tmp_path: Path, code: str, *args: str, env: Mapping[str, str] | None = None, timeout: float = TIMEOUT
+) -> subprocess.CompletedProcess[str]:
+    """``python -c code args`` with the same hermetic environment as :func:`cli`."""
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=_cwd(tmp_path),
         env=_env(tmp_path, env),
         capture_output=True,
         text=True,
@@ -177,17 +197,52 @@ BAD_ARGS = [
     pytest.param(["simulate", "toy", "--players", "2", "--games", "0"], "--games", id="simulate-games-0"),
     pytest.param(["simulate", "toy", "--players", "2", "--games", "-3"], "--games", id="simulate-games-neg"),
     pytest.param(["simulate", "toy"], "required: --players", id="simulate-no-players"),
-    pytest.param(["simulate"], "required: game", id="simulate-no-game"),
+    pytest.param(["simulate"], "required: GAME", id="simulate-no-game"),
     pytest.param(["simulate", "toy", "--players", "two"], "invalid int value", id="simulate-players-nan"),
     pytest.param(
         ["render", "nope", "--players", "2", "--out", "x.png"], "unknown game 'nope'", id="render-unknown"
     ),
     pytest.param(["render", "toy", "--players", "9", "--out", "x.png"], "not 9", id="render-players"),
     pytest.param(["render", "toy", "--players", "2"], "required: --out", id="render-no-out"),
-    pytest.param(["export"], "required: game_id", id="export-no-id"),
+    pytest.param(["export"], "required: GAME_ID", id="export-no-id"),
     pytest.param(["export", "first"], "invalid int value", id="export-bad-id"),
-    pytest.param(["replay"], "required: file", id="replay-no-file"),
+    pytest.param(["replay"], "required: FILE", id="replay-no-file"),
     pytest.param(["frobnicate"], "invalid choice", id="unknown-command"),
+    # Numbers that parse but mean nothing: refused while parsing, naming the option.
+    pytest.param(
+        ["render", "toy", "--players", "2", "--moves", "-5", "--out", "x.png"],
+        "argument --moves: must be at least 0, not -5",
+        id="render-moves-neg",
+    ),
+    pytest.param(
+        ["render", "toy", "--players", "2", "--moves", "five", "--out", "x.png"],
+        "invalid int value",
+        id="render-moves-nan",
+    ),
+    pytest.param(["render", "toy", "--players", "-2", "--out", "x.png"], "not -2", id="render-players-neg"),
+    pytest.param(["simulate", "toy", "--players", "-1"], "1 to 4 players, not -1", id="simulate-players-neg"),
+    pytest.param(
+        ["render", "toy", "--players", "2", "--seed", "-1", "--out", "x.png"],
+        "argument --seed: must be from 0 to 18446744073709551615, not -1",
+        id="render-seed-neg",
+    ),
+    pytest.param(
+        ["simulate", "toy", "--players", "2", "--seed", str(2**64)],
+        "argument --seed",
+        id="simulate-seed-2**64",
+    ),
+    pytest.param(
+        ["simulate", "toy", "--players", "2", "--seed", str(2**64 - 1), "--games", "2"],
+        "past 2**64-1",
+        id="simulate-seeds-run-past-2**64",
+    ),
+    pytest.param(
+        ["simulate", "toy", "--players", "2", "--max-actions", "0"],
+        "argument --max-actions: must be at least 1, not 0",
+        id="simulate-max-actions-0",
+    ),
+    pytest.param(["export", "0"], "argument GAME_ID: must be at least 1, not 0", id="export-id-0"),
+    pytest.param(["export", "-4"], "argument GAME_ID: must be at least 1, not -4", id="export-id-neg"),
 ]
 
 
@@ -199,6 +254,23 @@ def test_bad_arguments_exit_2_with_a_message(tmp_path: Path, args: list[str], me
     assert "Traceback" not in done.stderr
     assert done.stdout == "", "no report on stdout when the arguments are wrong"
     assert not (_cwd(tmp_path) / "x.png").exists()
+    assert not (tmp_path / "db").exists(), "bad arguments never touch the database"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "toy", "--players", "1", "--seed", "0"],
+        ["simulate", "toy", "--players", "4", "--seed", str(2**64 - 2), "--games", "2"],
+        ["simulate", "toy", "--players", "2", "--max-actions", "1"],
+    ],
+    ids=["seed-0", "last-seeds", "max-actions-1"],
+)
+def test_numbers_at_the_edges_of_their_range_are_accepted(tmp_path: Path, args: list[str]) -> None:
+    """The refusals above stop exactly at the edge: the smallest and largest sensible values run."""
+    done = cli(tmp_path, *args)
+    assert done.returncode in (0, 1), (done.stdout, done.stderr)  # --max-actions 1 fails, by design
+    assert len(done.stdout.splitlines()) == 1 and "Traceback" not in done.stderr
 
 
 # -- render --------------------------------------------------------------------------------------
@@ -217,6 +289,21 @@ def test_render_writes_a_png(tmp_path: Path) -> None:
         assert image.format == "PNG"
         image.load()
         assert image.width > 0 and image.height > 0
+
+
+def test_render_of_zero_moves_and_of_more_moves_than_the_game_has(tmp_path: Path) -> None:
+    """``--moves 0`` draws the deal; a count past the end draws the final board and says so."""
+    zero = cli(tmp_path, "render", "toy", "--players", "2", "--moves", "0", "--out", str(tmp_path / "0.png"))
+    assert zero.returncode == 0, zero.stderr
+    assert zero.stdout.strip().endswith("after 0 moves")
+    many = cli(
+        tmp_path, "render", "toy", "--players", "2", "--moves", "100000", "--out", str(tmp_path / "n.png")
+    )
+    assert many.returncode == 0, many.stderr
+    assert many.stdout.strip().endswith("(the game ended there)")
+    played = int(many.stdout.split(" after ")[1].split()[0])
+    assert 0 < played < 100000
+    assert (tmp_path / "n.png").read_bytes().startswith(PNG_SIGNATURE)
 
 
 # -- run without a token ------------------------------------------------------------------------
@@ -327,14 +414,429 @@ def test_run_at_debug_level_never_prints_the_token(tmp_path: Path, source: str) 
 
 
 def test_the_environment_wins_over_dot_env(tmp_path: Path) -> None:
-    """Both name a database: ``games`` opens (and so creates) the environment's one only."""
+    """Both name a database: ``games`` looks at the environment's one only (and creates neither)."""
     from_file, from_env = tmp_path / "from-dotenv.sqlite3", tmp_path / "from-env.sqlite3"
     (_cwd(tmp_path) / ".env").write_text(
         f"GAMEHOST_DB={from_file}\nGAMEHOST_LOG_LEVEL=nonsense\n", encoding="utf-8"
     )
     done = cli(tmp_path, "games", env={"GAMEHOST_DB": str(from_env), "GAMEHOST_LOG_LEVEL": "INFO"})
     assert done.returncode == 0, done.stderr
-    assert from_env.exists() and not from_file.exists()
+    assert str(from_env) in done.stdout and str(from_file) not in done.stdout + done.stderr
+    assert not from_env.exists() and not from_file.exists()
+
+
+# -- --help ---------------------------------------------------------------------------------------
+
+COMMANDS = ["run", "sync", "simulate", "render", "export", "replay", "games"]
+GAME_COMMANDS = ["simulate", "render"]
+
+
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser(REGISTRY)
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(commands.choices)
+
+
+def _flat(text: str) -> str:
+    """Help text with argparse's line wrapping undone, to look for whole sentences in it."""
+    return " ".join(text.split())
+
+
+def test_the_main_help_lists_every_command_and_the_games(tmp_path: Path) -> None:
+    assert sorted(_subcommands()) == sorted(COMMANDS), "a new command needs its place in these tests"
+    done = cli(tmp_path, "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    for command in COMMANDS:
+        assert re.search(rf"^\s+{command}\s+\S", done.stdout, re.MULTILINE), f"{command} has no help line"
+    for entry in REGISTRY.public():
+        assert entry.name in done.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_option_of_every_command_is_described(tmp_path: Path, command: str) -> None:
+    """``COMMAND --help`` exits 0 and shows a description and every argument with its help line."""
+    sub = _subcommands()[command]
+    done = cli(tmp_path, command, "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    shown = _flat(done.stdout)
+    assert sub.description and _flat(sub.description) in shown
+    arguments = [a for a in sub._actions if not isinstance(a, argparse._HelpAction)]
+    for action in arguments:
+        assert action.help and action.help != argparse.SUPPRESS, f"{command} {action.dest} has no help"
+        assert len(action.help.split()) >= 4, f"{command} {action.dest}: {action.help!r} explains nothing"
+        for name in action.option_strings or [str(action.metavar or action.dest)]:
+            assert name in done.stdout
+        assert _flat(action.help % dict(vars(action), prog=sub.prog)) in shown
+
+
+@pytest.mark.parametrize("command", GAME_COMMANDS)
+def test_the_help_of_a_game_command_lists_the_registered_games(tmp_path: Path, command: str) -> None:
+    """Every public game with its player count; hidden ones (the test game) stay out."""
+    public = REGISTRY.public()
+    assert public, "no public game to list"
+    done = cli(tmp_path, command, "--help")
+    assert done.returncode == 0, done.stderr
+    shown = _flat(done.stdout)
+    for entry in public:
+        assert f"{entry.name} ({entry.rules.min_players}-{entry.rules.max_players} players)" in shown
+    assert not re.search(r"\btoy\b", done.stdout), "a hidden game is listed"
+
+
+# Registers the toy game as a public one before the help is built: proof that the list comes
+# from the registry, so a new game (or a plugin's) shows up without touching the CLI.
+PUBLIC_TOY = """
+import dataclasses
+import sys
+
+from bot.registry import REGISTRY
+from tests.toygame import ENTRY
+
+REGISTRY.register(dataclasses.replace(ENTRY, hidden=False))
+from bot.cli import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("command", GAME_COMMANDS)
+def test_the_game_list_in_the_help_follows_the_registry(tmp_path: Path, command: str) -> None:
+    done = _python(tmp_path, PUBLIC_TOY, command, "--help")
+    assert done.returncode == 0, done.stderr
+    assert "toy (1-4 players)" in _flat(done.stdout)
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"GAMEHOST_LOG_LEVEL": "nonsense"}, "GAMEHOST_LOG_LEVEL"),
+        ({"GAMEHOST_PLUGINS": "tests.toygame,no_such_plugin_module"}, "no_such_plugin_module"),
+    ],
+    ids=["log-level", "plugin"],
+)
+def test_help_works_while_a_setting_is_broken(tmp_path: Path, setting: dict[str, str], message: str) -> None:
+    """Settings are read before parsing (plugins add games to the help), yet a broken one only
+    stops the commands that run: ``--help`` is how one finds out what to fix."""
+    helped = cli(tmp_path, "simulate", "--help", env=setting)
+    assert helped.returncode == 0, helped.stderr
+    assert "--players" in helped.stdout
+    refused = cli(tmp_path, "games", env=setting)
+    assert refused.returncode == 2, (refused.stdout, refused.stderr)
+    assert refused.stderr.count("\n") == 1 and message in refused.stderr
+    assert "Traceback" not in refused.stderr and refused.stdout == ""
+
+
+# -- run: a token Discord rejects, or no network -----------------------------------------------
+
+
+# Runs ``python -m bot`` with discord.py's start failing the way it does in the field, and no
+# network at all.  Two failures are real (discord.py's own code meets them): "unauthorized"
+# answers every request from a local server with 401, as Discord does for a bad token, and
+# "refused" points discord.py at a loopback port nobody listens on.  The others make login
+# (or connect, after an offline login that runs setup_hook) raise what discord.py raises.
+FAILING_START = """
+import errno
+import json
+import socket
+import sys
+import threading
+import types
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import aiohttp
+import discord
+import discord.http
+
+how, command = sys.argv[1], sys.argv[2:]
+
+
+class Unauthorized(BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = json.dumps({"message": "401: Unauthorized", "code": 0}).encode()
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+async def offline_login(self, token):
+    self.http.token = token
+    await self.setup_hook()
+
+
+async def no_request(self, route, **kwargs):
+    raise RuntimeError(f"the test forbids network access: {route.method} {route.path}")
+
+
+def raising(exc):
+    async def fail(self, *args, **kwargs):
+        raise exc
+
+    return fail
+
+
+if how == "unauthorized":
+    server = HTTPServer(("127.0.0.1", 0), Unauthorized)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    discord.http.Route.BASE = f"http://127.0.0.1:{server.server_port}/api/v10"
+elif how == "refused":
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+else:
+    down = types.SimpleNamespace(status=503, reason="Service Unavailable")
+    where, exc = {
+        "login-failure": ("login", discord.LoginFailure("Improper token has been passed.")),
+        "network-unreachable": ("login", OSError(errno.ENETUNREACH, "Network is unreachable")),
+        "dns": ("login", socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")),
+        "timeout": ("login", TimeoutError()),
+        "server-disconnected": ("login", aiohttp.ServerDisconnectedError()),
+        "discord-down": ("login", discord.DiscordServerError(down, "<html>\\n<body>upstream\\nerror</body>\\n</html>")),
+        "gateway-not-found": ("connect", discord.GatewayNotFound()),
+        "privileged-intents": ("connect", discord.PrivilegedIntentsRequired(None)),
+    }[how]
+    discord.http.HTTPClient.request = no_request
+    if where == "connect":
+        discord.Client.login = offline_login
+    setattr(discord.Client, where, raising(exc))
+
+from bot.cli import main
+
+sys.exit(main(command))
+"""
+
+REJECTED = "Discord rejected DISCORD_TOKEN"
+UNREACHABLE = "Cannot reach Discord"
+FAILURES = {
+    "unauthorized": REJECTED,
+    "login-failure": REJECTED,
+    "refused": UNREACHABLE,
+    "network-unreachable": UNREACHABLE,
+    "dns": UNREACHABLE,
+    "timeout": UNREACHABLE,
+    "server-disconnected": UNREACHABLE,
+    "gateway-not-found": UNREACHABLE,
+    "discord-down": "Discord refused the request (HTTP 503 Service Unavailable",
+    "privileged-intents": "Privileged Gateway Intents",
+}
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [A-Z]+ \S+: ")
+"""A log record as ``bot.cli`` formats them (``%(asctime)s %(levelname)s %(name)s: ...``)."""
+
+
+def _existing_database(tmp_path: Path) -> Path:
+    """The database ``_env`` names, created beforehand so its first-start warning is not in the way."""
+    db = tmp_path / "db" / "host.sqlite3"
+
+    async def create() -> None:
+        await (await Store.open(db)).close()
+
+    asyncio.run(create())
+    return db
+
+
+def _failing_start(
+    tmp_path: Path, how: str, command: list[str], level: str = "WARNING"
+) -> subprocess.CompletedProcess[str]:
+    _existing_database(tmp_path)
+    env = {"DISCORD_TOKEN": SENTINEL, "GAMEHOST_LOG_LEVEL": level}
+    try:
+        return _python(tmp_path, FAILING_START, how, *command, env=env, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{how}: the bot kept trying instead of stopping")
+
+
+@pytest.mark.parametrize("how", list(FAILURES))
+def test_run_stops_with_one_line_when_discord_cannot_be_used(tmp_path: Path, how: str) -> None:
+    """Exit 2 and exactly one line on stderr (no traceback, no voice warnings), never the token."""
+    done = _failing_start(tmp_path, how, ["run"])
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert FAILURES[how] in lines[0]
+    assert done.stdout == ""
+    assert SENTINEL not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("how", ["unauthorized", "refused", "timeout", "discord-down"])
+def test_sync_stops_with_one_line_when_discord_cannot_be_used(tmp_path: Path, how: str) -> None:
+    done = _failing_start(tmp_path, how, ["sync"])
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.splitlines() == [done.stderr.strip()]
+    assert FAILURES[how] in done.stderr
+    assert SENTINEL not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("how", ["unauthorized", "refused"])
+@pytest.mark.parametrize("command", [[], ["run"]], ids=["no-subcommand", "run"])
+def test_a_failed_start_at_the_default_log_level(tmp_path: Path, how: str, command: list[str]) -> None:
+    """At INFO the log lines stay, but the failure is still one line and the last one."""
+    done = _failing_start(tmp_path, how, command, level="INFO")
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    not_logged = [line for line in done.stderr.splitlines() if not LOG_LINE.match(line)]
+    assert len(not_logged) == 1 and FAILURES[how] in not_logged[0], done.stderr
+    assert done.stderr.splitlines()[-1] == not_logged[0]
+    assert SENTINEL not in done.stdout + done.stderr
+
+
+def test_connection_problem_leaves_bugs_alone() -> None:
+    """Only failures a user can fix become one line; anything else keeps its traceback."""
+    assert connection_problem(ValueError("a bug")) is None
+    assert connection_problem(KeyError("a bug")) is None
+    # A file that cannot be read while starting is an OSError too, but not a network problem.
+    assert connection_problem(PermissionError(13, "Permission denied", "bot/locales/en.toml")) is None
+    assert connection_problem(FileNotFoundError(2, "No such file or directory", "x.toml")) is None
+    for exc in (discord.LoginFailure("x"), ConnectionRefusedError(), discord.GatewayNotFound()):
+        line = connection_problem(exc)
+        assert line is not None and "\n" not in line
+
+
+# -- start-up cost ------------------------------------------------------------------------------
+
+# What a command imported by the time it finished: the help, a missing token and the offline
+# tools must not pay for discord.py (a fifth of a second), aiohttp or aiosqlite.
+IMPORTED = """
+import sys
+
+from bot.cli import main
+
+code = main(sys.argv[1:])
+print("HEAVY:" + ",".join(m for m in ("discord", "aiohttp", "aiosqlite") if m in sys.modules), flush=True)
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["--help"], 0),
+        (["render", "--help"], 0),
+        (["run"], 2),
+        ([], 2),
+        (["simulate", "toy", "--players", "2"], 0),
+        (["render", "toy", "--players", "2", "--moves", "3", "--out", "x.png"], 0),
+    ],
+    ids=["help", "render-help", "run-without-token", "default-without-token", "simulate", "render"],
+)
+def test_commands_that_need_no_discord_do_not_import_it(tmp_path: Path, args: list[str], code: int) -> None:
+    done = _python(tmp_path, IMPORTED, *args)
+    assert done.returncode == code, (done.stdout, done.stderr)
+    assert done.stdout.splitlines()[-1] == "HEAVY:", done.stdout
+
+
+# -- the README's start and test commands -------------------------------------------------------
+
+
+def _readme_commands() -> list[str]:
+    """The first two lines of the README's first code block, read the way ``.ci/run`` reads them."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = text.split("```")[1]
+    return block.splitlines()[1:3]
+
+
+# Stands in for ``.venv/bin/python``: logs how it was called, fakes pip and pytest (exit
+# $SHIM_PIP_EXIT, default 0), and runs anything else (``-m bot``) with the real interpreter.
+SHIM = """#!/bin/sh
+echo "$*" >> "$SHIM_LOG"
+case "$1 $2" in
+    "-m pip") exit "${SHIM_PIP_EXIT:-0}" ;;
+    "-m pytest") exit 0 ;;
+esac
+exec "$REAL_PYTHON" "$@"
+"""
+
+
+class Checkout:
+    """A folder with ``pyproject.toml`` and a stand-in ``.venv`` in which the README's lines run."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.root = tmp_path / "checkout"
+        (self.root / ".venv" / "bin").mkdir(parents=True)
+        shim = self.root / ".venv" / "bin" / "python"
+        shim.write_text(SHIM, encoding="utf-8")
+        shim.chmod(0o755)
+        self.pyproject = self.root / "pyproject.toml"
+        self.pyproject.write_bytes((REPO / "pyproject.toml").read_bytes())
+        self.log = tmp_path / "calls.log"
+        self.log.touch()
+        self.env = _env(tmp_path, {"SHIM_LOG": str(self.log), "REAL_PYTHON": sys.executable})
+
+    def run(self, line: str, pip_exit: int = 0) -> tuple[subprocess.CompletedProcess[str], list[str], float]:
+        """The line's result, the interpreter calls it made, and how long it took."""
+        before = self.log.read_text(encoding="utf-8").splitlines()
+        started = time.perf_counter()
+        done = subprocess.run(
+            ["bash", "-c", line],
+            cwd=self.root,
+            env=dict(self.env, SHIM_PIP_EXIT=str(pip_exit)),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        seconds = time.perf_counter() - started
+        return done, self.log.read_text(encoding="utf-8").splitlines()[len(before) :], seconds
+
+
+def _stopped_for_the_token(done: subprocess.CompletedProcess[str]) -> None:
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "DISCORD_TOKEN is not set" in done.stderr
+
+
+def test_the_readme_start_command_installs_only_when_pyproject_changed(tmp_path: Path) -> None:
+    run_line, _ = _readme_commands()
+    assert "-m bot" in run_line and "pip install" in run_line
+    checkout = Checkout(tmp_path)
+
+    first, calls, _ = checkout.run(run_line)
+    _stopped_for_the_token(first)
+    assert calls == ["-m pip install -q -e .", "-m bot"]
+
+    second, calls, seconds = checkout.run(run_line)
+    _stopped_for_the_token(second)
+    assert calls == ["-m bot"], "the second start installed again"
+    assert seconds < 3, f"the second start took {seconds:.2f} s"
+
+    checkout.pyproject.touch()  # a newer file with the same content needs nothing
+    assert checkout.run(run_line)[1] == ["-m bot"]
+
+    checkout.pyproject.write_text(checkout.pyproject.read_text() + "\n# changed\n", encoding="utf-8")
+    changed, calls, _ = checkout.run(run_line)
+    _stopped_for_the_token(changed)
+    assert calls == ["-m pip install -q -e .", "-m bot"]
+    assert checkout.run(run_line)[1] == ["-m bot"]
+
+
+def test_the_readme_start_command_does_not_start_after_a_failed_install(tmp_path: Path) -> None:
+    """A failed install starts nothing and is tried again next time (no copy of pyproject left)."""
+    run_line, _ = _readme_commands()
+    checkout = Checkout(tmp_path)
+    failed, calls, _ = checkout.run(run_line, pip_exit=1)
+    assert failed.returncode == 1, (failed.stdout, failed.stderr)
+    assert calls == ["-m pip install -q -e ."]
+    again, calls, _ = checkout.run(run_line)
+    _stopped_for_the_token(again)
+    assert calls == ["-m pip install -q -e .", "-m bot"]
+
+
+def test_the_readme_test_command_installs_the_dev_extras_once(tmp_path: Path) -> None:
+    """Its own record: a start (which installs without the dev extras) does not let it skip them."""
+    run_line, test_line = _readme_commands()
+    assert "-m pytest" in test_line
+    checkout = Checkout(tmp_path)
+    checkout.run(run_line)
+    tested, calls, _ = checkout.run(test_line)
+    assert tested.returncode == 0, (tested.stdout, tested.stderr)
+    assert calls == ["-m pip install -q -e .[dev]", "-m pytest"]
+    assert checkout.run(test_line)[1] == ["-m pytest"]
+    assert checkout.run(run_line)[1] == ["-m bot"]
 
 
 # -- run with a token but a database it cannot use ----------------------------------------------
@@ -393,13 +895,56 @@ def test_offline_commands_refuse_an_unusable_database_cleanly(tmp_path: Path, co
 HEADER_WORDS = ("id", "game", "status", "players", "last move")
 
 
-def test_games_on_a_new_database_prints_only_the_header(tmp_path: Path) -> None:
+def _tree(root: Path) -> set[str]:
+    """Every file and folder under ``root``, to prove a command created nothing."""
+    return {str(path.relative_to(root)) for path in root.rglob("*")}
+
+
+@pytest.mark.parametrize(
+    "where", ["missing-file", "missing-folders", "relative"], ids=lambda where: str(where)
+)
+def test_games_on_a_missing_database_says_none_and_creates_nothing(tmp_path: Path, where: str) -> None:
+    """No file, no ``-wal``/``-shm``/``-journal``, no folder: a mistyped ``GAMEHOST_DB`` leaves no trace."""
+    (tmp_path / "existing").mkdir()
+    db = {
+        "missing-file": str(tmp_path / "existing" / "fresh.sqlite3"),
+        "missing-folders": str(tmp_path / "new" / "deeper" / "fresh.sqlite3"),
+        "relative": "fresh.sqlite3",  # taken from the working directory
+    }[where]
+    _cwd(tmp_path)
+    before = _tree(tmp_path)
+    done = cli(tmp_path, "games", env={"GAMEHOST_DB": db})
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1, done.stdout
+    assert lines[0].startswith("no games"), lines[0]
+    shown = Path(db) if Path(db).is_absolute() else _cwd(tmp_path) / db
+    assert str(shown) in lines[0], "the message names the file that was looked for"
+    assert "Traceback" not in done.stderr and "created a new" not in done.stderr
+    assert _tree(tmp_path) == before, "games created something"
+
+
+def test_export_from_a_missing_database_exits_2_and_creates_nothing(tmp_path: Path) -> None:
     db = tmp_path / "new" / "fresh.sqlite3"
+    before = _tree(tmp_path)
+    done = cli(tmp_path, "export", "1", env={"GAMEHOST_DB": str(db)})
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "no game 1" in done.stderr and str(db) in done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    assert _tree(tmp_path) - before <= {"cwd"}, "export created something"
+    assert not db.parent.exists()
+
+
+def test_games_on_an_empty_database_says_none(tmp_path: Path) -> None:
+    db = tmp_path / "empty.sqlite3"
+
+    async def create() -> None:
+        await (await Store.open(db)).close()
+
+    asyncio.run(create())
     done = cli(tmp_path, "games", env={"GAMEHOST_DB": str(db)})
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert len(lines) == 1
-    assert all(word in lines[0] for word in HEADER_WORDS)
+    assert done.stdout.splitlines() == [f"no games in {db}"]
 
 
 async def _play(sessions: SessionService, game_id: int, rng: random.Random, moves: int | None) -> int:
