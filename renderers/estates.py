@@ -1,36 +1,55 @@
-"""The Estates board as players know it, drawn from the public view only.
+"""The Estates board as players know it, drawn from the public view only, for phones first.
 
 Input is ``RULES.view(state, None)`` and the players' names; nothing else is
 read.  Money is hidden in this game, so no balance, cash box or anything
-derived from them is drawn (a seat's private ``you`` entry is never looked
-at, even if a seat view is passed by mistake).  Bids are drawn: they are
-called out loud at the table.
+derived from them is drawn on the board (a seat's private ``you`` entry is
+never looked at by :func:`render`, even if a seat view is passed by mistake).
+Bids are drawn: they are called out loud at the table.  Only once the match
+is over does the view carry the final scores (cash boxes included), because
+the standings reveal them anyway; the image then shows exactly those totals.
 
-Layout, top to bottom, at a fixed width of about 830 px (judged at 400 px):
+Phone first: the image is ``WIDTH`` (560) px wide and judged shown 400 px wide,
+so no font is smaller than ``FONT_MIN`` (13 px, 9.3 px on the phone), and it is
+at most 1.6 times as tall as wide (``MAX_HEIGHT``: in the rare board whose
+three rows all stand tall, the cubes get a little flatter, never the text).
 
-1. title bar: game, round, turn;
-2. the turn panel: who chooses, the piece under auction, every bid so far and
-   who bids next, who places; at the end the winners;
-3. the board: three rows (A, B, C) of ten lots from Main Street (left, with
-   each row's requirement and the Mayor's spot) across the river; white-dirt
-   lots are white and labelled, lots outside the requirement are hatched,
+Layout, top to bottom (:func:`layout` gives every section's place):
+
+1. title bar: round and turn;
+2. the turn panel: who chooses and what is on offer, or the piece under
+   auction with one chip per bidder, or who places it; the last move in words;
+   at the end the winners;
+3. the board: rows A, B, C of ten lots from Main Street (left: the row's
+   letter, its requirement, the Mayor's "x2") across the river; white-dirt
+   lots are white and marked "W", lots outside the requirement are hatched,
    the permits stand on the first closed lot; buildings are stacks of cubes
-   (number + company letters) under a dark rooftop with its value;
-4. the floor cubes on offer (the three display rows; the ends that may be
-   auctioned now are framed) and the supply (rooftops left, permits, Mayor,
-   Cancel cube, unclaimed certificates);
-5. the players: certificates held and what each row would score if the
-   round ended now;
-6. a legend for the colour letters.
+   ("3 Gn": number and company letters) under a dark rooftop with its value;
+4. the floor cubes on offer (the ends that may be auctioned are framed) and
+   the supply;
+5. the players: certificates and what each row would score if the round
+   ended now; at the end the final scores, equal to the standings;
+6. a legend.
+
+The last public move (``view["last"]``) is framed in magenta: the lot just
+built on or roofed, the permit sign just placed, the Main Street cell of the
+row that got the Mayor or lost a permit, the supply line of a discarded piece,
+the chip of the last bidder, or the piece just auctioned.  A private stow
+never moves it (the engine does not record it).
 
 Every company colour is also written as its letters (Bl, Re, ...), so no
-information depends on colour alone.  Sprites (cubes, rooftops, lots) and
-the fixed bars are cached; a render only composes them.
+information depends on colour alone.  Speed: the board's ground (grass,
+street, river, the thirty lots) is cached per shape, sprites and fixed bars
+are cached, and a render pastes them and writes the few changing words.
+
+:func:`render_holdings` draws one seat's private zoom ("My checks"): that
+seat's money, cash box, certificates and the buildings its colours top.  It
+is the only function here given a seat view, and it is never posted publicly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -57,6 +76,8 @@ OUTLINE: Colour = (25, 25, 25)
 DIM: Colour = (84, 84, 84)  # secondary text, still 7:1 on white
 BAR: Colour = (38, 50, 66)
 PANEL: Colour = (236, 232, 222)
+PANEL_EDGE: Colour = (190, 184, 170)
+STRIPE: Colour = (244, 241, 234)
 GRASS: Colour = (112, 152, 92)
 LOT: Colour = (198, 222, 172)
 LOT_BASE: Colour = (62, 98, 52)
@@ -71,57 +92,117 @@ RIVER: Colour = (70, 138, 206)
 RIVER_WAVE: Colour = (150, 196, 236)
 ROOF: Colour = (48, 40, 56)
 GOLD: Colour = (240, 190, 40)
-HIGHLIGHT: Colour = (255, 150, 0)
+HIGHLIGHT: Colour = (255, 150, 0)  # what may be picked now, and whose turn it is
+LAST: Colour = (214, 0, 132)  # the last move (magenta: distinct from the orange "pick me")
 POSITIVE: Colour = (16, 112, 40)
 NEGATIVE: Colour = (178, 24, 24)
 BARRIER_RED: Colour = (200, 30, 30)
 
+# --- phone-first sizes ------------------------------------------------------------
+
+WIDTH = 560
+PHONE_WIDTH = 400  # the width the image is judged at
+MAX_ASPECT = 1.6  # tall : wide
+MAX_HEIGHT = int(WIDTH * MAX_ASPECT)
+F_SMALL = 13  # lot numbers, captions, legend: the smallest text
+F_BODY = 14  # cube labels, supply lines, names, chips
+F_LABEL = 15  # section titles, scores
+F_HEAD = 17  # the turn panel's headline, row letters
+F_TITLE = 19  # the title bar, "Game over"
+FONT_MIN = min(F_SMALL, F_BODY, F_LABEL, F_HEAD, F_TITLE)
+"""Every size this module draws with; 13 px at 560 wide is 9.3 px on a 400 px phone."""
+
 # --- geometry ------------------------------------------------------------------
 
-MARGIN = 12
-STREET_W = 92
-LOT_W = 62
-PITCH = 68  # lot width plus the gap between lots
-RIVER_W = 28
+MARGIN = 6
+HEADER_H = 28
+TURN_H = 72
+BOARD_TOP_H = 18  # "Main St." / "river" labels over the board
+ROW_GAP = 4
+STREET_W = 62
+LX = MARGIN + STREET_W + 4  # left edge of lot 1
+LOT_W = 44
+PITCH = 47  # lot width plus the gap between lots
+RIVER_W = 14
 LOTS = 10
-LX = MARGIN + STREET_W + 6  # left edge of lot 1
-WIDTH = LX + LOTS * PITCH - (PITCH - LOT_W) + RIVER_W + MARGIN
-
-HEADER_H = 46
-TURN_H = 108  # the auction / whose-turn panel
-LEGEND_H = 94
-CUBE_H = 28  # one floor cube in a building
-ROOF_H = 24
-BASE_H = 22  # the strip under a lot with its number
+CUBE_HEIGHTS = (18, 17, 16, 15)  # flatter cubes only when three tall rows would break MAX_HEIGHT
+ROOF_H = 14
+BASE_H = 15  # the strip under a lot with its number
+ROW_PAD = 2
 MIN_LEVELS = 2  # a row is always at least this many cubes tall
-ROW_GAP = 6
-BOARD_TOP_H = 24  # "Main St." / "river" labels over the board
-DISPLAY_CUBE_W = 56
-DISPLAY_CUBE_H = 42
-DISPLAY_PITCH = 64
-DISPLAY_LINE_H = 54
-SUPPLY_X = MARGIN + 6 + 8 * DISPLAY_PITCH + 12  # the supply box right of the display
-TABLE_ROW_H = 46
-CERT_W = 36
-CERT_H = 30
+PERMIT_LINE_H = 15
+SPRITE_W, SPRITE_H = 52, 34  # the piece under auction
+CHIP_X = MARGIN + SPRITE_W + 8
+CHIP_H = 36
+DISPLAY_HEAD_H = 22
+DCUBE_W, DCUBE_H, DPITCH, DLINE_H = 38, 22, 41, 27
+DISPLAY_H = DISPLAY_HEAD_H + 3 * DLINE_H + 13
+SUPPLY_X = MARGIN + 4 + 8 * DPITCH + 6
+SUPPLY_LINE_H = 17
+TABLE_HEAD_H = 34
+TABLE_ROW_H = 32
+CERT_W, CERT_H = 24, 18
+NAME_X = MARGIN + 16
+CERT_X = 160
+SCORE_X = CERT_X + 6 * (CERT_W + 2) + 8
+LEGEND_H = 68
+FRAME = 3  # width of the last-move frame
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def cube_label(number: object, mark: object) -> str:
+    """``3 Gn``: a floor cube as both the image and the buttons write it (number, company letters)."""
+    return f"{number} {mark}"
 
 
 # --- small helpers ---------------------------------------------------------------
 
 
-def _bold(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str
+@lru_cache(maxsize=4096)
+def _mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
+    """``text`` as an alpha mask plus its offset from the anchor point, drawn once and reused.
+
+    Text is most of a render's cost and the same words recur in every render (names, scores,
+    "need 4"), so each is rasterised once and later only pasted.
+    """
+    face = kit.font(size)
+    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left + (1 if bold else 0)), max(1, bottom - top)), 0)
+    draw = ImageDraw.Draw(mask)
+    draw.text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    if bold:
+        # Pillow ships one weight.  Drawing twice, one pixel apart, makes a bold whose digits stay
+        # open (a stroke closes up 3, 5 and 6 at phone sizes, and telling them apart is the game).
+        draw.text((1 - left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def _put(
+    image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str, bold: bool
 ) -> None:
-    """Pillow ships one weight; a stroke in the same colour makes a readable bold."""
-    draw.text(xy, text, font=kit.font(size), fill=fill, anchor=anchor, stroke_width=1, stroke_fill=fill)
+    if not text:
+        return
+    mask, dx, dy = _mask(text, size, anchor, bold)
+    x, y = round(xy[0]) + dx, round(xy[1]) + dy
+    colour = (*fill, 255) if image.mode == "RGBA" else fill
+    image.paste(colour, (x, y, x + mask.width, y + mask.height), mask)
+
+
+def _bold(
+    image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str
+) -> None:
+    _put(image, xy, text, size, fill, anchor, bold=True)
 
 
 def _text(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "la"
+    image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "lm"
 ) -> None:
-    draw.text(xy, text, font=kit.font(size), fill=fill, anchor=anchor)
+    _put(image, xy, text, size, fill, anchor, bold=False)
+
+
+def _frame(draw: ImageDraw.ImageDraw, box: Box, colour: Colour = LAST) -> None:
+    draw.rectangle(box, outline=colour, width=FRAME)
 
 
 def _signed(value: int) -> str:
@@ -136,49 +217,57 @@ def _company(colour: str) -> Colour:
     return COMPANY.get(colour, UNKNOWN_COMPANY)
 
 
+def _points(value: int) -> str:
+    return f"{value} point" if abs(value) == 1 else f"{value} points"
+
+
+def _either(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
 # --- cached sprites ----------------------------------------------------------------
 
 
-@lru_cache(maxsize=256)
-def _cube(colour: str, mark: str, number: int, w: int, h: int, num_size: int, mark_size: int) -> Image.Image:
-    """A floor cube: company colour, its number large and the company letters small."""
+@lru_cache(maxsize=512)
+def _cube(colour: str, mark: str, number: int, w: int, h: int, size: int) -> Image.Image:
+    """A floor cube: company colour and ``cube_label`` (the number in bold)."""
     fill = _company(colour)
     ink = kit.text_colour(fill)
     image = Image.new("RGB", (w, h), fill)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, w - 1, h - 1), outline=OUTLINE, width=2)
-    num_w = kit.font(num_size).getlength(str(number))
-    mark_w = kit.font(mark_size).getlength(mark)
-    gap = 5
-    left = (w - (num_w + gap + mark_w)) / 2
-    _bold(draw, (left, h / 2 + 1), str(number), num_size, ink, "lm")
-    _text(draw, (left + num_w + gap, h / 2 + 2), mark, mark_size, ink, "lm")
+    draw.rectangle((0, 0, w - 1, h - 1), outline=OUTLINE, width=1)
+    face = kit.font(size)
+    num = str(number)
+    space = face.getlength(" ")
+    total = face.getlength(num) + 1 + space + face.getlength(mark)
+    left = (w - total) / 2
+    _bold(image, (left, h / 2), num, size, ink, "lm")
+    _text(image, (left + face.getlength(num) + 1 + space, h / 2), mark, size, ink, "lm")
     return image
 
 
-@lru_cache(maxsize=32)
-def _roof(value: int | None, w: int, h: int) -> Image.Image:
+@lru_cache(maxsize=64)
+def _roof(value: int | None, w: int, h: int, size: int = F_SMALL) -> Image.Image:
     """A rooftop (RGBA, transparent corners) with its value in white (none for an icon)."""
     image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
-    inset = 9
+    inset = max(3, h * 2 // 5)
     draw.polygon(((0, h - 1), (inset, 0), (w - 1 - inset, 0), (w - 1, h - 1)), fill=(*ROOF, 255))
     if value is not None:
-        _bold(draw, (w / 2, h / 2 + 1), str(value), 18, kit.WHITE, "mm")
+        _bold(image, (w / 2, h / 2 + 1), str(value), size, kit.WHITE, "mm")
     return image
 
 
 @lru_cache(maxsize=256)
 def _lot(number: int, white: bool, open_: bool, height: int) -> Image.Image:
-    """One development lot with its number strip; white dirt speckled, closed lots hatched."""
+    """One development lot with its number strip; white dirt speckled and marked W, closed lots hatched."""
     fills = {
         (True, True): WHITE_LOT,
         (True, False): LOT,
         (False, True): CLOSED_WHITE,
         (False, False): CLOSED_LOT,
     }
-    fill = fills[open_, white]
-    image = Image.new("RGB", (LOT_W, height), fill)
+    image = Image.new("RGB", (LOT_W, height), fills[open_, white])
     draw = ImageDraw.Draw(image)
     body = (0, 0, LOT_W - 1, height - BASE_H)
     if white:
@@ -192,80 +281,280 @@ def _lot(number: int, white: bool, open_: bool, height: int) -> Image.Image:
     if white:
         draw.rectangle(base, fill=WHITE_BASE, outline=OUTLINE, width=1)
         draw.rectangle(body, outline=OUTLINE, width=1)
-        _text(draw, (LOT_W / 2, height - BASE_H / 2), f"{number} white", 16, kit.INK, "mm")
+        _text(image, (LOT_W / 2, height - BASE_H / 2), f"{number} W", F_SMALL, kit.INK, "mm")
     else:
         draw.rectangle(base, fill=LOT_BASE if open_ else CLOSED_HATCH)
-        _text(draw, (LOT_W / 2, height - BASE_H / 2), str(number), 16, kit.WHITE, "mm")
+        _text(image, (LOT_W / 2, height - BASE_H / 2), str(number), F_SMALL, kit.WHITE, "mm")
     return image
 
 
-@lru_cache(maxsize=8)
-def _permit_sign(values: tuple[str, ...], w: int) -> Image.Image:
+def _permit_height(count: int) -> int:
+    return 6 + PERMIT_LINE_H * count + 3
+
+
+@lru_cache(maxsize=16)
+def _permit_sign(labels: tuple[str, ...], w: int) -> Image.Image:
     """The building permits standing on one lot: a striped barrier and each permit's change."""
-    line_h = 22
-    h = 14 + line_h * len(values) + 4
+    h = _permit_height(len(labels))
     image = Image.new("RGB", (w, h), kit.WHITE)
     draw = ImageDraw.Draw(image)
-    for x in range(-14, w, 14):
-        draw.polygon(((x, 14), (x + 7, 14), (x + 14, 0), (x + 7, 0)), fill=BARRIER_RED)
-    for i, label in enumerate(values):
-        _bold(draw, (w / 2, 14 + line_h * i + line_h / 2 + 2), label, 16, kit.INK, "mm")
-    draw.rectangle((0, 0, w - 1, h - 1), outline=OUTLINE, width=2)
+    for x in range(-8, w, 8):
+        draw.polygon(((x, 6), (x + 4, 6), (x + 8, 0), (x + 4, 0)), fill=BARRIER_RED)
+    for i, label in enumerate(labels):
+        _bold(image, (w / 2, 6 + PERMIT_LINE_H * i + PERMIT_LINE_H / 2 + 1), label, F_BODY, kit.INK, "mm")
+    draw.rectangle((0, 0, w - 1, h - 1), outline=OUTLINE, width=1)
     return image
 
 
 @lru_cache(maxsize=4)
 def _mayor(w: int, h: int) -> Image.Image:
+    """The Mayor's badge: gold, "x2" (it doubles its row)."""
     image = Image.new("RGB", (w, h), GOLD)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, w - 1, h - 1), outline=OUTLINE, width=2)
-    _bold(draw, (w / 2, h / 2 - 8), "MAYOR", 14, kit.INK, "mm")
-    _bold(draw, (w / 2, h / 2 + 9), "x2", 16, kit.INK, "mm")
+    draw.rectangle((0, 0, w - 1, h - 1), outline=OUTLINE, width=1)
+    _bold(image, (w / 2, h / 2), "x2", F_LABEL, kit.INK, "mm")
     return image
 
 
-@lru_cache(maxsize=4)
-def _cancel(w: int, h: int) -> Image.Image:
-    image = Image.new("RGB", (w, h), (20, 20, 20))
+@lru_cache(maxsize=32)
+def _cert(colour: str, mark: str, w: int, h: int) -> Image.Image:
+    """A company certificate: a card in the company colour with its letters."""
+    fill = _company(colour)
+    image = Image.new("RGB", (w, h), fill)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, w - 1, h - 1), outline=kit.WHITE, width=2)
-    _bold(draw, (w / 2, h / 2), "CANCEL", 14, kit.WHITE, "mm")
+    draw.rectangle((0, 0, w - 1, h - 1), outline=OUTLINE, width=1)
+    _text(image, (w / 2, h / 2), mark, F_SMALL, kit.text_colour(fill), "mm")
     return image
 
 
-def _header_art() -> Image.Image:
+def _piece_sprite(auction: Mapping[str, Any], marks: Mapping[str, str]) -> Image.Image:
+    return _piece_sprite_cached(
+        str(auction.get("kind")),
+        str(auction.get("colour", "")),
+        marks.get(str(auction.get("colour")), "?"),
+        int(auction.get("number") or 0),
+        int(auction.get("value") or 0),
+    )
+
+
+@lru_cache(maxsize=64)
+def _piece_sprite_cached(kind: str, colour: str, mark: str, number: int, value: int) -> Image.Image:
+    """The piece under auction, big enough to see from across the table."""
+    w, h = SPRITE_W, SPRITE_H
+    if kind == "cube":
+        return _cube(colour, mark, number, w, h, F_HEAD)
+    image = Image.new("RGB", (w, h), PANEL)
+    draw = ImageDraw.Draw(image)
+    if kind == "roof":
+        roof = _roof(value, w, h - 6, F_HEAD)
+        image.paste(roof, (0, 3), roof)
+    elif kind == "permit":
+        sign = _permit_sign((f"P{value}",), w)
+        image.paste(sign, (0, (h - sign.height) // 2))
+    elif kind == "mayor":
+        draw.rectangle((0, 0, w - 1, h - 1), fill=GOLD, outline=OUTLINE)
+        _bold(image, (w / 2, h / 2), "Mayor", F_SMALL, kit.INK, "mm")
+    else:
+        draw.rectangle((0, 0, w - 1, h - 1), fill=(20, 20, 20), outline=OUTLINE)
+        _text(image, (w / 2, h / 2), "Cancel", F_SMALL, kit.WHITE, "mm")
+    return image
+
+
+@lru_cache(maxsize=1)
+def _header() -> Image.Image:
+    """The title bar's fixed part (pasted, never drawn on, so the cached image is shared)."""
     image = Image.new("RGB", (WIDTH, HEADER_H), BAR)
-    draw = ImageDraw.Draw(image)
-    _bold(draw, (MARGIN, HEADER_H / 2), "THE ESTATES", 24, kit.WHITE, "lm")
+    _bold(image, (MARGIN + 2, HEADER_H / 2), "THE ESTATES", F_TITLE, kit.WHITE, "lm")
     return image
+
+
+LEGEND_LINES = (
+    "3 Gn: floor cube 3 of Emerald (Gn). Dark cap: rooftop and its value.",
+    "x2: the Mayor's row. +1/-2: permits. Hatched: outside the row. W: one cube.",
+    "Orange: can be picked now. Magenta frame: the last move.",
+)
 
 
 @lru_cache(maxsize=4)
 def _legend(companies: tuple[tuple[str, str], ...]) -> Image.Image:
     """The key under the board: each company's colour and letters, and what the shapes mean."""
     image = Image.new("RGB", (WIDTH, LEGEND_H), kit.PAPER)
-    draw = ImageDraw.Draw(image)
-    x = MARGIN
-    y = 8
-    _text(draw, (x, y + CERT_H / 2), "Companies:", 15, kit.INK, "lm")
-    x += int(kit.font(15).getlength("Companies:")) + 8
+    x = MARGIN + 2
+    y = 4
     for colour, mark in companies:
-        image.paste(_cert(colour, mark, CERT_W, CERT_H), (x, y))
-        _text(draw, (x + CERT_W + 4, y + CERT_H / 2), colour, 15, kit.INK, "lm")
-        x += CERT_W + 10 + int(kit.font(15).getlength(colour)) + 6
-    lines = (
-        "Cube: number + company letters.  Building: cubes under a rooftop with its value.",
-        "Barrier: building permits (+ longer, - shorter).  Hatched lots: outside the requirement.",
-    )
-    for i, line in enumerate(lines):
-        _text(draw, (MARGIN, y + CERT_H + 16 + 22 * i), line, 15, kit.INK, "lm")
+        image.paste(_cert(colour, mark, CERT_W, CERT_H - 2), (x, y))
+        _text(image, (x + CERT_W + 3, y + (CERT_H - 2) / 2), colour, F_SMALL, kit.INK)
+        x += CERT_W + 3 + int(kit.font(F_SMALL).getlength(colour)) + 10
+    for i, line in enumerate(LEGEND_LINES):
+        _text(
+            image,
+            (MARGIN + 2, y + CERT_H + 9 + 15 * i),
+            kit.fit(line, F_SMALL, WIDTH - 2 * MARGIN),
+            F_SMALL,
+            kit.INK,
+        )
     return image
 
 
-_HEADER = kit.static_layer(_header_art)
+# --- layout ---------------------------------------------------------------------------
 
 
-# --- piece descriptions -------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each section of one image goes (tests and the drawing code share it)."""
+
+    height: int
+    cube_h: int
+    river_after: int
+    board_top: int
+    row_tops: tuple[int, ...]
+    row_heights: tuple[int, ...]
+    display_top: int
+    table_top: int
+    legend_top: int
+    turn_top: int = HEADER_H
+
+
+def _levels(row: Mapping[str, Any]) -> int:
+    return max([MIN_LEVELS, *(len(lot.get("cubes") or []) for lot in row.get("lots") or [])])
+
+
+def _row_height(row: Mapping[str, Any], cube_h: int) -> int:
+    body = ROW_PAD + ROOF_H + _levels(row) * cube_h + 1
+    permits = len(row.get("permits") or [])
+    if permits:
+        body = max(body, _permit_height(permits) + ROW_PAD + 2)
+    return body + BASE_H
+
+
+def _table_height(view: View) -> int:
+    return TABLE_HEAD_H + TABLE_ROW_H * int(view["players"]) + 6
+
+
+def layout(view: View) -> Layout:
+    """Section positions; the cubes flatten (18 down to 15 px) only if the image would exceed 1.6 : 1."""
+    rows = view.get("rows") or []
+    first = rows[0].get("lots") if rows else []
+    river_after = sum(1 for lot in first or [] if not lot.get("beyond_river")) or 4
+    fixed = HEADER_H + TURN_H + BOARD_TOP_H + ROW_GAP + DISPLAY_H + _table_height(view) + LEGEND_H
+    heights: list[int] = []
+    cube_h = CUBE_HEIGHTS[-1]
+    for cube_h in CUBE_HEIGHTS:
+        heights = [_row_height(row, cube_h) for row in rows]
+        if fixed + sum(h + ROW_GAP for h in heights) <= MAX_HEIGHT:
+            break
+    board_top = HEADER_H + TURN_H
+    tops: list[int] = []
+    y = board_top + BOARD_TOP_H + ROW_GAP
+    for h in heights:
+        tops.append(y)
+        y += h + ROW_GAP
+    display_top = y
+    table_top = display_top + DISPLAY_H
+    legend_top = table_top + _table_height(view)
+    return Layout(
+        height=legend_top + LEGEND_H,
+        cube_h=cube_h,
+        river_after=river_after,
+        board_top=board_top,
+        row_tops=tuple(tops),
+        row_heights=tuple(heights),
+        display_top=display_top,
+        table_top=table_top,
+        legend_top=legend_top,
+    )
+
+
+def lot_x(index: int, river_after: int = 4) -> int:
+    """Left edge of the lot at 0-based ``index`` (the river sits after ``river_after`` lots)."""
+    return LX + index * PITCH + (RIVER_W if index >= river_after else 0)
+
+
+def lot_box(geo: Layout, row: int, lot: int) -> Box:
+    """The whole lot ``lot`` (1-based) of row index ``row``, number strip included."""
+    x = lot_x(lot - 1, geo.river_after)
+    top = geo.row_tops[row]
+    return (x, top, x + LOT_W - 1, top + geo.row_heights[row] - 1)
+
+
+def seat_box(geo: Layout, seat: int) -> Box:
+    """One seat's line of the players' table."""
+    y = geo.table_top + TABLE_HEAD_H + seat * TABLE_ROW_H
+    return (0, y, WIDTH - 1, y + TABLE_ROW_H - 1)
+
+
+def _sprite_box(geo: Layout) -> Box:
+    y = geo.turn_top + 5
+    return (MARGIN, y, MARGIN + SPRITE_W - 1, y + SPRITE_H - 1)
+
+
+def _bid_order(view: View, auctioneer: int) -> list[int]:
+    players = int(view["players"])
+    return [(auctioneer + k) % players for k in range(1, players)]
+
+
+def _chip_boxes(view: View, geo: Layout) -> dict[int, Box]:
+    auction = view.get("auction")
+    auctioneer = auction.get("auctioneer") if isinstance(auction, Mapping) else None
+    if not isinstance(auctioneer, int):
+        auctioneer = int(view.get("auctioneer") or 0)
+    order = _bid_order(view, auctioneer)
+    width = WIDTH - MARGIN - CHIP_X
+    chip_w = min(160, (width - 5 * (len(order) - 1)) // max(1, len(order)))
+    y = geo.turn_top + TURN_H - CHIP_H - 4
+    return {
+        seat: (CHIP_X + i * (chip_w + 5), y, CHIP_X + i * (chip_w + 5) + chip_w, y + CHIP_H)
+        for i, seat in enumerate(order)
+    }
+
+
+SUPPLY_LINES = ("roof", "permit", "mayor", "cancel", "certificates")
+"""The supply box's lines, top to bottom (a discarded piece highlights its line)."""
+
+
+def _supply_line_y(geo: Layout, line: str) -> int:
+    return geo.display_top + 28 + SUPPLY_LINES.index(line) * SUPPLY_LINE_H
+
+
+def last_box(view: View, geo: Layout) -> Box | None:
+    """Where the magenta last-move frame goes, or None (no public move yet on this board)."""
+    last = view.get("last")
+    if not isinstance(last, Mapping):
+        return None
+    kind = last.get("kind")
+    names = [str(row.get("name")) for row in view.get("rows") or []]
+    row = names.index(str(last.get("row"))) if last.get("row") in names else None
+    lot = last.get("lot")
+    if kind in ("built", "roofed") and row is not None and isinstance(lot, int):
+        x0, y0, x1, y1 = lot_box(geo, row, lot)
+        return (x0 - 2, y0 - 2, x1 + 2, y1 + 2)
+    if kind == "permit_placed" and row is not None and isinstance(lot, int):
+        x0, y0, x1, _y1 = lot_box(geo, row, lot)
+        permits = len(view["rows"][row].get("permits") or [])
+        return (x0 - 2, y0, x1 + 2, y0 + ROW_PAD + _permit_height(permits) + 2)
+    if kind in ("mayor_placed", "permit_cancelled") and row is not None:
+        top = geo.row_tops[row]
+        return (MARGIN, top, MARGIN + STREET_W - 1, top + geo.row_heights[row] - 1)
+    if kind == "discarded":
+        piece = str(last.get("piece"))
+        line = "permit" if piece.startswith("permit") else piece
+        if line in SUPPLY_LINES:
+            y = _supply_line_y(geo, line)
+            return (SUPPLY_X - 2, y - SUPPLY_LINE_H // 2, WIDTH - MARGIN - 2, y + SUPPLY_LINE_H // 2)
+        return None
+    auction = view.get("auction")
+    if not isinstance(auction, Mapping):
+        return None
+    if kind in ("bid", "passed"):
+        box = _chip_boxes(view, geo).get(int(last.get("seat") or 0))
+        return None if box is None else (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)
+    if kind in ("picked", "sold", "bought", "taken_free"):
+        x0, y0, x1, y1 = _sprite_box(geo)
+        return (x0 - 3, y0 - 3, x1 + 3, y1 + 3)
+    return None
+
+
+# --- piece words ---------------------------------------------------------------------
 
 
 def _marks(view: View) -> dict[str, str]:
@@ -273,46 +562,51 @@ def _marks(view: View) -> dict[str, str]:
     return {str(c["colour"]): str(c["mark"]) for c in view.get("certificates") or []}
 
 
-def _piece_words(auction: Mapping[str, Any], marks: Mapping[str, str]) -> str:
-    kind = auction.get("kind")
+def _piece_words(piece: Mapping[str, Any], marks: Mapping[str, str]) -> str:
+    kind = piece.get("kind")
     if kind == "cube":
-        colour = str(auction.get("colour"))
-        return f"the {colour} {auction.get('number')} ({marks.get(colour, '?')})"
+        return "cube " + cube_label(piece.get("number"), marks.get(str(piece.get("colour")), "?"))
     if kind == "roof":
-        return f"rooftop {auction.get('value')}"
+        return f"rooftop {piece.get('value')}"
     if kind == "permit":
-        return f"building permit {auction.get('value')}"
+        return f"permit {piece.get('value')}"
     if kind == "mayor":
         return "the Mayor"
     if kind == "cancel":
         return "the Cancel cube"
-    return str(auction.get("piece", "a piece"))
+    return str(piece.get("piece", "a piece"))
 
 
-def _piece_sprite(auction: Mapping[str, Any], marks: Mapping[str, str]) -> Image.Image:
-    kind = auction.get("kind")
-    if kind == "cube":
-        colour = str(auction.get("colour"))
-        return _cube(colour, marks.get(colour, "?"), int(auction.get("number", 0)), 72, 50, 26, 18)
-    if kind == "roof":
-        sprite = Image.new("RGB", (72, 50), PANEL)
-        roof = _roof(int(auction.get("value", 0)), 72, 34)
-        sprite.paste(roof, (0, 8), roof)
-        return sprite
-    if kind == "permit":
-        return _permit_sign((f"permit {auction.get('value')}",), 80)
-    if kind == "mayor":
-        return _mayor(72, 50)
-    return _cancel(80, 50)
+def _token_words(token: str, view: View) -> str:
+    """A piece token of the last move ("green3", "permit2", "roof") in the image's words."""
+    if token.startswith("permit"):
+        return f"permit {token.removeprefix('permit')}"
+    if token in ("mayor", "cancel", "roof"):
+        return {"mayor": "the Mayor", "cancel": "the Cancel cube", "roof": "a rooftop"}[token]
+    marks = _marks(view)
+    colour = token.rstrip("0123456789")
+    return "cube " + cube_label(token[len(colour) :], marks.get(colour, "?"))
 
 
-# --- sections ----------------------------------------------------------------------
-
-
-class _Canvas:
-    def __init__(self, image: Image.Image) -> None:
-        self.image = image
-        self.draw = ImageDraw.Draw(image)
+def _last_words(view: View, names: list[str]) -> str | None:
+    """The last move in words, for the choose phase (when it was a placement)."""
+    last = view.get("last")
+    if not isinstance(last, Mapping):
+        return None
+    seat = last.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    kind = last.get("kind")
+    where = f"{last.get('row')}{last.get('lot')}"
+    piece = _token_words(str(last.get("piece")), view)
+    text = {
+        "built": f"{who} built {piece} on {where}",
+        "roofed": f"{who} roofed {where}",
+        "permit_placed": f"{who} put {piece} in row {last.get('row')}",
+        "mayor_placed": f"{who} put the Mayor at row {last.get('row')}",
+        "permit_cancelled": f"{who} cancelled a permit in row {last.get('row')}",
+        "discarded": f"{who} discarded {piece}",
+    }.get(str(kind))
+    return None if text is None else "Last move: " + text
 
 
 def _auctionable(view: View) -> list[str]:
@@ -337,80 +631,82 @@ def _auctionable(view: View) -> list[str]:
     return out or ["nothing"]
 
 
-def _bid_order(view: View, auctioneer: int) -> list[int]:
-    players = int(view["players"])
-    return [(auctioneer + k) % players for k in range(1, players)]
+# --- sections ----------------------------------------------------------------------
 
 
-def _draw_turn(c: _Canvas, y0: int, view: View, names: list[str]) -> None:
+class _Canvas:
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+
+
+def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None:
     draw = c.draw
+    image = c.image
+    y0 = geo.turn_top
     draw.rectangle((0, y0, WIDTH, y0 + TURN_H - 1), fill=PANEL)
-    draw.line((0, y0 + TURN_H - 1, WIDTH, y0 + TURN_H - 1), fill=(190, 184, 170), width=2)
+    draw.line((0, y0 + TURN_H - 1, WIDTH, y0 + TURN_H - 1), fill=PANEL_EDGE, width=1)
     phase = view.get("phase")
     auction = view.get("auction")
     marks = _marks(view)
     auctioneer = int(view.get("auctioneer") or 0)
-    who = kit.fit(names[auctioneer], 20, 220)
+    full = WIDTH - 2 * MARGIN
     if phase == "over":
         result = view.get("result") or {}
         winners = [names[s] for s in result.get("winners", []) if 0 <= s < len(names)]
-        _bold(draw, (MARGIN, y0 + 26), "Game over", 24, kit.INK, "lm")
-        line = "Winner: " if len(winners) == 1 else "Winners: "
-        _text(
-            draw,
-            (MARGIN, y0 + 62),
-            kit.fit(line + ", ".join(winners), 22, WIDTH - 2 * MARGIN),
-            22,
-            kit.INK,
-            "lm",
-        )
-        _text(draw, (MARGIN, y0 + 92), "Final places are in the players' table below.", 16, kit.INK, "lm")
+        scores = result.get("scores") or []
+        _bold(image, (MARGIN + 2, y0 + 16), "Game over", F_TITLE, kit.INK, "lm")
+        best = f" with {_points(int(scores[result['winners'][0]]))}" if winners and scores else ""
+        line = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) + best
+        _bold(image, (MARGIN + 2, y0 + 40), kit.fit(line, F_HEAD, full), F_HEAD, kit.INK, "lm")
+        _text(image, (MARGIN + 2, y0 + 61), "Final scores are in the players' table below.", F_BODY, kit.INK)
         return
-    if not auction:
-        _bold(draw, (MARGIN, y0 + 30), f"{who} chooses a piece to auction", 22, kit.INK, "lm")
-        choices = _auctionable(view)
-        line = "On offer: " + (
-            ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]
-        )
-        _text(draw, (MARGIN, y0 + 70), kit.fit(line, 17, WIDTH - 2 * MARGIN), 17, kit.INK, "lm")
+    if not isinstance(auction, Mapping):
+        who = kit.fit(names[auctioneer], F_HEAD, 260)
+        _bold(image, (MARGIN + 2, y0 + 15), f"{who} chooses a piece to auction", F_HEAD, kit.INK, "lm")
+        line = "On offer: " + _either(_auctionable(view))
+        _text(image, (MARGIN + 2, y0 + 37), kit.fit(line, F_BODY, full), F_BODY, kit.INK)
+        last = _last_words(view, names)
+        if last is None:
+            last = (
+                "A fresh board: nothing built yet."
+                if view.get("round", 1) == 1
+                else "A new round on a fresh board."
+            )
+        else:
+            draw.rectangle((MARGIN + 2, y0 + 53, MARGIN + 12, y0 + 63), outline=LAST, width=FRAME)
+        x = MARGIN + 18 if _last_words(view, names) else MARGIN + 2
+        _text(image, (x, y0 + 58), kit.fit(last, F_BODY, WIDTH - MARGIN - x), F_BODY, kit.INK)
         return
-    sprite = _piece_sprite(auction, marks)
-    px = MARGIN
-    py = y0 + 10
-    c.image.paste(sprite, (px, py))
-    tx = px + sprite.width + 14
+    c.image.paste(_piece_sprite(auction, marks), _sprite_box(geo)[:2])
+    who = kit.fit(names[auctioneer], F_HEAD, 170)
     piece = _piece_words(auction, marks)
+    high = auction.get("high_bid")
     if phase == "bid":
         headline = f"{who} auctions {piece}"
     elif phase == "decide":
         high_bidder = auction.get("high_bidder")
-        buyer = kit.fit(names[high_bidder], 20, 160) if isinstance(high_bidder, int) else "?"
-        headline = f"{who}: sell to {buyer} for {auction.get('high_bid')}, or buy it"
+        buyer = kit.fit(names[high_bidder], F_HEAD, 140) if isinstance(high_bidder, int) else "?"
+        headline = f"{who}: sell to {buyer} for {high}, or buy"
     else:
         winner = auction.get("winner")
-        taker = kit.fit(names[winner], 20, 200) if isinstance(winner, int) else "?"
-        kind = auction.get("kind")
+        taker = kit.fit(names[winner], F_HEAD, 170) if isinstance(winner, int) else "?"
         verb = {"cube": "places", "roof": "places", "cancel": "uses or discards"}.get(
-            str(kind), "places or discards"
+            str(auction.get("kind")), "places or discards"
         )
-        high = auction.get("high_bid")
         if high is None:
-            how = "taken free"
+            how = "free"
         elif winner == auction.get("auctioneer", auctioneer):
             how = f"kept for {high}"
         else:
             how = f"bought for {high}"
         headline = f"{taker} {verb} {piece} ({how})"
-    _bold(draw, (tx, py + 14), kit.fit(headline, 20, WIDTH - tx - MARGIN), 20, kit.INK, "lm")
+    _bold(image, (CHIP_X, y0 + 15), kit.fit(headline, F_HEAD, WIDTH - MARGIN - CHIP_X), F_HEAD, kit.INK, "lm")
     # One chip per bidder, clockwise from the auctioneer's left.
     said = {int(b["seat"]): b.get("amount") for b in auction.get("bids") or []}
     to_bid = auction.get("to_bid")
-    order = _bid_order(view, int(auction.get("auctioneer", auctioneer)))
-    chip_w = min(150, (WIDTH - tx - MARGIN) // max(1, len(order)) - 6)
-    cy = py + 36
-    for i, seat in enumerate(order):
-        x = tx + i * (chip_w + 6)
-        box = (x, cy, x + chip_w, cy + 52)
+    for seat, box in _chip_boxes(view, geo).items():
+        x0, cy, x1, _y1 = box
         if seat in said:
             amount = said[seat]
             status = "pass" if amount is None else f"bid {amount}"
@@ -426,228 +722,223 @@ def _draw_turn(c: _Canvas, y0: int, view: View, names: list[str]) -> None:
             box,
             fill=fill,
             outline=OUTLINE if seat == to_bid else (150, 146, 136),
-            width=3 if seat == to_bid else 1,
+            width=2 if seat == to_bid else 1,
         )
-        _text(draw, (x + 8, cy + 15), kit.fit(names[seat], 16, chip_w - 14), 16, kit.INK, "lm")
-        _bold(draw, (x + 8, cy + 37), kit.fit(status, 17, chip_w - 14), 17, ink, "lm")
+        inner = x1 - x0 - 10
+        _text(image, (x0 + 6, cy + 10), kit.fit(names[seat], F_SMALL, inner), F_SMALL, kit.INK)
+        _bold(image, (x0 + 6, cy + 26), kit.fit(status, F_BODY, inner), F_BODY, ink, "lm")
 
 
-def _row_levels(row: Mapping[str, Any]) -> int:
-    return max([MIN_LEVELS, *(len(lot.get("cubes") or []) for lot in row.get("lots") or [])])
-
-
-def _row_height(row: Mapping[str, Any]) -> int:
-    return 6 + ROOF_H + _row_levels(row) * CUBE_H + BASE_H + 4
-
-
-def _lot_x(index: int, river_after: int) -> int:
-    return LX + index * PITCH + (RIVER_W if index >= river_after else 0)
-
-
-def _draw_board(c: _Canvas, y0: int, view: View, heights: list[int], river_after: int) -> int:
-    draw = c.draw
-    rows = view.get("rows") or []
-    total = BOARD_TOP_H + sum(heights) + ROW_GAP * (len(rows) + 1)
-    draw.rectangle((0, y0, WIDTH, y0 + total - 1), fill=GRASS)
-    # Main Street down the left, the river between lots 4 and 5.
-    draw.rectangle((MARGIN, y0, MARGIN + STREET_W, y0 + total - 1), fill=STREET)
-    river_x0 = _lot_x(river_after - 1, river_after) + LOT_W + 3
-    river_x1 = _lot_x(river_after, river_after) - 3
-    draw.rectangle((river_x0, y0, river_x1, y0 + total - 1), fill=RIVER)
-    for y in range(y0 + BOARD_TOP_H + 6, y0 + total - 6, 14):
-        mid = (river_x0 + river_x1) // 2
-        draw.line(((mid - 7, y), (mid, y + 5), (mid + 7, y)), fill=RIVER_WAVE, width=2)
-    _bold(draw, (MARGIN + STREET_W / 2, y0 + BOARD_TOP_H / 2 + 2), "Main St.", 15, kit.WHITE, "mm")
+@lru_cache(maxsize=32)
+def _ground(
+    heights: tuple[int, ...], lots: tuple[tuple[tuple[bool, bool], ...], ...], river_after: int
+) -> Image.Image:
+    """The board without its pieces: grass, Main Street, the river and every lot (cached per shape)."""
+    total = BOARD_TOP_H + ROW_GAP + sum(h + ROW_GAP for h in heights)
+    image = Image.new("RGB", (WIDTH, total), GRASS)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((MARGIN, 0, MARGIN + STREET_W - 1, total - 1), fill=STREET)
+    river_x0 = lot_x(river_after - 1, river_after) + LOT_W + 2
+    river_x1 = lot_x(river_after, river_after) - 3
+    draw.rectangle((river_x0, 0, river_x1, total - 1), fill=RIVER)
+    mid = (river_x0 + river_x1) // 2
+    for y in range(BOARD_TOP_H + 6, total - 6, 12):
+        draw.line(((mid - 4, y), (mid, y + 4), (mid + 4, y)), fill=RIVER_WAVE, width=1)
+    _bold(image, (MARGIN + STREET_W / 2, BOARD_TOP_H / 2 + 1), "Main St.", F_SMALL, kit.WHITE, "mm")
+    _text(image, ((LX + river_x0) / 2, BOARD_TOP_H / 2 + 1), "before the river", F_SMALL, kit.WHITE, "mm")
     _text(
-        draw,
-        ((_lot_x(0, river_after) + river_x0) / 2, y0 + BOARD_TOP_H / 2 + 2),
-        "before the river",
-        15,
-        kit.WHITE,
-        "mm",
-    )
-    _text(
-        draw,
-        ((river_x1 + WIDTH - MARGIN) / 2, y0 + BOARD_TOP_H / 2 + 2),
+        image,
+        ((river_x1 + WIDTH - MARGIN) / 2, BOARD_TOP_H / 2 + 1),
         "beyond the river",
-        15,
+        F_SMALL,
         kit.WHITE,
         "mm",
     )
-    y = y0 + BOARD_TOP_H + ROW_GAP
-    for row, height in zip(rows, heights, strict=True):
-        _draw_row(c, y, row, height, river_after)
+    y = BOARD_TOP_H + ROW_GAP
+    for height, row in zip(heights, lots, strict=True):
+        for index, (white, open_) in enumerate(row):
+            image.paste(_lot(index + 1, white, open_, height), (lot_x(index, river_after), y))
         y += height + ROW_GAP
-    return total
+    return image
 
 
-def _draw_row(c: _Canvas, y0: int, row: Mapping[str, Any], height: int, river_after: int) -> None:
+def _draw_board(c: _Canvas, geo: Layout, view: View) -> None:
+    rows = view.get("rows") or []
+    shape = tuple(
+        tuple((bool(lot.get("white_dirt")), bool(lot.get("open"))) for lot in row.get("lots") or [])
+        for row in rows
+    )
+    c.image.paste(_ground(geo.row_heights, shape, geo.river_after), (0, geo.board_top))
+    for r, row in enumerate(rows):
+        _draw_row(c, geo, r, row)
+
+
+def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any]) -> None:
     draw = c.draw
     image = c.image
-    # Main Street: the row letter, its requirement and the Mayor's spot.
-    sx = MARGIN + 4
+    y0 = geo.row_tops[r]
+    height = geo.row_heights[r]
+    # Main Street: the row letter (green when complete), the Mayor's x2, the requirement.
+    sx = MARGIN + 3
     complete = bool(row.get("complete"))
-    letter_box = (sx, y0, sx + 40, y0 + 40)
-    draw.rectangle(letter_box, fill=POSITIVE if complete else kit.WHITE, outline=OUTLINE, width=2)
-    _bold(draw, (sx + 20, y0 + 21), str(row.get("name", "?")), 26, kit.WHITE if complete else kit.INK, "mm")
-    _text(draw, (sx + 46, y0 + 12), "need", 14, kit.WHITE, "lm")
-    _bold(draw, (sx + 46, y0 + 30), str(row.get("requirement", "?")), 18, kit.WHITE, "lm")
-    status = "complete" if complete else f"{row.get('developed', 0)} built"
-    _text(draw, (sx, y0 + 54), status, 15, kit.WHITE, "lm")
+    draw.rectangle((sx, y0 + 3, sx + 24, y0 + 27), fill=POSITIVE if complete else kit.WHITE, outline=OUTLINE)
+    _bold(
+        image, (sx + 12, y0 + 15), str(row.get("name", "?")), F_HEAD, kit.WHITE if complete else kit.INK, "mm"
+    )
     if row.get("mayor"):
-        mayor = _mayor(STREET_W - 8, 40)
-        image.paste(mayor, (sx, y0 + height - 44))
-    lots = row.get("lots") or []
+        image.paste(_mayor(28, 25), (sx + 28, y0 + 3))
+    _text(image, (sx, y0 + 38), f"need {row.get('requirement', '?')}", F_SMALL, kit.WHITE)
+    status = "complete" if complete else f"{row.get('developed', 0)} built"
+    _text(image, (sx, y0 + 53), status, F_SMALL, kit.WHITE)
+    base_y = y0 + height - BASE_H
+    cube_h = geo.cube_h
     permit_lot = row.get("permit_lot")
-    for index, lot in enumerate(lots):
-        x = _lot_x(index, river_after)
-        number = int(lot.get("lot", index + 1))
-        image.paste(_lot(number, bool(lot.get("white_dirt")), bool(lot.get("open")), height), (x, y0))
-        base_y = y0 + height - BASE_H
+    for index, lot in enumerate(row.get("lots") or []):
+        x = lot_x(index, geo.river_after)
         cubes = lot.get("cubes") or []
         for level, cube in enumerate(cubes):
-            top = base_y - (level + 1) * CUBE_H
-            image.paste(
-                _cube(
-                    str(cube.get("colour")),
-                    str(cube.get("mark")),
-                    int(cube.get("number", 0)),
-                    LOT_W - 4,
-                    CUBE_H - 1,
-                    20,
-                    16,
-                ),
-                (x + 2, top),
-            )
-        roof = lot.get("roof")
-        if roof is not None and cubes:
-            sprite = _roof(int(roof), LOT_W, ROOF_H)
-            image.paste(sprite, (x, base_y - len(cubes) * CUBE_H - ROOF_H), sprite)
-        if permit_lot == number:
-            labels = tuple(
-                f"{'+' if p.get('direction') == 'longer' else '-'}{p.get('value')}"
-                for p in row.get("permits") or []
-            )
-            sign = _permit_sign(labels, LOT_W)
-            image.paste(sign, (x, y0 + 4))
-
-
-def _display_height(view: View) -> int:
-    return 34 + 3 * DISPLAY_LINE_H + 8
-
-
-def _draw_display(c: _Canvas, y0: int, view: View, height: int) -> None:
-    draw = c.draw
-    image = c.image
-    draw.rectangle((0, y0, WIDTH, y0 + height - 1), fill=kit.PAPER)
-    _bold(draw, (MARGIN, y0 + 17), "Floor cubes on offer", 18, kit.INK, "lm")
-    auction = view.get("auction") or {}
-    on_auction = auction.get("piece") if auction.get("kind") == "cube" else None
-    note = "(orange: can be picked, black: in auction)" if on_auction else "(orange frame: can be picked)"
-    _text(draw, (MARGIN + 196, y0 + 17), note, 15, kit.INK, "lm")
-    for line_no, line in enumerate(view.get("display") or []):
-        y = y0 + 34 + line_no * DISPLAY_LINE_H
-        for i, cube in enumerate(line):
-            x = MARGIN + 6 + i * DISPLAY_PITCH
             sprite = _cube(
                 str(cube.get("colour")),
                 str(cube.get("mark")),
                 int(cube.get("number", 0)),
-                DISPLAY_CUBE_W,
-                DISPLAY_CUBE_H,
-                24,
-                17,
+                LOT_W - 2,
+                cube_h,
+                F_BODY,
             )
-            if cube.get("selectable") or cube.get("cube") == on_auction:
-                ring = HIGHLIGHT if cube.get("cube") != on_auction else kit.INK
-                draw.rectangle((x - 5, y - 5, x + DISPLAY_CUBE_W + 4, y + DISPLAY_CUBE_H + 4), fill=OUTLINE)
-                draw.rectangle((x - 3, y - 3, x + DISPLAY_CUBE_W + 2, y + DISPLAY_CUBE_H + 2), fill=ring)
-            image.paste(sprite, (x, y))
-        if not line:
-            _text(draw, (MARGIN + 6, y + DISPLAY_CUBE_H / 2), "(empty)", 15, DIM, "lm")
-    _draw_supply(c, y0, view, height)
+            image.paste(sprite, (x + 1, base_y - (level + 1) * cube_h - 1))
+        roof = lot.get("roof")
+        if roof is not None and cubes:
+            sprite = _roof(int(roof), LOT_W, ROOF_H)
+            image.paste(sprite, (x, base_y - len(cubes) * cube_h - ROOF_H - 1), sprite)
+        if permit_lot == index + 1:
+            labels = tuple(
+                f"{'+' if p.get('direction') == 'longer' else '-'}{p.get('value')}"
+                for p in row.get("permits") or []
+            )
+            image.paste(_permit_sign(labels, LOT_W), (x, y0 + ROW_PAD))
 
 
-def _draw_supply(c: _Canvas, y0: int, view: View, height: int) -> None:
+def _draw_display(c: _Canvas, geo: Layout, view: View) -> None:
     draw = c.draw
     image = c.image
+    y0 = geo.display_top
+    draw.rectangle((0, y0, WIDTH, y0 + DISPLAY_H - 1), fill=kit.PAPER)
+    _bold(image, (MARGIN + 2, y0 + 12), "Floor cubes on offer", F_LABEL, kit.INK, "lm")
+    auction = view.get("auction") or {}
+    on_auction = auction.get("piece") if auction.get("kind") == "cube" else None
+    for line_no, line in enumerate(view.get("display") or []):
+        y = y0 + DISPLAY_HEAD_H + 6 + line_no * DLINE_H
+        for i, cube in enumerate(line):
+            x = MARGIN + 4 + i * DPITCH
+            if cube.get("cube") == on_auction:
+                draw.rectangle((x - 3, y - 3, x + DCUBE_W + 2, y + DCUBE_H + 2), fill=kit.INK)
+            elif cube.get("selectable"):
+                draw.rectangle(
+                    (x - 3, y - 3, x + DCUBE_W + 2, y + DCUBE_H + 2), fill=HIGHLIGHT, outline=OUTLINE
+                )
+            sprite = _cube(
+                str(cube.get("colour")),
+                str(cube.get("mark")),
+                int(cube.get("number", 0)),
+                DCUBE_W,
+                DCUBE_H,
+                F_BODY,
+            )
+            image.paste(sprite, (x, y))
+        if not line:
+            _text(image, (MARGIN + 4, y + DCUBE_H / 2), "(empty)", F_SMALL, DIM)
+    _draw_supply(c, geo, view)
+
+
+def _draw_supply(c: _Canvas, geo: Layout, view: View) -> None:
+    draw = c.draw
+    image = c.image
+    y0 = geo.display_top
     x = SUPPLY_X
-    draw.rectangle((x - 8, y0 + 4, WIDTH - MARGIN, y0 + height - 6), fill=PANEL, outline=(190, 184, 170))
-    x += 4
-    _bold(draw, (x, y0 + 20), "Supply", 18, kit.INK, "lm")
-    y = y0 + 46
-    roof = _roof(None, 44, 22)
-    image.paste(roof, (x, y - 11), roof)
+    draw.rectangle((x - 5, y0 + 3, WIDTH - MARGIN, y0 + DISPLAY_H - 5), fill=PANEL, outline=PANEL_EDGE)
+    _bold(image, (x, y0 + 12), "Supply", F_LABEL, kit.INK, "lm")
+    width = WIDTH - MARGIN - x - 4
     auction = view.get("auction") or {}
     kind = auction.get("kind")
-    _text(draw, (x + 52, y), f"rooftops left: {view.get('rooftops_left', 0)}", 17, kit.INK, "lm")
-    y += 30
+    roof = _roof(None, 22, 11)
+    y = _supply_line_y(geo, "roof")
+    image.paste(roof, (x, y - 6), roof)
+    _text(image, (x + 27, y), f"Rooftops left: {view.get('rooftops_left', 0)}", F_BODY, kit.INK)
     permits = [str(p) for p in view.get("permits_supply") or []]
-    text = "permits: " + (", ".join(permits) if permits else "none")
+    text = "Permits: " + (", ".join(permits) if permits else "none")
     if kind == "permit":
         text += f" ({auction.get('value')} in auction)"
     elif view.get("permits_removed"):
-        text += "  (out: " + ", ".join(str(p) for p in view.get("permits_removed") or []) + ")"
-    _text(draw, (x, y), kit.fit(text, 17, WIDTH - MARGIN - x - 6), 17, kit.INK, "lm")
-    y += 28
+        text += " (out: " + ", ".join(str(p) for p in view.get("permits_removed") or []) + ")"
+    _text(image, (x, _supply_line_y(geo, "permit")), kit.fit(text, F_BODY, width), F_BODY, kit.INK)
     mayor = view.get("mayor")
-    where = {"supply": "in supply", "discarded": "gone"}.get(str(mayor), f"on row {mayor}")
+    where = {"supply": "in supply", "discarded": "gone"}.get(str(mayor), f"row {mayor}")
     if kind == "mayor":
         where = "in auction"
-    _text(draw, (x, y), f"Mayor: {where}", 17, kit.INK, "lm")
-    y += 28
+    _text(image, (x, _supply_line_y(geo, "mayor")), f"Mayor: {where}", F_BODY, kit.INK)
     cancel = "in supply" if view.get("cancel_available") else "in auction" if kind == "cancel" else "gone"
-    _text(draw, (x, y), f"Cancel cube: {cancel}", 17, kit.INK, "lm")
-    y += 28
+    _text(image, (x, _supply_line_y(geo, "cancel")), f"Cancel cube: {cancel}", F_BODY, kit.INK)
     free = [cert for cert in view.get("certificates") or [] if cert.get("owner") is None]
+    y = _supply_line_y(geo, "certificates")
     if free:
-        _text(draw, (x, y), "free:", 15, kit.INK, "lm")
+        _text(image, (x, y), "Free:", F_BODY, kit.INK)
         cx = x + 40
         for cert in free:
-            image.paste(_cert(str(cert.get("colour")), str(cert.get("mark")), 32, 26), (cx, y - 13))
-            cx += 35
+            image.paste(
+                _cert(str(cert.get("colour")), str(cert.get("mark")), CERT_W, CERT_H - 2), (cx, y - 8)
+            )
+            cx += CERT_W + 2
+    else:
+        _text(image, (x, y), "Certificates: all taken", F_BODY, kit.INK)
 
 
-@lru_cache(maxsize=32)
-def _cert(colour: str, mark: str, w: int, h: int) -> Image.Image:
-    """A company certificate: a card in the company colour with its letters."""
-    fill = _company(colour)
-    image = Image.new("RGB", (w, h), fill)
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, w - 1, h - 1), outline=OUTLINE, width=2)
-    _text(draw, (w / 2, h / 2 + 1), mark, 17 if h >= 28 else 15, kit.text_colour(fill), "mm")
-    return image
+def table_scores(view: View) -> tuple[tuple[str, ...], list[tuple[int, ...]]]:
+    """The players' table's score columns and each seat's figures, last column the total.
+
+    While the round runs: each row's building points if it ended now, and their sum.  Once the
+    match is over: buildings (every round), cash box and the final total, which are exactly the
+    outcome's scores, so the image and the posted standings agree.
+    """
+    players = int(view["players"])
+    result = view.get("result")
+    if isinstance(result, Mapping) and result.get("scores") is not None:
+        return (
+            ("Buildings", "Cash box", "Total"),
+            [
+                (int(result["buildings"][s]), int(result["cash_box_points"][s]), int(result["scores"][s]))
+                for s in range(players)
+            ],
+        )
+    rows = view.get("rows") or []
+    totals = view.get("score_now") or [0] * players
+    figures = [
+        (*(int((row.get("score_now") or [0] * players)[s]) for row in rows), int(totals[s]))
+        for s in range(players)
+    ]
+    return (*(f"Row {row.get('name')}" for row in rows), "Total"), figures
 
 
-def _table_height(view: View) -> int:
-    return 40 + TABLE_ROW_H * int(view["players"]) + 8
-
-
-def _draw_players(c: _Canvas, y0: int, view: View, names: list[str], height: int) -> None:
+def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None:
     draw = c.draw
     image = c.image
+    y0 = geo.table_top
+    height = _table_height(view)
     draw.rectangle((0, y0, WIDTH, y0 + height - 1), fill=kit.WHITE)
     players = int(view["players"])
-    rows = view.get("rows") or []
     marks = _marks(view)
-    name_x = MARGIN + 22
-    cert_x = MARGIN + 200
-    score_x = cert_x + 6 * (CERT_W + 3) + 14
-    col_w = (WIDTH - MARGIN - score_x) // (len(rows) + 1)
-    header_y = y0 + 20
-    _bold(draw, (name_x, header_y), "Players", 18, kit.INK, "lm")
-    _text(draw, (cert_x, header_y), "Certificates", 16, kit.INK, "lm")
-    draw.rectangle((score_x - 6, y0 + 2, WIDTH - MARGIN, y0 + 38), fill=PANEL)
+    columns, figures = table_scores(view)
+    col_w = (WIDTH - MARGIN - SCORE_X) / len(columns)
     over = view.get("phase") == "over"
-    caption = (
-        f"Building points, round {view.get('round', 1)} (final)"
-        if over
-        else "Building points if the round ended now"
-    )
-    _text(draw, ((score_x + WIDTH - MARGIN) / 2, y0 + 11), caption, 14, kit.INK, "mm")
-    for i, row in enumerate(rows):
-        _text(draw, (score_x + col_w * i + col_w / 2, y0 + 28), f"Row {row.get('name')}", 16, kit.INK, "mm")
-    _text(draw, (score_x + col_w * len(rows) + col_w / 2, y0 + 28), "Total", 16, kit.INK, "mm")
+    draw.rectangle((SCORE_X - 4, y0 + 2, WIDTH - MARGIN, y0 + TABLE_HEAD_H - 2), fill=PANEL)
+    if over:
+        caption = "Final scores" + (" (all rounds)" if int(view.get("rounds", 1)) > 1 else "")
+    else:
+        caption = "Points if the round ended now"
+    _text(image, ((SCORE_X + WIDTH - MARGIN) / 2, y0 + 10), caption, F_SMALL, kit.INK, "mm")
+    _bold(image, (NAME_X, y0 + 22), "Players", F_LABEL, kit.INK, "lm")
+    _text(image, (CERT_X, y0 + 24), "Certificates", F_SMALL, kit.INK)
+    for i, name in enumerate(columns):
+        _text(image, (SCORE_X + col_w * i + col_w / 2, y0 + 25), name, F_SMALL, kit.INK, "mm")
     waiting = set(view.get("waiting_for") or [])
     auctioneer = view.get("auctioneer")
     result = view.get("result") or {}
@@ -655,61 +946,49 @@ def _draw_players(c: _Canvas, y0: int, view: View, names: list[str], height: int
     wins = view.get("round_wins") or []
     several = int(view.get("rounds", 1)) > 1
     by_owner = view.get("certificates_by_owner") or []
-    totals = view.get("score_now") or []
     for seat in range(players):
-        y = y0 + 40 + seat * TABLE_ROW_H
+        _x0, y, _x1, _y1 = seat_box(geo, seat)
         if seat % 2:
-            draw.rectangle((0, y, WIDTH, y + TABLE_ROW_H - 1), fill=(244, 241, 234))
+            draw.rectangle((0, y, WIDTH, y + TABLE_ROW_H - 1), fill=STRIPE)
         if seat in waiting and not over:
             ay = y + TABLE_ROW_H / 2
             draw.polygon(
-                ((MARGIN, ay - 9), (MARGIN + 14, ay), (MARGIN, ay + 9)), fill=HIGHLIGHT, outline=OUTLINE
+                ((MARGIN, ay - 7), (MARGIN + 11, ay), (MARGIN, ay + 7)), fill=HIGHLIGHT, outline=OUTLINE
             )
         tags: list[str] = []
         if seat < len(ranks):
-            tags.append(
-                f"{ORDINALS[ranks[seat] - 1] if 0 < ranks[seat] <= len(ORDINALS) else ranks[seat]} place"
-            )
+            rank = int(ranks[seat])
+            tags.append(f"{ORDINALS[rank - 1] if 0 < rank <= len(ORDINALS) else rank} place")
         if seat == auctioneer and not over:
             tags.append("auctioneer")
         if several and seat < len(wins):
-            tags.append(f"rounds won {wins[seat]}")
-        name = kit.fit(names[seat], 18, cert_x - name_x - 10)
+            tags.append(f"won {wins[seat]} round" + ("" if wins[seat] == 1 else "s"))
+        name = kit.fit(names[seat], F_BODY, CERT_X - NAME_X - 6)
         if tags:
-            _bold(draw, (name_x, y + 15), name, 18, kit.INK, "lm")
+            _bold(image, (NAME_X, y + 10), name, F_BODY, kit.INK, "lm")
             _text(
-                draw, (name_x, y + 35), kit.fit(", ".join(tags), 15, cert_x - name_x - 10), 15, kit.INK, "lm"
+                image, (NAME_X, y + 24), kit.fit(", ".join(tags), F_SMALL, CERT_X - NAME_X - 6), F_SMALL, DIM
             )
         else:
-            _bold(draw, (name_x, y + TABLE_ROW_H / 2), name, 18, kit.INK, "lm")
+            _bold(image, (NAME_X, y + TABLE_ROW_H / 2), name, F_BODY, kit.INK, "lm")
         owned = by_owner[seat] if seat < len(by_owner) else []
         for k, colour in enumerate(owned):
             image.paste(
                 _cert(str(colour), marks.get(str(colour), "?"), CERT_W, CERT_H),
-                (cert_x + k * (CERT_W + 3), y + 8),
+                (CERT_X + k * (CERT_W + 2), y + 7),
             )
         if not owned:
-            _text(draw, (cert_x, y + TABLE_ROW_H / 2), "none", 15, DIM, "lm")
-        for i, row in enumerate(rows):
-            scores = row.get("score_now") or []
-            value = int(scores[seat]) if seat < len(scores) else 0
+            _text(image, (CERT_X, y + TABLE_ROW_H / 2), "none", F_SMALL, DIM)
+        for i, value in enumerate(figures[seat]):
+            last = i == len(columns) - 1
             _bold(
-                draw,
-                (score_x + col_w * i + col_w / 2, y + TABLE_ROW_H / 2),
+                image,
+                (SCORE_X + col_w * i + col_w / 2, y + TABLE_ROW_H / 2),
                 _signed(value),
-                18,
+                F_HEAD if last else F_LABEL,
                 _score_colour(value),
                 "mm",
             )
-        total = int(totals[seat]) if seat < len(totals) else 0
-        _bold(
-            draw,
-            (score_x + col_w * len(rows) + col_w / 2, y + TABLE_ROW_H / 2),
-            _signed(total),
-            20,
-            _score_colour(total),
-            "mm",
-        )
 
 
 # --- entry point ---------------------------------------------------------------------
@@ -717,30 +996,209 @@ def _draw_players(c: _Canvas, y0: int, view: View, names: list[str], height: int
 
 def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
     """The public view (``RULES.view(state, None)``) and the players' names -> PNG bytes."""
-    players = int(view["players"])
-    shown = kit.player_names(names, players)
-    rows = view.get("rows") or []
-    heights = [_row_height(row) for row in rows]
-    river_after = (
-        sum(1 for lot in (rows[0].get("lots") if rows else []) or [] if not lot.get("beyond_river")) or 4
-    )
-    board_h = BOARD_TOP_H + sum(heights) + ROW_GAP * (len(rows) + 1)
-    display_h = _display_height(view)
-    table_h = _table_height(view)
-    total_h = HEADER_H + TURN_H + board_h + display_h + table_h + LEGEND_H
-    image = Image.new("RGB", (WIDTH, total_h), kit.PAPER)
+    return kit.png(draw_board(view, names))
+
+
+def draw_board(view: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
+    """The board image before encoding (the benchmark times the two halves apart)."""
+    shown = kit.player_names(names, int(view["players"]))
+    geo = layout(view)
+    image = Image.new("RGB", (WIDTH, geo.height), kit.PAPER)
     canvas = _Canvas(image)
-    image.paste(_HEADER(), (0, 0))
-    round_text = f"Round {view.get('round', 1)} of {view.get('rounds', 1)}  ·  Turn {view.get('turn', 0)}"
-    _text(canvas.draw, (WIDTH - MARGIN, HEADER_H / 2), round_text, 18, kit.WHITE, "rm")
-    y = HEADER_H
-    _draw_turn(canvas, y, view, shown)
-    y += TURN_H
-    _draw_board(canvas, y, view, heights, river_after)
-    y += board_h
-    _draw_display(canvas, y, view, display_h)
-    y += display_h
-    _draw_players(canvas, y, view, shown, table_h)
-    y += table_h
-    image.paste(_legend(tuple(_marks(view).items())), (0, y))
-    return kit.png(image)
+    image.paste(_header(), (0, 0))
+    round_text = f"Round {view.get('round', 1)} of {view.get('rounds', 1)} · Turn {view.get('turn', 0)}"
+    _text(canvas.image, (WIDTH - MARGIN - 2, HEADER_H / 2), round_text, F_LABEL, kit.WHITE, "rm")
+    _draw_turn(canvas, geo, view, shown)
+    _draw_board(canvas, geo, view)
+    _draw_display(canvas, geo, view)
+    _draw_players(canvas, geo, view, shown)
+    image.paste(_legend(tuple(_marks(view).items())), (0, geo.legend_top))
+    box = last_box(view, geo)
+    if box is not None:
+        _frame(canvas.draw, box)
+    return image
+
+
+# --- the private zoom: one seat's holdings ---------------------------------------------------
+
+HOLD_CUBE_W, HOLD_CUBE_H = 50, 22
+HOLD_PITCH = 54
+
+
+def _holdings_buildings(
+    view: View, seat: int
+) -> list[tuple[Mapping[str, Any], list[Mapping[str, Any]], int]]:
+    """(row, the seat's buildings in it, their points if the round ended now) for rows where it scores."""
+    out = []
+    for row in view.get("rows") or []:
+        mine = [lot for lot in row.get("lots") or [] if lot.get("cubes") and lot.get("owner") == seat]
+        if mine:
+            out.append((row, mine, sum(int(lot.get("points") or 0) for lot in mine)))
+    return out
+
+
+def _holdings_row_height(lots: list[Mapping[str, Any]]) -> int:
+    tallest = max(len(lot.get("cubes") or []) for lot in lots)
+    return 26 + ROOF_H + 2 + tallest * HOLD_CUBE_H + 38
+
+
+def render_holdings(view: dict[str, Any], names: Sequence[str], seat: int) -> bytes:
+    """One seat's private zoom, drawn from that seat's own view (``RULES.view(state, seat)``).
+
+    Money in hand and the cash box (from the view's ``you``), the certificates held, and every
+    building the seat's colours top, by row, with what it would score if the round ended now.
+    Sent only to that seat as an ephemeral attachment; never use it for a public image.
+    """
+    return kit.png(draw_holdings(view, names, seat))
+
+
+def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int) -> Image.Image:
+    """The holdings image before encoding."""
+    own: Mapping[str, Any] = view.get("you") or {}
+    shown = kit.player_names(names, int(view["players"]))
+    marks = _marks(view)
+    scored = _holdings_buildings(view, seat)
+    certs = [c for c in view.get("certificates") or [] if c.get("owner") == seat]
+    cert_lines = max(1, (len(certs) + 1) // 2)
+    height = (
+        HEADER_H
+        + 78
+        + 24
+        + cert_lines * 30
+        + 30
+        + (sum(_holdings_row_height(lots) for _row, lots, _pts in scored) if scored else 26)
+        + 70
+    )
+    image = Image.new("RGB", (WIDTH, height), kit.PAPER)
+    draw = ImageDraw.Draw(image)
+    full = WIDTH - 2 * MARGIN
+    # Title.
+    draw.rectangle((0, 0, WIDTH, HEADER_H - 1), fill=BAR)
+    title = kit.fit(f"My holdings · {shown[seat] if 0 <= seat < len(shown) else '?'}", F_TITLE, full - 70)
+    _bold(image, (MARGIN + 2, HEADER_H / 2), title, F_TITLE, kit.WHITE, "lm")
+    _text(image, (WIDTH - MARGIN - 2, HEADER_H / 2), "private", F_BODY, kit.WHITE, "rm")
+    # Money in hand and the cash box.
+    y = HEADER_H + 6
+    hand = int(own.get("money") or 0)
+    box = int(own.get("cash_box") or 0)
+    half = (WIDTH - 3 * MARGIN) // 2
+    panels = (
+        ("In hand", f"${hand} million", "to bid and to buy with"),
+        ("Cash box", f"${box} million", f"{_points(box)} at the end; cannot be spent"),
+    )
+    for i, (head, figure, note) in enumerate(panels):
+        x = MARGIN + i * (half + MARGIN)
+        draw.rectangle((x, y, x + half, y + 66), fill=kit.WHITE, outline=PANEL_EDGE)
+        _text(image, (x + 8, y + 12), head, F_BODY, DIM)
+        _bold(image, (x + 8, y + 34), figure, F_TITLE + 3, kit.INK, "lm")
+        _text(image, (x + 8, y + 55), kit.fit(note, F_SMALL, half - 14), F_SMALL, kit.INK)
+    if own.get("stowed_this_turn"):
+        _text(image, (MARGIN + half + MARGIN + half - 6, y + 12), "stowed this turn", F_SMALL, POSITIVE, "rm")
+    y += 78
+    # Certificates.
+    _bold(image, (MARGIN + 2, y + 10), "My certificates", F_LABEL, kit.INK, "lm")
+    y += 24
+    if not certs:
+        _text(
+            image,
+            (MARGIN + 2, y + 12),
+            "None yet: placing a colour's first cube takes its certificate.",
+            F_BODY,
+            kit.INK,
+        )
+    for i, cert in enumerate(certs):
+        x = MARGIN + (i % 2) * (half + MARGIN)
+        cy = y + (i // 2) * 30
+        image.paste(_cert(str(cert.get("colour")), str(cert.get("mark")), 32, 24), (x, cy))
+        label = f"{cert.get('company')} ({cert.get('colour')})"
+        _text(image, (x + 38, cy + 12), kit.fit(label, F_BODY, half - 44), F_BODY, kit.INK)
+    y += cert_lines * 30
+    # Buildings my colours top.
+    _bold(image, (MARGIN + 2, y + 12), "Buildings my colours top", F_LABEL, kit.INK, "lm")
+    _text(
+        image,
+        (WIDTH - MARGIN - 2, y + 12),
+        "points this round" if view.get("phase") == "over" else "points if the round ended now",
+        F_SMALL,
+        DIM,
+        "rm",
+    )
+    y += 30
+    if not scored:
+        _text(image, (MARGIN + 2, y + 10), "None yet.", F_BODY, kit.INK)
+        y += 26
+    buildings_total = 0
+    for row, lots, points in scored:
+        buildings_total += points
+        row_h = _holdings_row_height(lots)
+        draw.rectangle((MARGIN, y, WIDTH - MARGIN, y + row_h - 6), fill=kit.WHITE, outline=PANEL_EDGE)
+        bits = [f"Row {row.get('name')}", f"need {row.get('requirement')}"]
+        bits.append(
+            "complete: buildings score plus" if row.get("complete") else "not complete: buildings score minus"
+        )
+        if row.get("mayor"):
+            bits.append("Mayor x2")
+        _text(image, (MARGIN + 6, y + 11), kit.fit(" · ".join(bits), F_BODY, full - 60), F_BODY, kit.INK)
+        _bold(image, (WIDTH - MARGIN - 6, y + 11), _signed(points), F_HEAD, _score_colour(points), "rm")
+        base = y + row_h - 6 - 36
+        for i, lot in enumerate(lots):
+            x = MARGIN + 8 + i * HOLD_PITCH
+            cubes = lot.get("cubes") or []
+            for level, cube in enumerate(cubes):
+                sprite = _cube(
+                    str(cube.get("colour")),
+                    marks.get(str(cube.get("colour")), "?"),
+                    int(cube.get("number", 0)),
+                    HOLD_CUBE_W,
+                    HOLD_CUBE_H,
+                    F_BODY,
+                )
+                image.paste(sprite, (x, base - (level + 1) * HOLD_CUBE_H))
+            if lot.get("roof") is not None:
+                roof = _roof(int(lot["roof"]), HOLD_CUBE_W, ROOF_H)
+                image.paste(roof, (x, base - len(cubes) * HOLD_CUBE_H - ROOF_H - 1), roof)
+            _text(
+                image,
+                (x + HOLD_CUBE_W / 2, base + 9),
+                f"{row.get('name')}{lot.get('lot')}",
+                F_SMALL,
+                kit.INK,
+                "mm",
+            )
+            value = int(lot.get("points") or 0)
+            _bold(image, (x + HOLD_CUBE_W / 2, base + 25), _signed(value), F_BODY, _score_colour(value), "mm")
+        y += row_h
+    # The private sum (it includes the cash box, so it is for this seat's eyes only).
+    y += 4
+    total = buildings_total + box
+    when = "this round" if view.get("phase") == "over" else "if the round ended now"
+    line = f"Buildings {_signed(buildings_total)} · cash box {_signed(box)} · total {_signed(total)} {when}"
+    _text(image, (MARGIN + 2, y + 12), kit.fit(line, F_LABEL, full), F_LABEL, kit.INK)
+    rounds = own.get("round_results") or []
+    if rounds:
+        past = "Round scores: " + ", ".join(f"round {r.get('round')}: {r.get('score')}" for r in rounds)
+        _text(image, (MARGIN + 2, y + 34), kit.fit(past, F_BODY, full), F_BODY, kit.INK)
+    return image
+
+
+_CACHES: tuple[Callable[..., Any], ...] = (
+    _cube,
+    _roof,
+    _lot,
+    _permit_sign,
+    _mayor,
+    _cert,
+    _piece_sprite_cached,
+    _legend,
+    _ground,
+    _header,
+    _mask,
+)
+
+
+def clear_caches() -> None:
+    """Forget every cached sprite and layer (tests that record font sizes draw from scratch)."""
+    for cached in _CACHES:
+        clear = getattr(cached, "cache_clear", None)
+        if clear is not None:
+            clear()

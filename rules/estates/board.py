@@ -129,23 +129,44 @@ def cancel_problem(state: EstatesState, value: int) -> str | None:
     return None
 
 
+def permits_in_hand(state: EstatesState) -> list[int]:
+    """Permits not yet on the board nor removed: the supply plus the one under auction, if any."""
+    permits = list(state.permits_unused)
+    if state.piece in data.TOKEN_PERMIT:
+        permits.append(data.TOKEN_PERMIT[state.piece])
+    return permits
+
+
 def permit_could_open(state: EstatesState) -> bool:
-    """Whether some unused permit could legally lengthen some row (the chosen end test)."""
+    """Whether some unused permit could legally lengthen some row, opening a lot (``R + v <= 9``)."""
     return any(
         row.requirement + value <= data.MAX_REQUIREMENT
-        for value in state.permits_unused
+        for value in permits_in_hand(state)
         for row in state.rows
     )
 
 
 def stalled(state: EstatesState) -> bool:
-    """The chosen "no more buildings can be completed" test, run at the start of a turn."""
-    if not state.roofs_left:
+    """The corrected "no more buildings can be completed" test (components page, End and scoring).
+
+    True when no rooftop remains; or no unroofed building stands and no floor cube is left to
+    place; or no unroofed building stands and no remaining floor cube could be placed even after
+    an unused permit lengthened a row.  A piece under auction still counts as remaining (the
+    revealed rooftop, the picked permit; a picked cube stays in its display row until placed), so
+    the answer is the same at every moment of a turn and the engine may ask after any action.
+    The Cancel cube is not counted as opening a lot, as the page words the test.
+    """
+    if not state.roofs_left and state.piece != data.ROOF:
         return True
     if has_unroofed(state):
         return False
-    if any(cube_has_spot(state, cube) for line in state.display for cube in line):
+    cubes = [cube for line in state.display for cube in line]
+    if not cubes:
+        return True
+    if any(cube_has_spot(state, cube) for cube in cubes):
         return False
+    # Every row is built up to its requirement (else any cube would fit a new lot), so a permit
+    # that lengthens a row opens a lot for any cube: the question is only whether one can.
     return not permit_could_open(state)
 
 

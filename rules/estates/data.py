@@ -96,10 +96,15 @@ WHITE_DIRT_CAPACITY: Final = 1  # rulebook: white-dirt lots may only have a tota
 # --- End of a round ---------------------------------------------------------------
 
 COMPLETE_ROWS_TO_END: Final = 2  # rulebook: the game ends at once when 2 rows are complete
-# chosen (components): "no more buildings can be completed" is tested at the start of a turn: no
-# rooftops remain; or no unroofed building exists and no display cube has a legal placement and no
-# unused permit could open a lot.  chosen (engine): "could open a lot" = could legally lengthen
-# some row (R + v <= 9).  Not a switch: without this test a turn could start with nothing to pick.
+# chosen (components, corrected): "no more buildings can be completed" is tested after every
+# action that changes the board or the supply: no rooftops remain; or no unroofed building exists
+# and no floor cube is left to place (the display is empty); or no unroofed building exists and no
+# remaining floor cube could be placed even after an unused permit opened a lot for it.  An empty
+# display ends the round even with permits unused (they would only reshuffle row completion while
+# players farm cash-box points).  chosen (engine): "opened a lot" = could legally lengthen some row
+# (R + v <= 9); a piece under auction still counts as remaining (so a pick never ends a round); the
+# Cancel cube does not count as opening a lot (the page names permits only).  The test runs right
+# after the placement, before the next turn starts (``rounds.finish_turn``, ``board.stalled``).
 # public: a building whose top colour nobody holds scores for nobody (cannot happen in practice,
 # since placing the first cube of a colour always hands out its certificate).
 # public: final ties go to the most checks in hand plus cash box; still tied, a shared place.

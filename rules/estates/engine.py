@@ -45,8 +45,15 @@ All events are public unless marked private.
     row_completed     row
     row_reopened      row                                          (a permit lengthened a complete row)
     round_ended       round, reason ("rows" | "stalled"), buildings (points per seat), winners
-    round_score       PRIVATE to seat; round, buildings, cash_box, score
+    round_score       PRIVATE to seat; round, buildings, cash_box, score   (one per seat, each
+                      visible_to={that seat}, with every round_ended: the private round summary)
     game_over         winners, ranks
+
+A round ends right after the placement that completes a second row or leaves no building that
+could still be completed (``board.stalled``); no ``turn_started`` follows it then.
+
+Every public action records the move it made in ``state.last`` (``last_move``) for the board
+image to highlight; a stow, being private, leaves it alone.
 
 The auction lives here; placements are in ``placement``, the end of a turn,
 a round and the match in ``rounds``, prebuilt actions in ``pieces``.
@@ -59,6 +66,7 @@ scores (which include the cash box) are told only to their owner until
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rules.core import Action, Event, IllegalAction
 from rules.estates import board, data, placement
@@ -90,7 +98,25 @@ from rules.estates.pieces import (
 from rules.estates.rounds import new_state, outcome, round_wins
 from rules.estates.state import BID, CHOOSE, DECIDE, OVER, PLACE, EstatesState
 
-__all__ = ["apply", "legal_actions", "new_state", "outcome", "round_wins", "waiting_for"]
+__all__ = ["apply", "last_move", "legal_actions", "new_state", "outcome", "round_wins", "waiting_for"]
+
+LAST_MOVE_KINDS = frozenset(
+    {
+        "picked",
+        "bid",
+        "passed",
+        "sold",
+        "bought",
+        "taken_free",
+        "built",
+        "roofed",
+        "permit_placed",
+        "mayor_placed",
+        "permit_cancelled",
+        "discarded",
+    }
+)
+"""Public events that are a player's move on the table, the ones the board image highlights."""
 
 
 def waiting_for(state: EstatesState) -> frozenset[int]:
@@ -171,7 +197,34 @@ def apply(state: EstatesState, seat: int, action: Action) -> list[Event]:
     handler = _HANDLERS.get(action.kind)
     if handler is None:
         raise IllegalAction(MALFORMED)
-    return handler(state, seat, action.args)
+    events = handler(state, seat, action.args)
+    # Only a public action moves the highlight: a stow must leave every public trace as it was.
+    if any(event.public for event in events):
+        state.last = last_move(events)
+    return events
+
+
+def last_move(events: list[Event]) -> dict[str, Any] | None:
+    """What the board image highlights after one accepted action: its last move event.
+
+    ``{kind, seat, piece, row, lot}`` (``None`` where it does not apply), built from public
+    event params only.  "Nobody bid" outranks the last pass (the piece is now the auctioneer's);
+    a placement outranks the certificate, row and turn notices that follow it.  A new round
+    starts on a fresh board, so nothing is highlighted then.
+    """
+    if any(event.kind == "round_started" for event in events):
+        return None
+    for event in reversed(events):
+        if event.public and event.kind in LAST_MOVE_KINDS:
+            params = event.params
+            return {
+                "kind": event.kind,
+                "seat": event.seat,
+                "piece": params.get("piece"),
+                "row": params.get("row"),
+                "lot": params.get("lot"),
+            }
+    return None
 
 
 def _stow(state: EstatesState, seat: int, args: Args) -> list[Event]:

@@ -84,6 +84,12 @@ def invariants(state: EstatesState) -> list[str]:
         cube = data.TOKEN_CUBE[state.piece]
         if not any(line and cube in (line[0], line[-1]) for line in state.display):
             problems.append("the cube under auction is not at the end of a display row")
+    # The end test runs after every change, so a round that should be over never goes on.
+    if state.phase != OVER:
+        if len(board.complete_rows(state)) >= data.COMPLETE_ROWS_TO_END:
+            problems.append("two rows are complete but the round goes on")
+        if board.stalled(state):
+            problems.append("no building can be completed but the round goes on")
     finished = state.round if state.phase == OVER else state.round - 1
     if len(state.results) != finished:
         problems.append("round results do not match the round number")

@@ -56,6 +56,7 @@ def deal_round(state: EstatesState) -> None:
     state.auctioneer = state.first_player
     state.phase = CHOOSE
     state.stowed = False
+    state.last = None  # a fresh board: nothing on it was just moved
     clear_auction(state)
     state.turns += 1
 
@@ -69,7 +70,14 @@ def clear_auction(state: EstatesState) -> None:
 
 
 def finish_turn(state: EstatesState, act: Callable[[list[Event]], None]) -> list[Event]:
-    """Carry out a validated placement, then report row changes and move the game on."""
+    """Carry out a validated placement, then report row changes and move the game on.
+
+    Every change to the board goes through here, so this is where the round's end is tested,
+    right after the change (components page: "checked after every action that changes the board
+    or the supply"): two complete rows first, then the stall test.  A pick only moves a piece into
+    the auction, where it still counts as remaining, so it can never end a round
+    (``board.stalled`` says why; ``invariants`` checks it after every action).
+    """
     before = board.complete_rows(state)
     events: list[Event] = []
     act(events)
@@ -80,14 +88,14 @@ def finish_turn(state: EstatesState, act: Callable[[list[Event]], None]) -> list
     if len(after) >= data.COMPLETE_ROWS_TO_END:
         end_round(state, "rows", events)
         return events
+    if board.stalled(state):
+        end_round(state, "stalled", events)
+        return events
     state.auctioneer = (state.auctioneer + 1) % state.players
     state.phase = CHOOSE
     state.stowed = False
     state.turns += 1
-    if board.stalled(state):
-        end_round(state, "stalled", events)
-    else:
-        events.append(Event("turn_started", state.auctioneer, {"round": state.round, "turn": state.turns}))
+    events.append(Event("turn_started", state.auctioneer, {"round": state.round, "turn": state.turns}))
     return events
 
 

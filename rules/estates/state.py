@@ -16,7 +16,9 @@ from rules.core import JSON, StateError
 from rules.estates import data
 from rules.rng import Rng
 
-SCHEMA = 1
+SCHEMA = 2
+READABLE_SCHEMAS = (1, 2)
+"""Saves this version loads: schema 1 predates ``last`` (loaded as ``None``: no move to highlight)."""
 
 # Phases of a turn; "over" once the match has ended.
 CHOOSE = "choose"
@@ -123,6 +125,9 @@ class EstatesState:
     winner: int | None = None
     turns: int = 0  # turns started in the whole match (for bounds and logs)
     results: list[RoundResult] = field(default_factory=list)
+    # The last public move, for the board image to highlight (``engine.last_move``); a private
+    # stow never touches it, and a fresh round clears it.  Plain JSON: kind, seat, piece, row, lot.
+    last: dict[str, Any] | None = None
 
 
 def dump_state(state: EstatesState) -> dict[str, JSON]:
@@ -155,6 +160,7 @@ def dump_state(state: EstatesState) -> dict[str, JSON]:
         "winner": state.winner,
         "turns": state.turns,
         "results": [r.to_json() for r in state.results],
+        "last": None if state.last is None else dict(state.last),
     }
 
 
@@ -162,11 +168,25 @@ def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
+def _last(value: Any) -> dict[str, Any] | None:
+    """The recorded last move: ``None`` (also for schema-1 saves) or a flat JSON object."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and (v is None or isinstance(v, (str, int))) for k, v in value.items()
+    ):
+        raise ValueError(f"bad last move {value!r}")
+    return dict(value)
+
+
 def load_state(raw: Mapping[str, JSON]) -> EstatesState:
     if not isinstance(raw, Mapping):
         raise StateError("An Estates save must be a JSON object.")
-    if raw.get("schema") != SCHEMA:
-        raise StateError(f"Unknown Estates save schema {raw.get('schema')!r}; this version reads {SCHEMA}.")
+    if raw.get("schema") not in READABLE_SCHEMAS:
+        raise StateError(
+            f"Unknown Estates save schema {raw.get('schema')!r}; this version reads "
+            f"{', '.join(str(s) for s in READABLE_SCHEMAS)}."
+        )
     try:
         state = EstatesState(
             players=int(raw["players"]),
@@ -196,6 +216,7 @@ def load_state(raw: Mapping[str, JSON]) -> EstatesState:
             winner=_opt_int(raw["winner"]),
             turns=int(raw["turns"]),
             results=[RoundResult.from_json(r) for r in raw["results"]],
+            last=_last(raw.get("last")),
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise StateError(f"Corrupt Estates save: {exc!r}") from None

@@ -21,8 +21,12 @@ Shape (renderer contract)::
     auction: None | {piece, kind, colour/number/value, auctioneer, bids[{seat, amount|None}],
                      to_bid, high_bidder, high_bid, min_bid, winner}
     score_now[seat], complete_rows, past_rounds[{buildings, winners, reason}], round_wins[seat]
-    result: None | {ranks, winners}
-    you (seat views only): seat, money, cash_box, stowed_this_turn, round_scores
+    last: None | {kind, seat, piece, row, lot}: the last public move, to highlight (``engine.last_move``)
+    result: None | {ranks, winners, scores, buildings, cash_box_points}: once the match is over,
+            ``scores`` are exactly ``outcome().scores`` (= buildings + cash-box points per seat,
+            summed over the rounds), so the final image and the standings agree
+    you (seat views only): seat, money, cash_box, stowed_this_turn, round_scores,
+                           round_results[{round, buildings, cash_box, score}] (private round summaries)
 """
 
 from __future__ import annotations
@@ -147,12 +151,22 @@ def view(state: EstatesState, seat: int | None) -> dict[str, JSON]:
             for r in state.results
         ],
         "round_wins": round_wins(state),
+        "last": None if state.last is None else dict(state.last),
         "result": None,
     }
     if state.phase == OVER:
+        # The match is settled: the standings reveal every score, so the view may carry them too.
         final = outcome(state)
         assert final is not None
-        out["result"] = {"ranks": list(final.ranks), "winners": list(final.winners())}
+        out["result"] = {
+            "ranks": list(final.ranks),
+            "winners": list(final.winners()),
+            "scores": list(final.scores),
+            "buildings": [sum(r.buildings[s] for r in state.results) for s in range(state.players)],
+            "cash_box_points": [
+                sum(r.cash_box[s] for r in state.results) * data.CASH_BOX_POINTS for s in range(state.players)
+            ],
+        }
     if seat is not None and 0 <= seat < state.players:
         out["you"] = {
             "seat": seat,
@@ -160,5 +174,14 @@ def view(state: EstatesState, seat: int | None) -> dict[str, JSON]:
             "cash_box": state.cash_box[seat],
             "stowed_this_turn": state.stowed and seat == state.auctioneer,
             "round_scores": [r.scores[seat] for r in state.results],
+            "round_results": [
+                {
+                    "round": number,
+                    "buildings": r.buildings[seat],
+                    "cash_box": r.cash_box[seat],
+                    "score": r.scores[seat],
+                }
+                for number, r in enumerate(state.results, start=1)
+            ],
         }
     return out

@@ -1,4 +1,5 @@
-"""The Estates board image: every stage of random games, budgets, determinism and hidden money."""
+"""The Estates board image: phone-first sizes, every stage of random games, the last-move frame,
+final totals equal to the standings, hidden money, and the private holdings zoom."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import ast
 import copy
 import io
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,15 +17,17 @@ from PIL import Image
 
 import renderers.estates as estates
 from renderers import kit
-from renderers.estates import render
+from renderers.estates import render, render_holdings
 from rules.core import Action
-from rules.estates import RULES
+from rules.estates import RULES, data
+from rules.estates.engine import LAST_MOVE_KINDS as LAST_KINDS
 from rules.estates.state import EstatesState
 from rules.play import random_playthrough
 
 NAMES = ("Ann", "Bartholomew the Magnificent of Somewhere", "Chen", "Dolores-Maria", "Eve")
 EVERY = 10  # actions between two snapshots
-MAX_PNG = 1_000_000
+MAX_PNG = 300_000
+PHONE = 400  # the width the image is judged at
 
 # (players, seed, rounds): every player count, and the several-rounds variant.
 GAMES = [(2, 11, 1), (3, 12, 1), (4, 13, 1), (5, 14, 1), (3, 15, 2), (5, 16, 2)]
@@ -47,55 +50,254 @@ def _game_views(players: int, seed: int, rounds: int) -> tuple[dict[str, Any], .
     return tuple(copy.deepcopy(RULES.view(state, None)) for _step, state in _snapshots(players, seed, rounds))
 
 
-def _check_png(data: bytes, players: int) -> None:
+def _open(data: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(data)) as opened:
+        return opened.convert("RGB")
+
+
+def _check_png(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(data) < MAX_PNG
+    assert len(data) <= MAX_PNG
     with Image.open(io.BytesIO(data)) as image:
         image.verify()
     with Image.open(io.BytesIO(data)) as image:
         assert image.format == "PNG"
         width, height = image.size
-    assert 800 <= width <= 900
-    assert 700 <= height <= 1600, height
+    assert width == estates.WIDTH
+    assert 400 <= height <= width * 1.6, f"{width} x {height} is taller than 1.6 : 1"
+    return width, height
 
 
 @pytest.mark.parametrize(("players", "seed", "rounds"), GAMES)
-def test_every_stage_renders(players: int, seed: int, rounds: int) -> None:
+def test_every_stage_renders_within_the_phone_budget(players: int, seed: int, rounds: int) -> None:
     views = _game_views(players, seed, rounds)
     assert views[-1]["phase"] == "over"
     names = NAMES[:players]
     for view in views:
         before = copy.deepcopy(view)
-        _check_png(render(view, names), players)
+        _check_png(render(view, names))
         assert view == before, "the renderer changed the view"
 
 
-def test_all_phases_and_pieces_are_drawn() -> None:
+def test_all_phases_pieces_and_last_moves_are_drawn() -> None:
     phases: set[str] = set()
     kinds: set[str] = set()
+    lasts: set[str] = set()
     for game in GAMES:
         for view in _game_views(*game):
             phases.add(view["phase"])
             if view["auction"]:
                 kinds.add(view["auction"]["kind"])
+            if view["last"]:
+                lasts.add(view["last"]["kind"])
     assert phases == {"choose", "bid", "decide", "place", "over"}
     assert kinds >= {"cube", "roof", "permit"}
+    assert lasts >= {"built", "roofed", "picked", "bid", "passed", "sold"}
 
 
-def test_same_view_same_bytes() -> None:
-    views = _game_views(5, 14, 1)
-    for view in views[:: max(1, len(views) // 5)]:
-        assert render(view, NAMES) == render(copy.deepcopy(view), list(NAMES))
+# --- phone-first sizes --------------------------------------------------------------------
 
 
-def test_names_change_the_image_and_any_name_fits() -> None:
-    view = _game_views(5, 14, 1)[len(_game_views(5, 14, 1)) // 2]
-    plain = render(view, NAMES)
-    odd = ["", "   ", "W" * 200, "Zoë Ångström-Łukasz", "名前"]
-    assert kit.player_names(odd, 5) == ["Player 1", "Player 2", "W" * 200, "Zoe Angstrom-Lukasz", "Player 5"]
-    assert render(view, odd) != plain
-    _check_png(render(view, odd), 5)
-    _check_png(render(view, NAMES[:2]), 5)  # too few names: the missing seats are numbered
+def _record_fonts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every font size asked for from now on (the renderer's caches are emptied first)."""
+    sizes: list[int] = []
+    real = kit.font
+
+    def font(size: int) -> kit.Font:
+        sizes.append(size)
+        return real(size)
+
+    monkeypatch.setattr(kit, "font", font)
+    estates.clear_caches()
+    return sizes
+
+
+def test_the_smallest_font_reads_9_px_on_a_400_px_phone(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert estates.FONT_MIN * PHONE / estates.WIDTH >= 9
+    sizes = _record_fonts(monkeypatch)
+    for game in GAMES:
+        views = _game_views(*game)
+        for view in views[:: max(1, len(views) // 6)] + views[-1:]:
+            width, _height = _check_png(render(view, NAMES))
+            assert sizes, "the recorder saw the renderer's fonts"
+            assert min(sizes) * PHONE / width >= 9, (
+                f"a {min(sizes)} px font is {min(sizes) * PHONE / width:.1f} px"
+            )
+    assert min(sizes) == estates.FONT_MIN
+    # The private zoom keeps the same floor.
+    sizes.clear()
+    state = _finished_state(4, 31, 1)
+    for seat in range(4):
+        width, _height = _open_size(render_holdings(RULES.view(state, seat), NAMES, seat))
+        assert min(sizes) * PHONE / width >= 9
+
+
+def _open_size(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as image:
+        return image.size
+
+
+def _tall_state(players: int = 5) -> EstatesState:
+    """Every row with a six-cube stack (6-5-4-3-2-1), permits on a row: the tallest board there is."""
+    state = RULES.setup(players, {}, 3)
+    cubes = {colour: [data.TOKEN_CUBE[f"{colour}{n}"] for n in (6, 5, 4, 3, 2, 1)] for colour in data.COLOURS}
+    used = [c for colour in ("blue", "red", "green") for c in cubes[colour]]
+    state.display = [[c for c in line if c not in used] for line in state.display]
+    state.out_of_game = [c for c in state.out_of_game if c not in used]
+    leftover = [c for c in used if c not in state.out_of_game]
+    state.out_of_game = sorted(set(state.out_of_game) | set(range(data.CUBE_COUNT)) - set(leftover))
+    for r, colour in enumerate(("blue", "red", "green")):
+        row = state.rows[r]
+        row.stacks = [list(cubes[colour])]
+        row.roofs = [0]
+        state.certificates[data.COLOURS.index(colour)] = r % players
+    state.rows[1].permits = [1, 2, -3]
+    state.permits_unused = []
+    return state
+
+
+def test_the_tallest_board_stays_within_1_6_to_1() -> None:
+    state = _tall_state()
+    view = RULES.view(state, None)
+    geo = estates.layout(view)
+    assert geo.cube_h < estates.CUBE_HEIGHTS[0], "three tall rows flatten the cubes a little"
+    width, height = _check_png(render(view, NAMES))
+    assert height / width <= estates.MAX_ASPECT == 1.6
+    # An ordinary board keeps full-height cubes.
+    assert estates.layout(RULES.view(RULES.setup(5, {}, 3), None)).cube_h == estates.CUBE_HEIGHTS[0]
+
+
+def test_cube_labels_read_number_then_letters() -> None:
+    assert estates.cube_label(3, "Gn") == "3 Gn"
+    assert data.COLOUR_MARKS == ("Bl", "Re", "Ye", "Gn", "Pu", "Gy")
+
+
+# --- the last move ---------------------------------------------------------------------------
+
+
+def _lit(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
+    x0, y0, x1, y1 = box
+    crop = image.crop((max(0, x0), max(0, y0), min(image.width, x1 + 1), min(image.height, y1 + 1)))
+    return sum(count for count, pixel in crop.getcolors(1 << 20) or [] if pixel == colour)
+
+
+def _lit_outside(
+    image: Image.Image, boxes: list[tuple[int, int, int, int]], colour: tuple[int, int, int]
+) -> int:
+    total = _lit(image, (0, 0, image.width - 1, image.height - 1), colour)
+    return total - sum(_lit(image, box, colour) for box in boxes)
+
+
+def _marker(view: dict[str, Any]) -> tuple[int, int, int, int]:
+    """The little magenta square beside "Last move:" in the turn panel (choose phase only)."""
+    top = estates.HEADER_H
+    return (0, top + 45, 30, top + 70)
+
+
+def _every_view(players: int, seed: int) -> Iterator[dict[str, Any]]:
+    """The public view after every single action of one random game."""
+    run = random_playthrough(RULES, players, seed, check=False)
+    state = RULES.setup(players, {}, seed)
+    for seat, action in run.log:
+        RULES.apply(state, seat, action)
+        yield RULES.view(state, None)
+
+
+def test_the_last_move_is_framed_where_it_happened() -> None:
+    """After every action of two games (which between them make every kind of move)."""
+    seen: set[str] = set()
+    for game in ((2, 11), (5, 14)):
+        for view in _every_view(*game):
+            last = view["last"]
+            geo = estates.layout(view)
+            box = estates.last_box(view, geo)
+            image = _open(render(view, NAMES))
+            if last is None:
+                assert (
+                    box is None and _lit(image, (0, 0, image.width - 1, image.height - 1), estates.LAST) == 0
+                )
+                continue
+            assert box is not None, last
+            seen.add(last["kind"])
+            x0, y0, x1, y1 = box
+            border = 2 * ((x1 - x0 + 1) + (y1 - y0 + 1)) * estates.FRAME - 4 * estates.FRAME**2
+            assert _lit(image, box, estates.LAST) >= border * 0.9, f"no frame for {last}"
+            assert _lit_outside(image, [box, _marker(view)], estates.LAST) == 0, f"stray magenta for {last}"
+            if last["kind"] in ("built", "roofed"):
+                r = "ABC".index(last["row"])
+                lx0, ly0, lx1, ly1 = estates.lot_box(geo, r, last["lot"])
+                assert x0 < lx0 and y0 < ly0 and x1 > lx1 and y1 > ly1, "the frame is around the very lot"
+            if last["kind"] in ("bid", "passed", "picked", "sold", "bought", "taken_free"):
+                assert y1 < geo.board_top, "an auction step is framed in the turn panel"
+    assert seen == set(LAST_KINDS)
+
+
+def test_a_stow_does_not_move_the_frame_and_a_new_round_clears_it() -> None:
+    state = RULES.setup(3, {"rounds": 2}, 8)
+    seat = state.auctioneer
+    RULES.apply(state, seat, Action("pick", ("mayor",)))
+    for _ in range(2):
+        assert state.bidder is not None
+        RULES.apply(state, state.bidder, Action("pass"))
+    RULES.apply(state, seat, Action("mayor", ("B",)))
+    before = render(RULES.view(state, None), NAMES[:3])
+    RULES.apply(state, state.auctioneer, Action("stow"))
+    assert render(RULES.view(state, None), NAMES[:3]) == before
+    view = RULES.view(state, None)
+    box = estates.last_box(view, estates.layout(view))
+    top = estates.layout(view).row_tops[1]
+    assert box is not None and box[1] == top, "the Mayor's row is framed on Main Street"
+    fresh = {**view, "last": None}
+    assert estates.last_box(fresh, estates.layout(fresh)) is None
+
+
+# --- the end: the image's totals are the standings' --------------------------------------------
+
+
+@cache
+def _finished_state(players: int, seed: int, rounds: int) -> EstatesState:
+    run = random_playthrough(RULES, players, seed, options={"rounds": rounds}, check=False)
+    assert run.finished
+    return run.state  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("players", "seed", "rounds"), [(2, 41, 1), (3, 42, 1), (5, 43, 1), (4, 44, 3)])
+def test_final_image_totals_equal_the_outcome(
+    players: int, seed: int, rounds: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = _finished_state(players, seed, rounds)
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    view = RULES.view(state, None)
+    columns, figures = estates.table_scores(view)
+    assert columns == ("Buildings", "Cash box", "Total")
+    assert [f[-1] for f in figures] == list(outcome.scores)
+    for seat, (buildings, cash, total) in enumerate(figures):
+        assert buildings + cash == total
+        assert buildings == outcome.breakdown[seat]["buildings"]
+        assert cash == outcome.breakdown[seat]["cash_box"] * data.CASH_BOX_POINTS
+    # The figures are what is written on the image, in the players' table.
+    written: list[tuple[str, float]] = []
+    real: Callable[..., None] = estates._put
+
+    def put(image: Image.Image, xy: tuple[float, float], text: str, *args: Any, **kwargs: Any) -> None:
+        written.append((text, xy[1]))
+        real(image, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(estates, "_put", put)
+    render(view, NAMES[:players])
+    geo = estates.layout(view)
+    for seat, total in enumerate(outcome.scores):
+        _x0, y0, _x1, y1 = estates.seat_box(geo, seat)
+        in_row = [text for text, y in written if y0 <= y <= y1]
+        assert estates._signed(total) in in_row, (seat, in_row)
+    winners = [NAMES[s] for s in outcome.winners()]
+    assert any(all(w[:10] in text for w in winners) for text, _y in written if text.startswith("Winner")), (
+        written
+    )
+
+
+# --- hidden money ------------------------------------------------------------------------
 
 
 def _scramble_hidden(state: EstatesState, rng: random.Random) -> None:
@@ -109,49 +311,84 @@ def test_hidden_money_never_changes_the_image(players: int, seed: int, rounds: i
     rng = random.Random(seed)
     names = NAMES[:players]
     for step, state in _snapshots(players, seed, rounds):
-        if step % 40:
+        if step % 40 or state.phase == "over":
             continue
         image = render(RULES.view(state, None), names)
         changed = RULES.load(RULES.dump(state))  # a copy: the game goes on from ``state``
         _scramble_hidden(changed, rng)
         assert (changed.money, changed.cash_box) != (state.money, state.cash_box)
         assert render(RULES.view(changed, None), names) == image, f"money shows after {step} actions"
-        # A seat's own view adds its money; the renderer must not look at it either.
+        # A seat's own view adds its money; the board renderer must not look at it either.
         seat = (step // 40) % players
         assert render(RULES.view(changed, seat), names) == image
 
 
-def test_renderer_reads_no_private_key() -> None:
-    """No string in the renderer's code names a private field of a seat view."""
+PRIVATE_KEYS = {"you", "money", "cash_box", "stowed_this_turn", "round_scores", "checks", "round_results"}
+
+
+def test_the_board_code_reads_no_private_key() -> None:
+    """No string in the board's code names a private field of a seat view.
+
+    Only the private zoom (``render_holdings`` and the ``_holdings*``/``draw_holdings`` helpers,
+    sent to one seat as an ephemeral attachment) reads a seat view's ``you``.
+    """
     tree = ast.parse(Path(estates.__file__).read_text(encoding="utf-8"))
-    private = {"you", "money", "cash_box", "stowed_this_turn", "round_scores", "checks"}
-    used = {
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
-    }
-    used |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
-    assert not used & private
+    private_zoom = {"render_holdings", "draw_holdings"}
+    board = [
+        node
+        for node in tree.body
+        if not (
+            isinstance(node, ast.FunctionDef)
+            and (node.name in private_zoom or node.name.startswith("_holdings"))
+        )
+    ]
+    used: set[str] = set()
+    for top in board:
+        for node in ast.walk(top):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                used.add(node.value)
+            if isinstance(node, ast.Attribute):
+                used.add(node.attr)
+    assert not used & PRIVATE_KEYS
+    zoom = "\n".join(ast.unparse(n) for n in tree.body if n not in board)
+    assert '"you"' in zoom or "'you'" in zoom, "the zoom is where the seat's own figures are read"
+
+
+# --- determinism and names ----------------------------------------------------------------------
+
+
+def test_same_view_same_bytes() -> None:
+    views = _game_views(5, 14, 1)
+    for view in views[:: max(1, len(views) // 5)]:
+        assert render(view, NAMES) == render(copy.deepcopy(view), list(NAMES))
+    estates.clear_caches()
+    assert render(views[3], NAMES) == render(views[3], NAMES), "cold caches draw the same image"
+
+
+def test_names_change_the_image_and_any_name_fits() -> None:
+    view = _game_views(5, 14, 1)[len(_game_views(5, 14, 1)) // 2]
+    plain = render(view, NAMES)
+    odd = ["", "   ", "W" * 200, "Zoë Ångström-Łukasz", "名前"]
+    assert kit.player_names(odd, 5) == ["Player 1", "Player 2", "W" * 200, "Zoe Angstrom-Lukasz", "Player 5"]
+    assert render(view, odd) != plain
+    _check_png(render(view, odd))
+    _check_png(render(view, NAMES[:2]))  # too few names: the missing seats are numbered
+
+
+# --- whose turn ---------------------------------------------------------------------------------
 
 
 def _marked_seats(png: bytes, view: dict[str, Any]) -> set[int]:
-    """Seats whose row in the players' table carries the "we wait for you" arrow.
+    """Seats whose line in the players' table carries the "we wait for you" arrow.
 
-    The arrow is the only thing drawn in the HIGHLIGHT colour in the left margin of the
-    players' table (the table sits right above the legend at the bottom of the image).
+    The arrow is the only thing drawn in the HIGHLIGHT colour in the left margin of the table.
     """
-    with Image.open(io.BytesIO(png)) as opened:
-        image = opened.convert("RGB")
-    table_top = image.height - estates.LEGEND_H - estates._table_height(view)
+    image = _open(png)
+    geo = estates.layout(view)
     marked: set[int] = set()
     for seat in range(int(view["players"])):
-        top = table_top + 40 + seat * estates.TABLE_ROW_H
-        lit = sum(
-            image.getpixel((x, y)) == estates.HIGHLIGHT
-            for x in range(estates.MARGIN, estates.MARGIN + 15)
-            for y in range(top, top + estates.TABLE_ROW_H)
-        )
-        if lit > 20:
+        _x0, top, _x1, bottom = estates.seat_box(geo, seat)
+        if _lit(image, (estates.MARGIN, top, estates.MARGIN + 12, bottom), estates.HIGHLIGHT) > 20:
             marked.add(seat)
     return marked
 
@@ -184,3 +421,26 @@ def test_the_arrow_marks_the_seat_we_wait_for_not_the_auctioneer() -> None:
     # The arrow follows ``waiting_for`` alone: the same view waiting on another seat moves it.
     view = RULES.view(state, None)
     assert _marked_seats(render({**view, "waiting_for": [2]}, names), view) == {2}
+
+
+# --- the private zoom ------------------------------------------------------------------------------
+
+
+def test_the_holdings_zoom_shows_only_the_seats_own_figures() -> None:
+    state = _tall_state(players=3)
+    state.money, state.cash_box = [7, 9, 11], [1, 0, 4]
+    for seat in range(3):
+        png = render_holdings(RULES.view(state, seat), NAMES, seat)
+        width, _height = _open_size(png)
+        assert width == estates.WIDTH and len(png) <= MAX_PNG
+    # The zoom follows the seat's own money (it is private), and only its own.
+    mine = render_holdings(RULES.view(state, 0), NAMES, 0)
+    state.money[1], state.cash_box[2] = 30, 9
+    assert render_holdings(RULES.view(state, 0), NAMES, 0) == mine
+    state.money[0] = 8
+    assert render_holdings(RULES.view(state, 0), NAMES, 0) != mine
+    # A seat with nothing yet, and a finished match, draw too.
+    fresh = RULES.setup(2, {}, 1)
+    _open_size(render_holdings(RULES.view(fresh, 1), NAMES, 1))
+    over = _finished_state(4, 44, 3)
+    _open_size(render_holdings(RULES.view(over, 2), NAMES, 2))

@@ -731,9 +731,13 @@ def test_two_complete_rows_end_the_game_at_once_and_score() -> None:
     assert [e.visible_to for e in private] == [frozenset({0}), frozenset({1})]
     assert private[0].params == {"round": 1, "buildings": 46, "cash_box": 3, "score": 49}
     refused(state, 0, A("stow"), "The game is over.")
+    # Once the match is settled the public view carries the final scores, equal to the outcome.
     assert RULES.legal_actions(state, 0) == [] and RULES.view(state, None)["result"] == {
         "ranks": [1, 2],
         "winners": [0],
+        "scores": [49, 3],
+        "buildings": [46, 3],
+        "cash_box_points": [3, 0],
     }
 
 
@@ -772,56 +776,117 @@ def test_unroofed_buildings_in_incomplete_rows_count_negative() -> None:
 # --- the end when nothing more can be completed ----------------------------------------
 
 
-def test_no_rooftops_left_ends_at_the_start_of_the_next_turn() -> None:
-    state = fresh(players=2)
-    arrange(state, A=[(["red6"], 0)])
-    state.roofs_left = [2]
-    take(state, "roof")
-    events = RULES.apply(state, 0, A("place", ("A", 1)))
-    assert state.phase == OVER and "round_ended" in kinds(events)
-    ended = next(e for e in events if e.kind == "round_ended")
-    assert ended.params["reason"] == "stalled"
+def ended_by(events: list[Event]) -> str | None:
+    """The reason of the round end among ``events``, or None when the round goes on."""
+    ended = [e for e in events if e.kind == "round_ended"]
+    return str(ended[0].params["reason"]) if ended else None
 
 
-def test_stalled_when_no_unroofed_building_no_cube_fits_and_no_permit_can_open_a_lot() -> None:
-    state = fresh(players=2)
+def built_out(state: EstatesState, display: list[list[str]]) -> None:
+    """Rows A, B, C each built over their four lots and roofed (seat 0 holds every colour)."""
     full = {
         name: [([f"{colour}{n}"], 1) for n in (6, 5, 4, 3)]
         for name, colour in zip("ABC", ("red", "gray", "yellow"), strict=True)
     }
-    arrange(state, display=[["blue1"], [], []], **full)
-    state.permits_unused = []
-    assert board.stalled(state)  # every row built and roofed, blue1 fits nowhere, no permit left
-    state.permits_unused = [1]
-    assert not board.stalled(state)  # permit 1 could lengthen a row
-    for row in state.rows:
-        row.permits = [3, 2]  # every row 9 long: lots 5-9 are open, so blue1 fits
-    assert not board.stalled(state)
-    state.display = [[], [], []]
-    assert board.stalled(state)  # nothing left to build and permit 1 cannot lengthen a 9-lot row
-    state.rows[0].roofs[0] = 0
-    assert not board.stalled(state)  # an unroofed building can still be finished
-    state.roofs_left = []
-    assert board.stalled(state)  # ... but not without rooftops
+    arrange(state, display=display, **full)
 
 
-def test_stalled_round_ends_at_the_start_of_the_next_turn() -> None:
+def test_no_rooftops_left_ends_right_after_the_last_rooftop_is_placed() -> None:
+    state = fresh(players=2)
+    arrange(state, A=[(["red6"], 0)], C=[(["blue4"], 0)])  # C1 stays unroofed: it cannot be finished
+    state.roofs_left = [2]
+    take(state, "roof")
+    assert not board.stalled(state), "the rooftop under auction still counts as remaining"
+    turns = state.turns
+    events = RULES.apply(state, 0, A("place", ("A", 1)))
+    assert state.phase == OVER and ended_by(events) == "stalled"
+    assert "turn_started" not in kinds(events) and state.turns == turns, "no new turn starts first"
+
+
+def test_corrected_page_case_empty_display_with_unused_permits_ends_the_game() -> None:
+    """The components page's correction: with the display empty and every building roofed, the
+    permits left cannot lead to another building, so the game ends at once instead of letting
+    the players take turns stowing into their cash boxes."""
     state = fresh(players=2)
     arrange(
         state,
         display=[[], [], []],
         A=[(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 1)],
-        B=[(["gray6"], 1), (["gray5"], 1), (["gray4"], 1)],
+        B=[(["gray6"], 1), (["gray5"], 1), (["gray4"], 0)],
     )
-    state.permits_unused = [2]
-    state.rows[2].permits = [1, 3]  # C is 8 long: permit 2 could still lengthen it
-    state.permits_removed = []
-    take(state, "permit2")
-    events = RULES.apply(state, 0, A("discard"))
-    assert state.phase == OVER and state.mayor_available  # the Mayor was still in the supply
+    state.rows[2].permits = [1, 3]  # C is 8 long and empty
+    state.permits_unused = [2]  # permit 2 could lengthen A or B: the old wording let play go on
+    state.roofs_left = [2, 2]
+    assert board.permit_could_open(state)
+    take(state, "roof")
+    events = RULES.apply(state, 0, A("place", ("B", 3)))
+    assert ended_by(events) == "stalled" and state.phase == OVER
+    assert state.permits_unused == [2] and state.mayor_available and state.cancel_available
+    assert RULES.legal_actions(state, 1) == [] and RULES.waiting_for(state) == frozenset()
+    refused(state, 1, A("stow"), "The game is over.")
+    # A complete: 7+6+5+4 = 22; B incomplete (3 of 4 lots): -(7+6+6) = -19; seat 0 holds red and gray.
     ended = next(e for e in events if e.kind == "round_ended")
-    # A complete: 7+6+5+4 = 22; B incomplete (3 of 4 lots): -(7+6+5) = -18; seat 0 holds red and gray.
-    assert ended.params["reason"] == "stalled" and ended.params["buildings"] == [22 - 18, 0]
+    assert ended.params["buildings"] == [22 - 19, 0]
+
+
+def test_empty_display_goes_on_while_a_building_waits_for_a_rooftop() -> None:
+    state = fresh(players=2)
+    arrange(state, display=[[], [], []], A=[(["red6"], 0), (["red5"], 0)])
+    state.roofs_left = [4, 5]
+    take(state, "roof")
+    events = RULES.apply(state, 0, A("place", ("A", 1)))
+    assert ended_by(events) is None and state.phase == CHOOSE  # A2 can still be roofed
+    assert A("pick", ("roof",)) in RULES.legal_actions(state, 1)
+
+
+def test_stall_test_branches_on_constructed_positions() -> None:
+    """Each branch of the corrected test, and what keeps a round going, on one position."""
+    state = fresh(players=2)
+    built_out(state, display=[["blue1"], [], []])  # every row built to its 4 lots and roofed
+    state.permits_unused = []
+    assert board.stalled(state)  # blue1 fits nowhere and no permit is left to open a lot
+    # (In play this branch is never the reason: with every building roofed and no lot open,
+    # every row is complete, and two complete rows end the round first.)
+    assert len(board.complete_rows(state)) == 3
+    state.permits_unused = [1]
+    assert not board.stalled(state)  # permit 1 could lengthen a row: blue1 would fit there
+    state.permits_unused = []
+    state.rows[0].permits = [3, 2]  # row A 9 long: lots 5-9 are open, so blue1 fits now
+    assert not board.stalled(state)
+    state.rows[0].permits = []
+    state.piece = "permit3"
+    assert not board.stalled(state)  # a permit under auction still counts as unused
+    state.piece = None
+    state.display = [[], [], []]
+    state.permits_unused = [1, 2, 3]
+    assert board.stalled(state)  # no floor cube left: unused permits change nothing (corrected)
+    state.rows[0].roofs[0] = 0
+    assert not board.stalled(state)  # an unroofed building can still be finished ...
+    state.roofs_left = []
+    assert board.stalled(state)  # ... but not without rooftops
+    state.piece, state.roof_value = data.ROOF, 3
+    assert not board.stalled(state)  # ... unless the last one is being auctioned
+
+
+def test_a_pick_never_changes_the_end_test() -> None:
+    """Picking only moves a piece into the auction, so the test is asked after placements only."""
+    for seed in range(30):
+        state = fresh(players=3, seed=seed)
+        for _turn in range(40):
+            if state.phase != CHOOSE:
+                break
+            picks = [a for a in RULES.legal_actions(state, state.auctioneer) if a.kind == "pick"]
+            pick = picks[seed % len(picks)]
+            RULES.apply(state, state.auctioneer, pick)
+            assert not board.stalled(state)
+            while state.phase == BID:
+                assert state.bidder is not None
+                RULES.apply(state, state.bidder, A("pass"))
+            winner = state.winner
+            assert winner is not None
+            legal = RULES.legal_actions(state, winner)
+            RULES.apply(state, winner, legal[(seed + _turn) % len(legal)])
+            assert RULES.invariants(state) == []
 
 
 # --- several rounds -----------------------------------------------------------------------
@@ -935,7 +1000,14 @@ def test_public_view_does_not_depend_on_money() -> None:
     text = json.dumps(public)
     assert "money" not in text and "cash_box" not in text
     mine = RULES.view(state, 3)["you"]
-    assert mine == {"seat": 3, "money": 14, "cash_box": 1, "stowed_this_turn": False, "round_scores": []}
+    assert mine == {
+        "seat": 3,
+        "money": 14,
+        "cash_box": 1,
+        "stowed_this_turn": False,
+        "round_scores": [],
+        "round_results": [],
+    }
 
 
 # --- the view's shape -----------------------------------------------------------------------
@@ -965,6 +1037,79 @@ def test_view_shape() -> None:
     assert view["auction"]["bids"] == [{"seat": 1, "amount": 2}] and view["auction"]["min_bid"] == 3
     assert view["waiting_for"] == [2] and view["rooftops_left"] == 12
     assert {c["colour"] for c in view["certificates"] if c["owner"] == 0} == {"red", "blue"}
+
+
+# --- the last move (for the board image's highlight) ------------------------------------------
+
+
+def last(
+    kind: str, seat: int, piece: str | None = None, row: str | None = None, lot: int | None = None
+) -> Any:
+    return {"kind": kind, "seat": seat, "piece": piece, "row": row, "lot": lot}
+
+
+def test_every_public_move_is_recorded_as_the_last_move_and_a_stow_is_not() -> None:
+    state = fresh(players=3)
+    assert state.last is None and RULES.view(state, None)["last"] is None
+    steps = [
+        (0, A("pick", ("mayor",)), last("picked", 0, "mayor")),
+        (1, A("bid", (2,)), last("bid", 1, "mayor")),
+        (2, A("pass"), last("passed", 2, "mayor")),
+        (0, A("sell"), last("sold", 0, "mayor")),
+        (1, A("mayor", ("B",)), last("mayor_placed", 1, "mayor", "B")),
+    ]
+    for seat, action, expected in steps:
+        RULES.apply(state, seat, action)
+        assert state.last == expected and RULES.view(state, None)["last"] == expected, action
+    RULES.apply(state, 1, A("stow"))  # private: the highlight must not move
+    assert state.last == last("mayor_placed", 1, "mayor", "B")
+    cube = data.CUBE_TOKEN[board.selectable_cubes(state)[0]]
+    events = take(state, cube)
+    assert kinds(events)[-2:] == ["passed", "taken_free"]
+    assert state.last == last("taken_free", 1, cube), "nobody bid outranks the last pass"
+    RULES.apply(state, 1, A("place", ("C", 1)))
+    assert state.last == last("built", 1, cube, "C", 1), "the build, not the certificate or the new turn"
+    take(state, "roof")
+    RULES.apply(state, 2, A("place", ("C", 1)))
+    assert state.last == last("roofed", 2, "roof", "C", 1)
+    take(state, "permit2")
+    RULES.apply(state, 0, A("permit", ("A", "longer")))
+    assert state.last == last("permit_placed", 0, "permit2", "A", 7)
+    take(state, "cancel")
+    RULES.apply(state, 1, A("cancel", ("permit2",)))
+    assert state.last == last("permit_cancelled", 1, "cancel", "A")
+    take(state, "permit1")
+    RULES.apply(state, 2, A("discard"))
+    assert state.last == last("discarded", 2, "permit1")
+    # Saved and loaded exactly; the public view carries a copy.
+    dumped = RULES.dump(state)
+    assert RULES.dump(RULES.load(json.loads(json.dumps(dumped)))) == dumped
+    view = RULES.view(state, None)
+    view["last"]["row"] = "Z"
+    assert state.last["row"] is None
+
+
+def test_a_new_round_clears_the_last_move_and_the_final_move_stays() -> None:
+    state = fresh(players=2, rounds=2)
+    end_by_two_rows(state)
+    assert state.round == 2 and state.last is None, "a fresh board: nothing to highlight"
+    state.auctioneer = 0
+    end_by_two_rows(state)
+    assert state.phase == OVER and state.last == last("roofed", 0, "roof", "A", 4)
+
+
+def test_an_old_save_without_the_last_move_still_loads() -> None:
+    state = fresh(players=3)
+    RULES.apply(state, 0, A("pick", ("permit1",)))
+    old = RULES.dump(state)
+    del old["last"]
+    old["schema"] = 1
+    loaded = RULES.load(json.loads(json.dumps(old)))
+    assert loaded.last is None and RULES.view(loaded, None)["last"] is None
+    assert RULES.dump(loaded)["schema"] == RULES.schema == 2
+    assert RULES.legal_actions(loaded, 1) == RULES.legal_actions(state, 1)
+    with pytest.raises(StateError):
+        RULES.load({**RULES.dump(state), "last": ["built"]})
 
 
 # --- saving -----------------------------------------------------------------------------------
