@@ -1,20 +1,26 @@
-"""Render time and PNG size of the California board: a 5-player table after 60 moves.
+"""Render time and PNG size of the California board: the largest table (5 players), late in the game.
 
-Goal (from the issue): median under 60 ms and a PNG under 1 MB.
+Goal (from the issue "The table, redesigned for phones and for slow games"):
+a median render of at most 20 ms, drawing and PNG encoding together, and a
+PNG of at most 300 kB.
 
 What runs: for each seed, ``rules.play.random_playthrough(RULES, 5, seed,
-stop_after=60, check=False)`` plays a seeded random 5-player game for 60
-moves; the public view (``RULES.view(state, None)``) is taken once, and
-``renderers.california.render(view, names)`` is timed ``--repeat`` times on it
-(``time.perf_counter``, the whole call: drawing and PNG encoding).  The very
-first render of the process also builds the cached static layers; it is
-reported on its own as "cold" and left out of the median and p95.
+stop_after=90, check=False)`` plays a seeded random 5-player game for 90
+moves (day 11 or so of 12: random 5-player games last about 100-125 moves,
+and late boards hold the most tiles); the public view (``RULES.view(state,
+None)``) is taken once, and ``renderers.california.render(view, names)`` is
+timed ``--repeat`` times on it (``time.perf_counter``, the whole call: drawing
+and PNG encoding).  The very first render of the process also builds the
+cached static layers; it is reported on its own as "cold" and left out of the
+median and p95.  The private "My mansion" picture
+(``render_mansion(view, names, seat)``) is timed too, for information.
 
 Usage::
 
-    PYTHONPATH=. python benchmarks/render_california.py [--seeds 1,2,3,4,5] [--repeat 40] [--players 5]
+    PYTHONPATH=. python benchmarks/render_california.py [--seeds 1,2,3,4,5] [--repeat 40] [--players 5] [--moves 90]
 
-The last line of the output is one JSON object with every figure.
+The last line of the output is one JSON object with every figure
+(``median_ms``, ``png_bytes_max`` and ``ok`` among them).
 """
 
 from __future__ import annotations
@@ -26,13 +32,13 @@ import sys
 import time
 
 from benchmarks.stats import percentile
-from renderers.california import render
+from renderers.california import render, render_mansion
 from rules.california import RULES
 from rules.play import random_playthrough
 
-GOAL_MEDIAN_MS = 60.0
-GOAL_BYTES = 1_000_000
-MOVES = 60
+GOAL_MEDIAN_MS = 20.0
+GOAL_BYTES = 300_000
+MOVES = 90
 NAMES = ("Alexandra the Great", "Bob", "Chidinma", "Dmitri", "Eve")
 
 
@@ -41,13 +47,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="1,2,3,4,5", help="comma-separated game seeds")
     parser.add_argument("--repeat", type=int, default=40, help="renders per seed")
     parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=MOVES, help="random moves played before the render")
     args = parser.parse_args(argv)
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     names = NAMES[: args.players]
 
     views = []
     for seed in seeds:
-        run = random_playthrough(RULES, args.players, seed, stop_after=MOVES, check=False)
+        run = random_playthrough(RULES, args.players, seed, stop_after=args.moves, check=False)
         views.append((seed, len(run.log), RULES.view(run.state, None)))
 
     start = time.perf_counter()
@@ -57,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     times: list[float] = []
     sizes: dict[int, int] = {}
     dims: tuple[int, int] = (0, 0)
-    print(f"California board, {args.players} players after {MOVES} moves, {args.repeat} renders per seed")
+    print(
+        f"California board, {args.players} players after {args.moves} moves, {args.repeat} renders per seed"
+    )
     for seed, moves, view in views:
         own: list[float] = []
         png = b""
@@ -73,26 +82,36 @@ def main(argv: list[str] | None = None) -> int:
             f"p95 {percentile(own, 95):6.1f} ms, PNG {len(png) / 1024:6.1f} KiB"
         )
 
+    zoom: list[float] = []
+    zoom_bytes = 0
+    for _seed, _moves, view in views:
+        for seat in range(args.players):
+            start = time.perf_counter()
+            zoom_bytes = max(zoom_bytes, len(render_mansion(view, names, seat)))
+            zoom.append((time.perf_counter() - start) * 1000)
+
     median = statistics.median(times)
     p95 = percentile(times, 95)
     largest = max(sizes.values())
-    ok = median < GOAL_MEDIAN_MS and largest < GOAL_BYTES
+    ok = median <= GOAL_MEDIAN_MS and largest <= GOAL_BYTES
     print(f"image: {dims[0]} x {dims[1]} px")
     print(f"cold first render (builds the static layers): {cold_ms:.1f} ms")
     print(
-        f"median: {median:6.1f} ms   (goal < {GOAL_MEDIAN_MS:.0f} ms)  {'ok' if median < GOAL_MEDIAN_MS else 'MISSED'}"
+        f"median: {median:6.1f} ms   (goal <= {GOAL_MEDIAN_MS:.0f} ms)  "
+        f"{'ok' if median <= GOAL_MEDIAN_MS else 'MISSED'}"
     )
     print(f"p95:    {p95:6.1f} ms")
     print(
-        f"PNG:    {largest / 1024:6.1f} KiB largest, {statistics.mean(sizes.values()) / 1024:.1f} KiB mean"
-        f"   (goal < {GOAL_BYTES / 1_000_000:.0f} MB)  {'ok' if largest < GOAL_BYTES else 'MISSED'}"
+        f"PNG:    {largest / 1000:6.1f} kB largest, {statistics.mean(sizes.values()) / 1000:.1f} kB mean"
+        f"   (goal <= {GOAL_BYTES / 1000:.0f} kB)  {'ok' if largest <= GOAL_BYTES else 'MISSED'}"
     )
+    print(f"My mansion: median {statistics.median(zoom):6.1f} ms, PNG {zoom_bytes / 1000:.1f} kB largest")
     print(
         json.dumps(
             {
                 "benchmark": "render_california",
                 "players": args.players,
-                "moves": MOVES,
+                "moves": args.moves,
                 "seeds": seeds,
                 "renders": len(times),
                 "width": dims[0],
@@ -103,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
                 "max_ms": round(max(times), 2),
                 "png_bytes_max": largest,
                 "png_bytes": {str(k): v for k, v in sizes.items()},
+                "zoom_median_ms": round(statistics.median(zoom), 2),
+                "zoom_png_bytes_max": zoom_bytes,
                 "goal_median_ms": GOAL_MEDIAN_MS,
                 "goal_png_bytes": GOAL_BYTES,
                 "ok": ok,

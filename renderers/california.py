@@ -1,26 +1,38 @@
-"""California's board: the stores, the bank, the day track, the bonus cards and every mansion.
+"""California's board: the day track, the stores, the bank, the bonus cards and every mansion.
 
 The only inputs are the public view (``RULES.view(state, None)``) and the
-players' names in seat order.  The image is drawn at 840 px wide and is
-judged at about 400 px wide on a phone, so the layout is tall: the table
-(days, stores, bank, bonus cards) on top, then the mansions two per row, then
-a legend (or the legend fills the empty slot next to an odd last mansion).
+players' names in seat order.  Discord shows a picture about 400 px wide on a
+phone, so the board is drawn 600 px wide with no text under :data:`MIN_FONT`
+(14 px, 9.3 px on the phone) and stays at most 1.6 times as tall as wide
+with five players.  To fit, the public board is compact: the mansions are
+small, codes and numbers only, and a player who wants the detail (names of
+rooms, the score breakdown, the key) opens "My mansion", a private full-size
+picture of their own mansion (:func:`render_mansion`).
+
+Reading the board, top to bottom: the day track and whose turn it is; the
+last move in words, also outlined in magenta wherever it changed the table
+(the space just renovated or furnished, the attic space filled, the store
+slot emptied, the bank space of the coin taken, the loan marker); the two
+stores and the bank (the tile price is the gold coins left); the supply; the
+bonus cards (a taken card names its owner); the mansions.  Each mansion grid
+is labelled with rows A-D and columns 1-4, the names the Buy buttons use.
+
 Whose turn it is shows three ways: the title bar names the player, and that
 mansion gets an amber header with a "TO PLAY" tag and a thick frame (at the
-end, the winner's mansion gets the same with "WINNER").  A bonus card
-already taken is washed out and names its owner; the others stay bright.
+end, the winner's mansion gets the same with "WINNER").
 
 Colour is never the only signal: every colour has a two-letter code (``Br``
 light brown, ``Rd`` red, ``Pu`` purple, ``Gy`` gray, ``Bl`` light blue, ``Gn``
 green) printed on every tile and chip.  A room tile is its code on the
 colour; a furniture tile adds a white disc around the code; the printed room
 has a folded corner; a silver coin with a number is an amount of silver (a
-price, a fee, a player's money); a gold coin marked ``G`` is a bank coin.
+fee); a gold coin marked ``G`` is a bank coin worth 5 silver.  The last move
+is outlined and also written out in words.
 
-Everything that never changes for a player count (frames, labels, the day
-numbers, the bonus card faces, the legend, the empty mansion spaces with
-their fees) is drawn once per layout and cached; a render copies that layer
-and draws only the changing parts.
+Everything that never changes for a table (frames, labels, the bonus card
+faces, the empty mansion spaces with their fees) is drawn once per layout and
+cached; a render copies that layer and draws only the changing parts, then
+encodes against a fixed palette (:func:`renderers.kit.png`).
 """
 
 from __future__ import annotations
@@ -32,7 +44,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import kit
-from .kit import INK, PAPER, WHITE, Colour, font, hatch, static_layer, text_colour
+from .kit import INK, PAPER, WHITE, Colour, font, hatch, text_colour
 
 Box = tuple[int, int, int, int]
 
@@ -54,6 +66,7 @@ CARD: Colour = PAPER
 LINE: Colour = (60, 60, 60)
 SOFT: Colour = (95, 95, 95)
 EMPTY: Colour = (222, 214, 198)
+EMPTY_EDGE: Colour = (170, 160, 140)
 HEAD: Colour = (45, 55, 62)
 TURN: Colour = (255, 183, 0)
 GOLD: Colour = (236, 184, 36)
@@ -61,45 +74,59 @@ GOLD_EDGE: Colour = (140, 98, 0)
 SILVER: Colour = (206, 211, 218)
 SILVER_EDGE: Colour = (96, 100, 108)
 LOAN: Colour = (178, 34, 34)
+LOAN_HATCH: Colour = (215, 95, 95)
 GIFT: Colour = (214, 72, 140)
 PAST: Colour = (120, 120, 120)
+HATCH: Colour = (165, 165, 165)
+CLOSED: Colour = (200, 200, 200)
+ATTIC_PLUS: Colour = (245, 236, 200)
+HIGHLIGHT: Colour = (226, 0, 122)
+"""The last move's outline: a magenta no tile, coin or marker uses."""
+
+TEXT_ON = {
+    INK: (BG, CARD, EMPTY, SILVER, GOLD, TURN, WHITE, ATTIC_PLUS, CLOSED, *(c[1] for c in COLOURS.values())),
+    WHITE: (HEAD, PAST, LOAN, INK, HIGHLIGHT, UNKNOWN[1], *(c[1] for c in COLOURS.values())),
+    SOFT: (BG, CARD, EMPTY),
+    TURN: (HEAD, INK),
+    LOAN: (BG, CARD),
+}
+"""Which text colour is drawn on which background: the palette gets smooth edges for each pair."""
 
 # --- layout (pixels at full size) -------------------------------------------------------
 
-W = 840
-M = 12  # outer margin
-TITLE_H = 52
-DAY_Y = 62
-DAY_W, DAY_H, DAY_GAP = 44, 36, 4
-DAY_X = 76
-ENDING_Y = DAY_Y + DAY_H + 4
-SHOP_Y = ENDING_Y + 26
-TILE = 64
-TILE_GAP = 6
-SHOP_H = 24 + TILE + 8 + 30 + 8
-STORE_W = 4 * TILE + 3 * TILE_GAP + 16
-SUPPLY_Y = SHOP_Y + SHOP_H + 8
-SUPPLY_H = 34
-BONUS_Y = SUPPLY_Y + SUPPLY_H + 10
-CARD_COLS = 4
-CARD_GAP = 8
-CARD_W, CARD_H = (W - 2 * M - (CARD_COLS - 1) * CARD_GAP) // CARD_COLS, 50
-BONUS_H = 28 + 3 * CARD_H + 2 * 6
-PLAYERS_Y = BONUS_Y + BONUS_H + 14
+W = 600
+PHONE = 400  # the width a phone shows the picture at
+MIN_FONT = -(-9 * W // PHONE)
+"""14: the smallest text, 9 px tall once the picture is shown 400 px wide (design.md)."""
+SMALL, BODY, BIG = MIN_FONT, MIN_FONT + 2, MIN_FONT + 4
+M = 8  # outer margin
+
+HEADER_H = 40
+DAY_Y, DAY_W, DAY_H, DAY_GAP = 7, 26, 26, 2
+LAST_Y, LAST_H = HEADER_H + 4, 22
+SHOP_Y = LAST_Y + LAST_H + 4
+TILE, TILE_GAP = 50, 4
+SHOP_H = 20 + TILE + 8
+STORE_W = 4 * TILE + 3 * TILE_GAP + 12
+SUPPLY_Y, SUPPLY_H = SHOP_Y + SHOP_H + 4, 24
+BONUS_Y = SUPPLY_Y + SUPPLY_H + 4
+CARD_COLS, CARD_GAP, CARD_ROW_GAP = 4, 6, 4
+CARD_W, CARD_H = (W - 2 * M - (CARD_COLS - 1) * CARD_GAP) // CARD_COLS, 34
+BONUS_H = 3 * CARD_H + 2 * CARD_ROW_GAP
+PLAYERS_Y = BONUS_Y + BONUS_H + 8
 
 PANEL_W = (W - 3 * M) // 2
-CELL = 56
-CELL_GAP = 3
+PANEL_H, PANEL_GAP = 208, 8
+PANEL_HEAD = 26
+LABEL = 18  # width of the row letters, height of the column numbers
+CELL, CELL_GAP = 38, 2
+GRID_X, GRID_Y = 4 + LABEL, PANEL_HEAD + 2 + LABEL
 GRID = 4 * CELL + 3 * CELL_GAP
-HEADER_H = 40
-GRID_X, GRID_Y = 10, HEADER_H + 10
-SIDE_X = GRID_X + GRID + 14
-ROWS_Y = GRID_Y + GRID + 10
-PANEL_H = ROWS_Y + 36 + 32 + 4
-PANEL_GAP = 12
-LEGEND_H = 172
+SIDE_X = GRID_X + GRID + 8
+ATTIC = 28
 
-NAME_CHARS = 18  # longest name shown, before the pixel-width check
+ROW_NAMES = "ABCD"
+COLUMNS = 4
 
 
 # --- small drawing helpers ---------------------------------------------------------------
@@ -107,6 +134,11 @@ NAME_CHARS = 18  # longest name shown, before the pixel-width check
 
 def colour_info(key: object) -> tuple[str, Colour, str, str, str]:
     return COLOURS.get(key, UNKNOWN) if isinstance(key, str) else UNKNOWN
+
+
+def space_label(space: int) -> str:
+    """``A1`` .. ``D4`` for a ground-floor space: the names the Buy buttons use."""
+    return f"{ROW_NAMES[space // COLUMNS]}{space % COLUMNS + 1}"
 
 
 def text(
@@ -138,7 +170,8 @@ def coin(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int, label: str,
     x, y = centre
     fill, edge = (GOLD, GOLD_EDGE) if gold else (SILVER, SILVER_EDGE)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=edge, width=2)
-    text(draw, (x, y), label, max(13, r + (2 if len(label) < 2 else 0)), INK, "mm", bold=gold)
+    size = max(MIN_FONT, r + 2)
+    text(draw, (x, y), label, size, INK, "mm", bold=gold)
 
 
 def tile(
@@ -147,17 +180,21 @@ def tile(
     colour: object,
     furniture: bool,
     printed: bool = False,
-    size: int = 20,
+    size: int = BODY,
 ) -> None:
     """A room tile (code on colour) or a furniture tile (code in a white disc on colour)."""
     code, fill, *_ = colour_info(colour)
     x0, y0, x1, y1 = box
-    draw.rectangle(box, fill=fill, outline=LINE, width=2)
+    draw.rectangle(box, fill=fill, outline=LINE, width=1 if x1 - x0 < 40 else 2)
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     if furniture:
-        r = (x1 - x0) * 36 // 100
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=2)
-        text(draw, (cx, cy), code, size - 1, INK, "mm", bold=True)
+        # The disc grows to hold its code (small tiles), never past the tile's edge.
+        side = min(x1 - x0, y1 - y0)
+        bold = size > MIN_FONT
+        r = max(side * 36 // 100, int(width_of(code, size) + (2 if bold else 0) + 6) // 2)
+        r = min(r, side // 2 - 2)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=2 if side >= 40 else 1)
+        text(draw, (cx, cy), code, size, INK, "mm", bold=bold)
     else:
         text(draw, (cx, cy), code, size, text_colour(fill), "mm", bold=True)
     if printed:
@@ -165,17 +202,12 @@ def tile(
         draw.polygon([(x0 + 1, y0 + 1), (x0 + fold, y0 + 1), (x0 + 1, y0 + fold)], fill=WHITE, outline=INK)
 
 
-def expansion_tile(draw: ImageDraw.ImageDraw, box: Box) -> None:
+def expansion_tile(draw: ImageDraw.ImageDraw, box: Box, size: int = SMALL) -> None:
     x0, y0, x1, y1 = box
-    draw.rectangle(box, fill=(245, 236, 200), outline=LINE, width=2)
+    draw.rectangle(box, fill=ATTIC_PLUS, outline=LINE, width=2)
     cx = (x0 + x1) // 2
-    text(draw, (cx, y0 + (y1 - y0) * 0.34), "ATTIC", 14, INK, "mm", bold=True)
-    text(draw, (cx, y0 + (y1 - y0) * 0.68), "+1", 18, INK, "mm", bold=True)
-
-
-def chip(draw: ImageDraw.ImageDraw, box: Box, colour: object, furniture: bool = False) -> None:
-    """A small colour chip with its code (furniture: white disc) for cards, guests and legend."""
-    tile(draw, box, colour, furniture, size=15 if box[2] - box[0] < 36 else 18)
+    text(draw, (cx, y0 + (y1 - y0) * 0.32), "ATTIC", size, INK, "mm")
+    text(draw, (cx, y0 + (y1 - y0) * 0.70), "+1", size + 2, INK, "mm", bold=True)
 
 
 @lru_cache(maxsize=512)
@@ -188,7 +220,7 @@ def _tile_sprite(
 
 
 def paste_tile(
-    image: Image.Image, box: Box, colour: object, furniture: bool, printed: bool = False, size: int = 20
+    image: Image.Image, box: Box, colour: object, furniture: bool, printed: bool = False, size: int = BODY
 ) -> None:
     """``tile`` from a cache of drawn tiles (most of a board is the same few tiles)."""
     key = colour if isinstance(colour, str) else None
@@ -216,185 +248,188 @@ def paste_coin(
     image.paste(_coin_sprite(r, label, gold, background), (centre[0] - r, centre[1] - r))
 
 
-def fade(image: Image.Image, box: Box, amount: int = 150) -> None:
-    """Wash ``box`` out towards white (used for taken bonus cards)."""
-    region = image.crop(box)
-    image.paste(Image.blend(region, Image.new("RGB", region.size, WHITE), amount / 255), box[:2])
-
-
-def gift_icon(draw: ImageDraw.ImageDraw, x: int, y: int, s: int = 20) -> None:
-    draw.rectangle((x, y + 4, x + s, y + s), fill=GIFT, outline=INK, width=1)
-    draw.rectangle((x + s // 2 - 2, y + 4, x + s // 2 + 2, y + s), fill=WHITE)
-    draw.rectangle((x, y + s // 2, x + s, y + s // 2 + 3), fill=WHITE)
-    draw.ellipse((x + s // 2 - 6, y, x + s // 2, y + 6), outline=INK, width=2)
-    draw.ellipse((x + s // 2, y, x + s // 2 + 6, y + 6), outline=INK, width=2)
+def gift_icon(draw: ImageDraw.ImageDraw, x: int, y: int, s: int = 16) -> None:
+    draw.rectangle((x, y + 3, x + s, y + s), fill=GIFT, outline=INK, width=1)
+    draw.rectangle((x + s // 2 - 1, y + 3, x + s // 2 + 1, y + s), fill=WHITE)
+    draw.rectangle((x, y + s // 2, x + s, y + s // 2 + 2), fill=WHITE)
+    draw.ellipse((x + s // 2 - 5, y, x + s // 2, y + 5), outline=INK, width=1)
+    draw.ellipse((x + s // 2, y, x + s // 2 + 5, y + 5), outline=INK, width=1)
 
 
 def triangle(draw: ImageDraw.ImageDraw, x: int, cy: int, s: int, fill: Colour) -> None:
     draw.polygon([(x, cy - s), (x + s + 3, cy), (x, cy + s)], fill=fill)
 
 
-# --- names ----------------------------------------------------------------------------------
+def loan_badge(image: Image.Image, box: Box, size: int = SMALL) -> None:
+    draw = ImageDraw.Draw(image)
+    draw.rectangle(box, fill=LOAN, outline=INK, width=1)
+    hatch(draw, box, LOAN_HATCH, step=6)
+    kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "LOAN", size, WHITE, "mm", bold=True)
 
 
-# --- static layers ---------------------------------------------------------------------------
+def outline(draw: ImageDraw.ImageDraw, box: Box, width: int = 4) -> None:
+    """The last move's mark: a magenta frame around ``box``, covering only its border line."""
+    x0, y0, x1, y1 = box
+    grow = width - 1
+    draw.rectangle((x0 - grow, y0 - grow, x1 + grow, y1 + grow), outline=HIGHLIGHT, width=width)
+
+
+# --- where things are ----------------------------------------------------------------------
+
+
+def rows_of(n: int) -> int:
+    return (n + 1) // 2
+
+
+def height(n: int) -> int:
+    rows = max(1, rows_of(n))
+    return PLAYERS_Y + rows * PANEL_H + (rows - 1) * PANEL_GAP + M
 
 
 def panel_origin(seat: int) -> tuple[int, int]:
     return M + (seat % 2) * (PANEL_W + M), PLAYERS_Y + (seat // 2) * (PANEL_H + PANEL_GAP)
 
 
-def legend_box(n: int) -> Box:
-    if n % 2:
-        x, y = panel_origin(n)
-        return (x, y, x + PANEL_W, y + PANEL_H)
-    y = PLAYERS_Y + (n // 2) * (PANEL_H + PANEL_GAP)
-    return (M, y, W - M, y + LEGEND_H)
-
-
-def height(n: int) -> int:
-    return legend_box(n)[3] + M
+def day_box(day: int) -> Box:
+    x = M + (day - 1) * (DAY_W + DAY_GAP)
+    return (x, DAY_Y, x + DAY_W, DAY_Y + DAY_H)
 
 
 def store_box(store: int) -> Box:
-    x = M + store * (STORE_W + 8)
+    x = M + store * (STORE_W + 6)
     return (x, SHOP_Y, x + STORE_W, SHOP_Y + SHOP_H)
 
 
 def slot_box(store: int, slot: int) -> Box:
     x0, y0, _, _ = store_box(store)
-    x = x0 + 8 + slot * (TILE + TILE_GAP)
-    return (x, y0 + 24, x + TILE, y0 + 24 + TILE)
+    x = x0 + 6 + slot * (TILE + TILE_GAP)
+    return (x, y0 + 20, x + TILE, y0 + 20 + TILE)
 
 
+BANK_BOX: Box = (M + 2 * (STORE_W + 6), SHOP_Y, W - M, SHOP_Y + SHOP_H)
 SUPPLY_BOX: Box = (M, SUPPLY_Y, W - M, SUPPLY_Y + SUPPLY_H)
-BANK_BOX: Box = (M + 2 * (STORE_W + 8), SHOP_Y, W - M, SHOP_Y + SHOP_H)
+BANK_COIN_R = 12
 
 
 def bank_coin_centre(i: int) -> tuple[int, int]:
     x0, y0, x1, _ = BANK_BOX
-    step = (x1 - x0 - 16) // 4
-    return (x0 + 8 + step // 2 + i * step, y0 + 24 + 26)
-
-
-def day_box(day: int) -> Box:
-    x = DAY_X + (day - 1) * (DAY_W + DAY_GAP)
-    return (x, DAY_Y, x + DAY_W, DAY_Y + DAY_H)
+    step = (x1 - x0 - 8) // 4
+    return (x0 + 4 + step // 2 + i * step, y0 + 20 + BANK_COIN_R + 2)
 
 
 def card_box(card: int) -> Box:
     row, col = divmod(card, CARD_COLS)
     x = M + col * (CARD_W + CARD_GAP)
-    y = BONUS_Y + 28 + row * (CARD_H + 6)
+    y = BONUS_Y + row * (CARD_H + CARD_ROW_GAP)
     return (x, y, x + CARD_W, y + CARD_H)
 
 
-def cell_box(x: int, y: int, row: int, column: int) -> Box:
+def cell_box(x: int, y: int, space: int) -> Box:
+    row, column = divmod(space, COLUMNS)
     cx = x + GRID_X + column * (CELL + CELL_GAP)
     cy = y + GRID_Y + row * (CELL + CELL_GAP)
     return (cx, cy, cx + CELL, cy + CELL)
 
 
 def attic_box(x: int, y: int, i: int) -> Box:
-    ax = x + SIDE_X + i * (CELL + 8)
-    ay = y + GRID_Y + 20
-    return (ax, ay, ax + CELL, ay + CELL)
+    ax = x + SIDE_X + i * (ATTIC + 3)
+    ay = y + PANEL_HEAD + 4
+    return (ax, ay, ax + ATTIC, ay + ATTIC)
 
 
-def _table() -> Image.Image:
-    """The top of the board: title bar, day numbers, store and bank frames, section titles."""
+def loan_box(x: int, y: int) -> Box:
+    sx, sy = x + SIDE_X, y + PANEL_HEAD + 4 + ATTIC + 28
+    return (sx, sy, sx + 58, sy + 20)
+
+
+# --- the fixed palette ------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def colours() -> Image.Image:
+    """Every colour this board uses, and the shades anti-aliased text makes on each background."""
+    solid = {
+        BG, CARD, LINE, SOFT, EMPTY, EMPTY_EDGE, HEAD, TURN, GOLD, GOLD_EDGE, SILVER, SILVER_EDGE,
+        LOAN, LOAN_HATCH, GIFT, PAST, HATCH, CLOSED, ATTIC_PLUS, HIGHLIGHT, INK, WHITE, UNKNOWN[1],
+        *(c[1] for c in COLOURS.values()),
+    }  # fmt: skip
+    blends = [(ink, ground) for ink, grounds in TEXT_ON.items() for ground in grounds if ink != ground]
+    return kit.palette(sorted(solid), blends, steps=5)
+
+
+# --- static layers ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def table_layer() -> Image.Image:
+    """Title bar, store and bank frames, the supply strip: the same for every table."""
     image = Image.new("RGB", (W, PLAYERS_Y), BG)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, W, TITLE_H), fill=HEAD)
-    text(draw, (M, TITLE_H // 2), "CALIFORNIA", 26, WHITE, "lm", bold=True)
-    text(draw, (M, DAY_Y + DAY_H // 2), "DAY", 17, INK, "lm", bold=True)
-    for day in range(1, 13):
-        box = day_box(day)
-        draw.rectangle(box, fill=WHITE, outline=LINE, width=2)
-        text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), str(day), 18, INK, "mm")
+    draw.rectangle((0, 0, W, HEADER_H), fill=HEAD)
     for store in range(2):
         box = store_box(store)
         draw.rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=2)
-        text(draw, (box[0] + 8, box[1] + 5), f"STORE {store + 1}", 17, INK, "la", bold=True)
-        text(draw, (box[2] - 8, box[1] + 5), "price", 15, SOFT, "ra")
-        for slot in range(4):
-            draw.rectangle(slot_box(store, slot), fill=EMPTY, outline=(170, 160, 140), width=1)
+        text(draw, (box[0] + 6, box[1] + 3), f"STORE {store + 1}", SMALL, INK, "la", bold=True)
     draw.rounded_rectangle(BANK_BOX, radius=6, fill=CARD, outline=LINE, width=2)
-    text(draw, (BANK_BOX[0] + 8, BANK_BOX[1] + 5), "BANK", 17, INK, "la", bold=True)
+    text(draw, (BANK_BOX[0] + 6, BANK_BOX[1] + 3), "BANK", SMALL, INK, "la", bold=True)
     for i in range(4):
         x, y = bank_coin_centre(i)
-        draw.ellipse((x - 21, y - 21, x + 21, y + 21), fill=EMPTY, outline=(150, 140, 120), width=2)
+        r = BANK_COIN_R
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=EMPTY, outline=EMPTY_EDGE, width=1)
     draw.rounded_rectangle(SUPPLY_BOX, radius=6, fill=CARD, outline=LINE, width=1)
-    text(draw, (M, BONUS_Y + 2), "BONUS CARDS", 17, INK, "la", bold=True)
-    x0, y0, _, _ = card_box(11)
-    text(draw, (x0 + 8, y0 + 14), "first to furnish the", 16, SOFT, "lm")
-    text(draw, (x0 + 8, y0 + 35), "set takes the card", 16, SOFT, "lm")
     return image
 
 
-table_layer = static_layer(_table)
-
-
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def _card_faces(cards: tuple[tuple[int, tuple[tuple[str, int], ...]], ...]) -> list[Image.Image]:
     """Card faces (points and the furniture it needs), drawn once per card set."""
     faces = []
     for points, needs in cards:
-        face = Image.new("RGB", (CARD_W, CARD_H), BG)
+        face = Image.new("RGB", (CARD_W + 1, CARD_H + 1), BG)
         draw = ImageDraw.Draw(face)
-        draw.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), radius=6, fill=CARD, outline=LINE, width=2)
-        coin(draw, (24, CARD_H // 2), 17, str(points), gold=True)
+        draw.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=5, fill=CARD, outline=LINE, width=1)
+        coin(draw, (17, CARD_H // 2), 12, str(points), gold=True)
         chips = [colour for colour, k in needs for _ in range(max(0, min(k, 3)))][:3]
         for i, colour in enumerate(chips):
-            x = 50 + i * 46
-            chip(draw, (x, CARD_H // 2 - 19, x + 42, CARD_H // 2 + 19), colour, furniture=True)
+            x = 34 + i * 35
+            tile(draw, (x, 5, x + 32, CARD_H - 5), colour, False, size=SMALL)
         faces.append(face)
     return faces
 
 
-def _legend(draw: ImageDraw.ImageDraw, box: Box) -> None:
+def _key(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """The colour codes, in the empty slot beside an odd last mansion."""
     x0, y0, x1, _ = box
-    draw.rounded_rectangle(box, radius=8, fill=CARD, outline=LINE, width=2)
-    text(draw, (x0 + 10, y0 + 8), "KEY", 17, INK, "la", bold=True)
-    wide = x1 - x0 > 500
-    cols = 2 if wide else 1
-    col_w = (x1 - x0 - 20) // cols
-    y = y0 + 32
-    for i, (key, (_code, _fill, name, room, furniture)) in enumerate(COLOURS.items()):
-        col, row = (i // 3, i % 3) if wide else (0, i)
-        cx = x0 + 10 + col * col_w
-        cy = y + row * 31
-        tile(draw, (cx, cy, cx + 34, cy + 28), key, False, size=16)
-        text(draw, (cx + 42, cy + 14), kit.fit(f"{name}: {room}, {furniture}", 16, col_w - 46), 16, INK, "lm")
-    y += (3 if wide else 6) * 31 + 6
-    symbols_w = (x1 - x0 - 20) // (4 if wide else 2)
-    entries: list[tuple[str, str]] = [
-        ("room", "room tile"),
-        ("furniture", "furniture"),
-        ("printed", "printed room"),
-        ("coin", "silver (price/fee)"),
-    ]
-    for i, (kind, label) in enumerate(entries):
-        col, row = (i, 0) if wide else (i % 2, i // 2)
-        sx = x0 + 10 + col * symbols_w
-        sy = y + row * 32
-        cbox = (sx, sy, sx + 34, sy + 28)
-        if kind == "coin":
-            coin(draw, (sx + 17, sy + 14), 15, "2")
-        else:
-            tile(draw, cbox, "red", kind == "furniture", printed=kind == "printed", size=16)
-        text(draw, (sx + 42, sy + 14), label, 16, INK, "lm")
+    draw.rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=1)
+    text(draw, (x0 + 8, y0 + 6), "KEY: room, furniture", SMALL, INK, "la", bold=True)
+    for i, key in enumerate(COLOURS):
+        _code, _fill, name, room, furniture = COLOURS[key]
+        cy = y0 + 30 + i * 24
+        tile(draw, (x0 + 8, cy, x0 + 38, cy + 20), key, False, size=SMALL)
+        label = kit.fit(f"{name}: {room}, {furniture}", SMALL, x1 - x0 - 54)
+        text(draw, (x0 + 46, cy + 10), label, SMALL, INK, "lm")
+    y = y0 + 30 + 6 * 24 + 2
+    tile(draw, (x0 + 8, y, x0 + 38, y + 24), "red", True, size=SMALL)
+    text(draw, (x0 + 46, y + 12), "furnished", SMALL, INK, "lm")
+    coin(draw, (x0 + 150, y + 12), 11, "2")
+    text(draw, (x0 + 166, y + 12), "fee (silver)", SMALL, INK, "lm")
 
 
 def _empty_panel(draw: ImageDraw.ImageDraw, x: int, y: int, fees: Sequence[int | None]) -> None:
     draw.rectangle((x, y, x + PANEL_W, y + PANEL_H), fill=CARD, outline=LINE, width=2)
+    for column in range(COLUMNS):
+        cx = x + GRID_X + column * (CELL + CELL_GAP) + CELL // 2
+        text(draw, (cx, y + PANEL_HEAD + 2 + LABEL // 2), str(column + 1), SMALL, SOFT, "mm", bold=True)
+    for row, letter in enumerate(ROW_NAMES):
+        cy = y + GRID_Y + row * (CELL + CELL_GAP) + CELL // 2
+        text(draw, (x + 4 + LABEL // 2, cy), letter, SMALL, SOFT, "mm", bold=True)
     for space, fee in enumerate(fees):
-        row, column = divmod(space, 4)
-        box = cell_box(x, y, row, column)
-        draw.rectangle(box, fill=EMPTY, outline=(170, 160, 140), width=1)
+        box = cell_box(x, y, space)
+        draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
         if fee:
-            coin(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 17, str(fee))
-    text(draw, (x + SIDE_X, y + GRID_Y), "ATTIC", 15, SOFT, "la", bold=True)
+            coin(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 10, str(fee))
+    ax = attic_box(x, y, 1)[2] + 5
+    text(draw, (ax, y + PANEL_HEAD + 4 + ATTIC // 2), "attic", SMALL, SOFT, "lm")
 
 
 @lru_cache(maxsize=16)
@@ -403,32 +438,38 @@ def _board(
     fees: tuple[tuple[int | None, ...], ...],
     cards: tuple[tuple[int, tuple[tuple[str, int], ...]], ...],
 ) -> Image.Image:
-    """Everything static for a table of ``n``: the table top, empty mansions with fees, the key."""
+    """Everything static for a table of ``n``: the table top, bonus cards, empty mansions with fees."""
     image = Image.new("RGB", (W, height(n)), BG)
     image.paste(table_layer(), (0, 0))
     for card, face in enumerate(_card_faces(cards)):
         image.paste(face, card_box(card)[:2])
     draw = ImageDraw.Draw(image)
+    x0, y0, _, _ = card_box(11)
+    text(draw, (x0 + 4, y0 + 1), "BONUS CARDS", SMALL, INK, "la", bold=True)
     for seat in range(n):
         _empty_panel(draw, *panel_origin(seat), fees[seat])
-    _legend(draw, legend_box(n))
+    if n % 2:
+        x, y = panel_origin(n)
+        _key(draw, (x, y, x + PANEL_W, y + PANEL_H))
     return image
 
 
+def clear_caches() -> None:
+    """Forget every cached layer and sprite (tests use it to see a render from scratch)."""
+    for cached in (
+        table_layer,
+        _board,
+        _card_faces,
+        _tile_sprite,
+        _coin_sprite,
+        colours,
+        _mansion_layer,
+        kit.fit,
+    ):
+        cached.cache_clear()
+
+
 # --- the changing parts ----------------------------------------------------------------------
-
-
-def _status(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequence[str]) -> None:
-    players = view.get("players") or []
-    if view.get("over"):
-        best = _winners(players)
-        who = ", ".join(names[s] for s in best) if best else "nobody"
-        label = f"GAME OVER - {'winner' if len(best) == 1 else 'tie'}: {who}"
-    else:
-        turn = view.get("turn")
-        label = f"{names[turn]} to play" if isinstance(turn, int) and 0 <= turn < len(names) else ""
-    label = kit.fit(label, 22, W - 2 * M - 200)
-    text(draw, (W - M, TITLE_H // 2), label, 22, TURN, "rm", bold=True)
 
 
 def _winners(players: Sequence[Mapping[str, Any]]) -> list[int]:
@@ -444,7 +485,10 @@ def _score(p: Mapping[str, Any]) -> Mapping[str, int]:
     return score if isinstance(score, Mapping) else {}
 
 
-def _days(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+def _header(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequence[str]
+) -> None:
+    """The day track (past grey, today amber, days that will not be played hatched) and the status."""
     day = int(view.get("day") or 0)
     days = int(view.get("days") or 12)
     last = day if view.get("ending") or view.get("over") else days
@@ -452,26 +496,87 @@ def _days(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         box = day_box(d)
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         if d < day:
-            draw.rectangle(box, fill=PAST, outline=LINE, width=2)
-            text(draw, centre, str(d), 18, WHITE, "mm")
+            draw.rectangle(box, fill=PAST, outline=LINE, width=1)
+            kit.label(image, centre, str(d), SMALL, WHITE, "mm")
         elif d == day:
-            draw.rectangle(box, fill=TURN, outline=INK, width=4)
-            text(draw, centre, str(d), 20, INK, "mm", bold=True)
+            draw.rectangle(box, fill=TURN, outline=WHITE, width=2)
+            kit.label(image, centre, str(d), SMALL, INK, "mm", bold=True)
         elif d > last or d > days:
-            hatch(draw, (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2), (150, 150, 150), step=6)
-            text(draw, centre, str(d), 18, SOFT, "mm")
+            draw.rectangle(box, fill=CLOSED, outline=LINE, width=1)
+            hatch(draw, (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), HATCH, step=5)
+            kit.label(image, centre, str(d), SMALL, INK, "mm")
+        else:
+            draw.rectangle(box, fill=CARD, outline=LINE, width=1)
+            kit.label(image, centre, str(d), SMALL, INK, "mm")
+    players = view.get("players") or []
+    if view.get("over"):
+        best = _winners(players)
+        who = " & ".join(names[s] for s in best if s < len(names)) or "nobody"
+        label = f"{who} {'wins' if len(best) == 1 else 'tie'}"
+    else:
+        turn = view.get("turn")
+        label = f"{names[turn]} to play" if isinstance(turn, int) and 0 <= turn < len(names) else ""
+    x = day_box(12)[2] + 12
+    label = kit.fit(label, BIG, W - M - x)
+    kit.label(image, (W - M, HEADER_H // 2), label, BIG, TURN, "rm", bold=True)
+
+
+def last_move_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The last move in words ("Bob bought the red room for 4 silver: B2")."""
+    last = view.get("last")
+    if not isinstance(last, Mapping):
+        return "No move yet."
+    seat = last.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "Someone"
+    action = last.get("action")
+    if action == "coin":
+        said = f"{who} took a gold coin"
+    elif action == "loan":
+        said = f"{who} took a loan (+3 silver)"
+    elif action == "repay":
+        said = f"{who} repaid a loan"
+    elif action == "buy":
+        target = last.get("target")
+        code, _fill, _colour, _room, furniture = colour_info(last.get("colour"))
+        kind = last.get("kind")
+        if kind == "expansion":
+            thing, where = "the attic expansion", ""
+        elif kind == "furniture":
+            thing = f"a {furniture} [{code}]"
+            where = " into the attic" if target == "attic" else ""
+        else:
+            thing, where = f"a {code} room", ""
+        if isinstance(target, int) and 0 <= target < 16:
+            where = f" {'into' if kind == 'furniture' else 'on'} {space_label(target)}"
+        loan = ", on a loan" if last.get("loan") else ""
+        said = f"{who} bought {thing}{where} ({last.get('cost', '?')} silver{loan})"
+    else:
+        return "No move yet."
+    if last.get("day_ended"):
+        said += "; day over"
+    return said + "."
+
+
+def _last_line(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequence[str]
+) -> None:
+    y = LAST_Y + LAST_H // 2
+    box = (M + 2, LAST_Y + 4, M + 16, LAST_Y + LAST_H - 4)
+    draw.rectangle(box, outline=HIGHLIGHT, width=3)
     note = ""
     ending = view.get("ending")
     if view.get("over"):
-        note = f"The game ended on day {day}."
-    elif ending == "bonus":
-        note = "Last day: a player has 9 bonus points."
-    elif ending == "mansion":
-        note = "Last day: a mansion's ground floor is full."
-    elif day == days:
-        note = "Last day."
+        note = "GAME OVER"
+    elif ending or int(view.get("day") or 0) >= int(view.get("days") or 12):
+        note = "LAST DAY"
+    right = W - M
     if note:
-        text(draw, (DAY_X, ENDING_Y + 2), note, 16, LOAN, "la", bold=True)
+        tw = int(width_of(note, SMALL)) + 12
+        draw.rectangle((right - tw, LAST_Y + 1, right, LAST_Y + LAST_H - 1), fill=LOAN)
+        kit.label(image, (right - tw / 2, y), note, SMALL, WHITE, "mm", bold=True)
+        right -= tw + 8
+    said = "Last: " + last_move_text(view, names)
+    kit.label(image, (M + 24, y), kit.fit(said, SMALL, right - M - 24), SMALL, INK, "lm")
 
 
 def _stores(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
@@ -480,47 +585,45 @@ def _stores(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, An
         for slot, t in enumerate(tiles[:4]):
             box = slot_box(store, slot)
             if not isinstance(t, Mapping):
-                text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "sold", 16, SOFT, "mm")
+                draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
+                kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "sold", SMALL, SOFT, "mm")
                 continue
             if t.get("kind") == "expansion":
                 expansion_tile(draw, box)
             else:
-                paste_tile(image, box, t.get("colour"), t.get("kind") == "furniture", size=22)
-            if not view.get("over"):
-                paste_coin(image, ((box[0] + box[2]) // 2, box[3] + 8 + 15), 15, str(t.get("price", "?")))
+                paste_tile(image, box, t.get("colour"), t.get("kind") == "furniture", size=BIG)
     bank = int(view.get("bank") or 0)
     for i in range(min(bank, 4)):
-        x, y = bank_coin_centre(i)
-        paste_coin(image, (x, y), 21, "G", gold=True)
+        paste_coin(image, bank_coin_centre(i), BANK_COIN_R, "G", gold=True)
     x0, _, x1, y1 = BANK_BOX
-    price = view.get("price")
-    label = "game over" if view.get("over") else f"tile price {price} silver"
-    text(draw, ((x0 + x1) / 2, y1 - 22), label, 16, INK, "mm", bold=True)
+    label = "game over" if view.get("over") else f"price {view.get('price')}"
+    kit.label(image, ((x0 + x1) / 2, y1 - 14), label, BODY, INK, "mm", bold=True)
 
 
 def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     x0, y0, x1, y1 = SUPPLY_BOX
     cy = (y0 + y1) // 2
     parts = [
-        f"Draw stack {view.get('draw_stack', 0)}",
+        f"Stack {view.get('draw_stack', 0)}",
         f"Bag {view.get('bag', 0)}",
-        f"Gifts left {view.get('gifts_left', 0)}",
-        f"Loans left {view.get('loan_markers_left', 0)}",
+        f"Gifts {view.get('gifts_left', 0)}",
+        f"Loans {view.get('loan_markers_left', 0)}",
+        "1 G = 5 silver",
     ]
-    x = x0 + 10
+    x = x0 + 8
     for part in parts:
-        text(draw, (x, cy), part, 17, INK, "lm")
-        x += int(width_of(part, 17)) + 16
+        kit.label(image, (x, cy), part, SMALL, INK, "lm")
+        x += int(width_of(part, SMALL)) + 10
     guests = view.get("guests") or {}
     free = [c for c, host in guests.items() if host is None] if isinstance(guests, Mapping) else []
     label = "Free guests" if free else "No free guests"
-    text(draw, (x, cy), label, 17, INK, "lm", bold=True)
-    x += int(width_of(label, 17)) + 8
+    kit.label(image, (x, cy), label, SMALL, INK, "lm", bold=True)
+    x += int(width_of(label, SMALL)) + 6
     for colour in free:
-        if x + 32 > x1 - 4:
+        if x + 24 > x1 - 4:
             break
-        paste_tile(image, (x, cy - 13, x + 30, cy + 13), colour, False, size=15)
-        x += 33
+        paste_tile(image, (x, cy - 9, x + 24, cy + 9), colour, False, size=SMALL)
+        x += 26
 
 
 def _bonus(
@@ -528,18 +631,17 @@ def _bonus(
 ) -> None:
     cards = view.get("bonus_cards") or []
     left = view.get("bonus_cards_left", sum(1 for c in cards if c.get("owner") is None))
-    text(draw, (M + width_of("BONUS CARDS", 17) + 16, BONUS_Y + 2), f"{left} left", 17, LOAN, "la", bold=True)
+    x0, y0, _, y1 = card_box(11)
+    kit.label(image, (x0 + 4, y1 - 1), f"{left} left", SMALL, LOAN, "ld", bold=True)
     for i, card in enumerate(cards[:11]):
         owner = card.get("owner")
         if not isinstance(owner, int):
             continue
         x0, y0, x1, y1 = card_box(i)
-        fade(image, (x0 + 2, y0 + 2, x1 - 2, y1 - 2))
-        banner = (x0 + 46, y0 + 9, x1 - 6, y1 - 9)
-        draw.rounded_rectangle(banner, radius=5, fill=HEAD)
+        draw.rounded_rectangle((x0, y0, x1, y1), radius=5, fill=EMPTY, outline=EMPTY_EDGE, width=1)
+        paste_coin(image, (x0 + 17, (y0 + y1) // 2), 12, str(card.get("points", "?")), True, EMPTY)
         who = names[owner] if 0 <= owner < len(names) else "?"
-        label = kit.fit(f"taken: {who}", 16, banner[2] - banner[0] - 10)
-        text(draw, ((banner[0] + banner[2]) / 2, (y0 + y1) / 2), label, 16, WHITE, "mm", True)
+        kit.label(image, (x0 + 34, (y0 + y1) / 2), kit.fit(who, SMALL, x1 - x0 - 40), SMALL, INK, "lm", True)
 
 
 def _panel(
@@ -550,121 +652,137 @@ def _panel(
     name: str,
     on_turn: bool,
     winner: bool,
-    over: bool,
 ) -> None:
     x, y = panel_origin(seat)
     head = TURN if on_turn or winner else HEAD
     ink = text_colour(head)
-    draw.rectangle((x, y, x + PANEL_W, y + HEADER_H), fill=head)
-    score = _score(p)
-    total = score.get("total", 0)
+    draw.rectangle((x, y, x + PANEL_W, y + PANEL_HEAD), fill=head)
+    total = _score(p).get("total", 0)
     right = f"{total} pts"
     tag = "TO PLAY" if on_turn else ("WINNER" if winner else "")
-    tx = x + 10
+    mid = y + PANEL_HEAD // 2
+    tx = x + 6
     if on_turn:
-        triangle(draw, tx, y + HEADER_H // 2, 9, INK)
-        tx += 18
-    room = PANEL_W - (tx - x) - width_of(right, 20) - 24 - (width_of(tag, 15) + 24 if tag else 0)
-    text(draw, (tx, y + HEADER_H // 2), kit.fit(name, 20, room), 20, ink, "lm", bold=True)
-    text(draw, (x + PANEL_W - 10, y + HEADER_H // 2), right, 20, ink, "rm", bold=True)
+        triangle(draw, tx, mid, 7, INK)
+        tx += 14
+    tag_w = int(width_of(tag, SMALL)) + 10 if tag else 0
+    room = PANEL_W - (tx - x) - width_of(right, BODY) - 14 - (tag_w + 6 if tag else 0)
+    kit.label(image, (tx, mid), kit.fit(name, BODY, room), BODY, ink, "lm", bold=True)
+    kit.label(image, (x + PANEL_W - 6, mid), right, BODY, ink, "rm", bold=True)
     if tag:
-        tw = int(width_of(tag, 15)) + 14
-        rx = x + PANEL_W - 18 - int(width_of(right, 20)) - tw
-        draw.rounded_rectangle((rx, y + 9, rx + tw, y + HEADER_H - 9), radius=5, fill=INK)
-        text(draw, (rx + tw / 2, y + HEADER_H / 2), tag, 15, TURN, "mm", bold=True)
+        rx = x + PANEL_W - 12 - int(width_of(right, BODY)) - tag_w
+        draw.rounded_rectangle((rx, y + 4, rx + tag_w, y + PANEL_HEAD - 4), radius=4, fill=INK)
+        kit.label(image, (rx + tag_w / 2, mid), tag, SMALL, TURN, "mm", bold=True)
     if on_turn or winner:
-        draw.rectangle((x - 4, y - 4, x + PANEL_W + 4, y + PANEL_H + 4), outline=INK, width=3)
-        draw.rectangle((x - 1, y - 1, x + PANEL_W + 1, y + PANEL_H + 1), outline=TURN, width=4)
+        draw.rectangle((x - 4, y - 4, x + PANEL_W + 4, y + PANEL_H + 4), outline=INK, width=2)
+        draw.rectangle((x - 2, y - 2, x + PANEL_W + 2, y + PANEL_H + 2), outline=TURN, width=3)
 
     mansion = p.get("mansion") or {}
     for space in mansion.get("spaces") or []:
         room_colour = space.get("room")
         if room_colour is None:
             continue
-        box = cell_box(x, y, int(space.get("row", 0)), int(space.get("column", 0)))
+        index = int(space.get("row", 0)) * COLUMNS + int(space.get("column", 0))
         paste_tile(
-            image, box, room_colour, space.get("furniture") is not None, bool(space.get("printed")), 22
+            image,
+            cell_box(x, y, index),
+            room_colour,
+            space.get("furniture") is not None,
+            bool(space.get("printed")),
+            BODY,
         )
 
     attic = list(mansion.get("attic") or [])
     expanded = bool(mansion.get("expansion"))
     for i in range(2):
         box = attic_box(x, y, i)
-        if i == 1 and not expanded:
-            draw.rectangle(box, fill=(200, 200, 200), outline=(150, 150, 150), width=1)
-            hatch(draw, box, (165, 165, 165), step=6)
-            text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "closed", 15, INK, "mm")
-            continue
-        if i == 1:
-            draw.rectangle(box, fill=(245, 236, 200), outline=LINE, width=2)
         if i < len(attic):
-            paste_tile(image, box, attic[i], True, size=20)
-        elif i == 1:
-            text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "+1", 18, INK, "mm", bold=True)
+            paste_tile(image, box, attic[i], True, size=SMALL)
+        elif i == 1 and not expanded:
+            draw.rectangle(box, fill=CLOSED, outline=HATCH, width=1)
+            hatch(draw, box, HATCH, step=5)
         else:
-            draw.rectangle(box, fill=EMPTY, outline=(170, 160, 140), width=1)
-            text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "empty", 15, SOFT, "mm")
+            draw.rectangle(box, fill=ATTIC_PLUS if i else EMPTY, outline=EMPTY_EDGE, width=1)
 
     sx = x + SIDE_X
-    sy = y + GRID_Y + 20 + CELL + 10
-    text(draw, (sx, sy), f"Money {p.get('money', 0)}", 18, INK, "la", bold=True)
-    text(draw, (sx, sy + 22), f"{p.get('gold', 0)} gold + {p.get('silver', 0)}", 16, SOFT, "la")
-    sy += 46
+    sy = y + PANEL_HEAD + 4 + ATTIC + 3
+    kit.label(image, (sx, sy), f"{p.get('money', 0)} silver", BODY, INK, "la", bold=True)
+    lbox = loan_box(x, y)
     if p.get("loan"):
-        box = (sx, sy, sx + 100, sy + 28)
-        draw.rectangle(box, fill=LOAN, outline=INK, width=1)
-        hatch(draw, box, (215, 95, 95), step=6)
-        text(draw, (sx + 50, sy + 14), "LOAN", 17, WHITE, "mm", bold=True)
+        loan_badge(image, lbox)
     else:
-        text(draw, (sx, sy + 14), "no loan", 16, SOFT, "lm")
-    sy += 36
-    gift_icon(draw, sx, sy + 2, 22)
+        kit.label(image, (sx, (lbox[1] + lbox[3]) / 2), "no loan", SMALL, SOFT, "lm")
+    sy = lbox[3] + 4
+    gift_icon(draw, sx, sy + 1, 15)
     gifts = int(p.get("gifts", 0))
-    text(draw, (sx + 30, sy + 14), f"{gifts} gift{'s' if gifts != 1 else ''}", 18, INK, "lm", bold=True)
-    sy += 34
-    cards = p.get("bonus_cards") or []
-    label = f"Bonus {p.get('bonus_points', 0)} pts" if cards else "no bonus"
-    text(draw, (sx, sy + 12), label, 17 if cards else 16, INK if cards else SOFT, "lm", bold=bool(cards))
-
-    ry = y + ROWS_Y
-    text(draw, (x + 10, ry + 15), "Guests", 17, INK, "lm", bold=True)
-    gx = x + 10 + int(width_of("Guests", 17)) + 12
-    guests = p.get("guests") or []
-    if not guests:
-        text(draw, (gx, ry + 15), "none", 16, SOFT, "lm")
-    for colour in guests[:6]:
-        paste_tile(image, (gx, ry, gx + 42, ry + 30), colour, False, size=18)
-        gx += 46
-    ry += 34
-    g = score.get("gifts", 0)
-    parts = [
-        f"{g} gift{'' if g == 1 else 's'}",
-        f"{score.get('bonus', 0)} bonus",
-        f"{score.get('spaces', 0)} spaces",
-    ]
-    loan = score.get("loan", 0)
-    if loan:
-        parts.append(f"{loan} loan")
-    label = ("Final " if over else "Score ") + f"{total} = " + " + ".join(parts)
-    text(draw, (x + 10, ry + 16), kit.fit(label.replace("+ -", "- "), 17, PANEL_W - 20), 17, INK, "lm")
+    kit.label(image, (sx + 21, sy + 9), f"{gifts} gift{'s' if gifts != 1 else ''}", SMALL, INK, "lm")
+    sy += 20
+    bonus = int(p.get("bonus_points", 0))
+    label = f"bonus {bonus}" if p.get("bonus_cards") else "no bonus"
+    kit.label(image, (sx, sy + 9), label, SMALL, INK if bonus else SOFT, "lm", bold=bool(bonus))
+    sy += 20
+    guests = list(p.get("guests") or [])
+    kit.label(image, (sx, sy + 8), "guests" if guests else "no guests", SMALL, INK if guests else SOFT, "lm")
+    sy += 18
+    for i, colour in enumerate(guests[:6]):
+        gx = sx + (i % 3) * 30
+        gy = sy + (i // 3) * 21
+        paste_tile(image, (gx, gy, gx + 27, gy + 19), colour, False, size=SMALL)
 
 
-# --- entry point ----------------------------------------------------------------------------------
+def _highlight(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    """Outline whatever the last move changed on the table."""
+    last = view.get("last")
+    players = view.get("players") or []
+    if not isinstance(last, Mapping):
+        return
+    seat = last.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < len(players):
+        return
+    x, y = panel_origin(seat)
+    action = last.get("action")
+    if action == "coin" and not last.get("day_ended"):
+        i = last.get("coin")
+        if isinstance(i, int) and 0 <= i < 4:
+            cx, cy = bank_coin_centre(i)
+            r = BANK_COIN_R
+            outline(draw, (cx - r, cy - r, cx + r, cy + r))
+    elif action in ("loan", "repay"):
+        outline(draw, loan_box(x, y))
+    elif action == "buy":
+        store, slot = last.get("store"), last.get("slot")
+        # After the day's end the stores are refilled: the slot holds a new tile, nothing to point at.
+        if not last.get("day_ended") and isinstance(store, int) and isinstance(slot, int):
+            outline(draw, slot_box(store % 2, slot % 4))
+        target = last.get("target")
+        if isinstance(target, int) and 0 <= target < 16:
+            outline(draw, cell_box(x, y, target))
+        elif target == "expansion":
+            outline(draw, attic_box(x, y, 1))
+        elif target == "attic":
+            attic = (players[seat].get("mansion") or {}).get("attic") or []
+            outline(draw, attic_box(x, y, max(0, min(len(attic) - 1, 1))))
+        if last.get("loan"):
+            outline(draw, loan_box(x, y))
+
+
+# --- entry points ---------------------------------------------------------------------------------
+
+
+def _fees(p: Mapping[str, Any]) -> tuple[int | None, ...]:
+    """Each space's fee, ``None`` for the printed room (drawn from the view, never from the rules)."""
+    row: list[int | None] = [None] * 16
+    for s in (p.get("mansion") or {}).get("spaces") or []:
+        i = int(s.get("row", 0)) * COLUMNS + int(s.get("column", 0))
+        if 0 <= i < 16 and not s.get("printed"):
+            row[i] = int(s.get("fee") or 0)
+    return tuple(row)
 
 
 def _static_key(
     view: Mapping[str, Any],
 ) -> tuple[int, tuple[tuple[int | None, ...], ...], tuple[tuple[int, tuple[tuple[str, int], ...]], ...]]:
     players = view.get("players") or []
-    fees = []
-    for p in players:
-        spaces = (p.get("mansion") or {}).get("spaces") or []
-        row: list[int | None] = [None] * 16
-        for s in spaces:
-            i = int(s.get("row", 0)) * 4 + int(s.get("column", 0))
-            if 0 <= i < 16 and not s.get("printed"):
-                row[i] = int(s.get("fee") or 0)
-        fees.append(tuple(row))
     cards = tuple(
         (
             int(c.get("points", 0)),
@@ -672,11 +790,11 @@ def _static_key(
         )
         for c in (view.get("bonus_cards") or [])[:11]
     )
-    return len(players), tuple(fees), cards
+    return len(players), tuple(_fees(p) for p in players), cards
 
 
-def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
-    """The whole table as one PNG."""
+def draw_board(view: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
+    """The whole table as an RGB image (``render`` encodes it)."""
     n, fees, cards = _static_key(view)
     image = _board(n, fees, cards).copy()
     draw = ImageDraw.Draw(image)
@@ -685,11 +803,182 @@ def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
     over = bool(view.get("over"))
     winners = _winners(players) if over else []
     turn = view.get("turn")
-    _status(draw, view, shown)
-    _days(draw, view)
+    _header(image, draw, view, shown)
+    _last_line(image, draw, view, shown)
     _stores(image, draw, view)
     _supply(image, draw, view)
     _bonus(image, draw, view, shown)
     for seat, p in enumerate(players):
-        _panel(image, draw, seat, p, shown[seat], seat == turn and not over, seat in winners, over)
-    return kit.png(image)
+        _panel(image, draw, seat, p, shown[seat], seat == turn and not over, seat in winners)
+    _highlight(draw, view)
+    return image
+
+
+def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
+    """The whole table as one PNG, 600 px wide."""
+    return kit.png(draw_board(view, names), colours())
+
+
+# --- "My mansion": one player's mansion at full size --------------------------------------------
+
+Z_CELL, Z_GAP, Z_LABEL = 80, 4, 26
+Z_HEAD = 44
+Z_GRID_X, Z_GRID_Y = M + Z_LABEL, Z_HEAD + 10 + Z_LABEL
+Z_GRID = 4 * Z_CELL + 3 * Z_GAP
+Z_SIDE_X = Z_GRID_X + Z_GRID + 16
+Z_ATTIC = 64
+Z_KEY_Y = Z_GRID_Y + Z_GRID + 46
+Z_H = Z_KEY_Y + 3 * 30 + 40 + M
+
+
+def z_cell(space: int) -> Box:
+    row, column = divmod(space, COLUMNS)
+    x = Z_GRID_X + column * (Z_CELL + Z_GAP)
+    y = Z_GRID_Y + row * (Z_CELL + Z_GAP)
+    return (x, y, x + Z_CELL, y + Z_CELL)
+
+
+def z_attic(i: int) -> Box:
+    x = Z_SIDE_X + i * (Z_ATTIC + 8)
+    y = Z_GRID_Y + 24
+    return (x, y, x + Z_ATTIC, y + Z_ATTIC)
+
+
+@lru_cache(maxsize=8)
+def _mansion_layer(fees: tuple[int | None, ...]) -> Image.Image:
+    """The empty zoomed mansion with its labels, fees and the key: the same all game long."""
+    image = Image.new("RGB", (W, Z_H), BG)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, W, Z_HEAD), fill=HEAD)
+    for column in range(COLUMNS):
+        x0, _, x1, _ = z_cell(column)
+        text(draw, ((x0 + x1) / 2, Z_GRID_Y - Z_LABEL / 2), str(column + 1), BODY, SOFT, "mm", bold=True)
+    for row, letter in enumerate(ROW_NAMES):
+        _, y0, _, y1 = z_cell(row * COLUMNS)
+        text(draw, (M + Z_LABEL / 2 - 2, (y0 + y1) / 2), letter, BODY, SOFT, "mm", bold=True)
+    for space, fee in enumerate(fees):
+        box = z_cell(space)
+        draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
+        if fee:
+            coin(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 16, str(fee))
+    text(draw, (Z_SIDE_X, Z_GRID_Y), "ATTIC", BODY, INK, "la", bold=True)
+    y = Z_KEY_Y
+    text(draw, (M, y), "KEY: colour code, room, furniture", SMALL, INK, "la", bold=True)
+    col_w = (W - 2 * M) // 2
+    for i, key in enumerate(COLOURS):
+        _code, _fill, name, room, furniture = COLOURS[key]
+        cx = M + (i // 3) * col_w
+        cy = y + 22 + (i % 3) * 30
+        tile(draw, (cx, cy, cx + 36, cy + 26), key, False, size=SMALL)
+        label = kit.fit(f"{name}: {room}, {furniture}", SMALL, col_w - 50)
+        text(draw, (cx + 44, cy + 13), label, SMALL, INK, "lm")
+    y += 22 + 3 * 30 + 4
+    x = M
+    for kind, label in (("room", "room"), ("furniture", "furnished"), ("printed", "printed room")):
+        tile(draw, (x, y, x + 36, y + 28), "red", kind == "furniture", printed=kind == "printed", size=SMALL)
+        text(draw, (x + 44, y + 14), label, SMALL, INK, "lm")
+        x += 44 + int(width_of(label, SMALL)) + 18
+    coin(draw, (x + 14, y + 14), 14, "2")
+    text(draw, (x + 34, y + 14), "fee in silver", SMALL, INK, "lm")
+    return image
+
+
+def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int) -> Image.Image:
+    """``seat``'s mansion at full size with money, loan, guests, bonus cards and score (RGB)."""
+    players = view.get("players") or []
+    if not 0 <= seat < len(players):
+        raise ValueError(f"seat {seat} is not at this table")
+    p = players[seat]
+    image = _mansion_layer(_fees(p)).copy()
+    draw = ImageDraw.Draw(image)
+    shown = kit.player_names(names, len(players))
+    score = _score(p)
+    on_turn = view.get("turn") == seat and not view.get("over")
+    if on_turn:
+        draw.rectangle((0, 0, W, Z_HEAD), fill=TURN)
+    ink = text_colour(TURN if on_turn else HEAD)
+    right = f"{score.get('total', 0)} pts"
+    title = f"{shown[seat]}'s mansion" + (" - your turn" if on_turn else "")
+    room = W - 3 * M - width_of(right, BIG)
+    kit.label(image, (M, Z_HEAD // 2), kit.fit(title, BIG, room), BIG, ink, "lm", bold=True)
+    kit.label(image, (W - M, Z_HEAD // 2), right, BIG, ink, "rm", bold=True)
+
+    mansion = p.get("mansion") or {}
+    for space in mansion.get("spaces") or []:
+        if space.get("room") is None:
+            continue
+        index = int(space.get("row", 0)) * COLUMNS + int(space.get("column", 0))
+        tile(
+            draw, z_cell(index), space.get("room"), space.get("furniture") is not None,
+            bool(space.get("printed")), BIG + 4,
+        )  # fmt: skip
+    attic = list(mansion.get("attic") or [])
+    expanded = bool(mansion.get("expansion"))
+    for i in range(2):
+        box = z_attic(i)
+        if i < len(attic):
+            tile(draw, box, attic[i], True, size=BIG)
+        elif i == 1 and not expanded:
+            draw.rectangle(box, fill=CLOSED, outline=HATCH, width=1)
+            hatch(draw, box, HATCH, step=6)
+            kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "closed", SMALL, INK, "mm")
+        else:
+            draw.rectangle(box, fill=ATTIC_PLUS if i else EMPTY, outline=EMPTY_EDGE, width=1)
+            word = "+1 space" if i else "empty"
+            kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), word, SMALL, SOFT, "mm")
+
+    x = Z_SIDE_X
+    y = z_attic(0)[3] + 14
+    money = int(p.get("money", 0))
+    kit.label(image, (x, y), f"{money} silver", BIG, INK, "la", bold=True)
+    y += 24
+    kit.label(image, (x, y), f"= {p.get('gold', 0)} gold + {p.get('silver', 0)} silver", SMALL, SOFT, "la")
+    y += 20
+    kit.label(image, (x, y), "(1 gold = 5 silver)", SMALL, SOFT, "la")
+    y += 26
+    if p.get("loan"):
+        loan_badge(image, (x, y, x + 70, y + 24))
+        kit.label(image, (x + 78, y + 12), "repay 4", SMALL, INK, "lm")
+    else:
+        kit.label(image, (x, y + 12), "no loan", SMALL, SOFT, "lm")
+    y += 34
+    gifts = int(p.get("gifts", 0))
+    gift_icon(draw, x, y, 18)
+    kit.label(image, (x + 26, y + 10), f"{gifts} gift{'s' if gifts != 1 else ''}", BODY, INK, "lm", bold=True)
+    y += 28
+    cards = [c for c in view.get("bonus_cards") or [] if c.get("owner") == seat]
+    label = f"bonus cards: {p.get('bonus_points', 0)} pts" if cards else "no bonus card"
+    kit.label(image, (x, y + 10), label, SMALL, INK if cards else SOFT, "lm", bold=bool(cards))
+    y += 26
+    guests = list(p.get("guests") or [])
+    kit.label(image, (x, y + 8), "guests:" if guests else "no guests", SMALL, INK if guests else SOFT, "lm")
+    y += 20
+    for i, colour in enumerate(guests[:6]):
+        gx = x + (i % 4) * 38
+        gy = y + (i // 4) * 28
+        tile(draw, (gx, gy, gx + 34, gy + 24), colour, False, size=SMALL)
+
+    g = score.get("gifts", 0)
+    parts = [
+        f"{g} gift{'' if g == 1 else 's'}",
+        f"{score.get('bonus', 0)} bonus",
+        f"{score.get('spaces', 0)} spaces",
+    ]
+    loan = score.get("loan", 0)
+    label = f"Score {score.get('total', 0)} = " + " + ".join(parts) + (f" - {-loan} loan" if loan else "")
+    kit.label(image, (M, Z_GRID_Y + Z_GRID + 22), kit.fit(label, BODY, W - 2 * M), BODY, INK, "lm", bold=True)
+
+    last = view.get("last")
+    if isinstance(last, Mapping) and last.get("seat") == seat:
+        target = last.get("target")
+        if last.get("action") == "buy" and isinstance(target, int) and 0 <= target < 16:
+            outline(draw, z_cell(target), 4)
+        elif last.get("action") == "buy" and target in ("attic", "expansion"):
+            i = 1 if target == "expansion" else max(0, min(len(attic) - 1, 1))
+            outline(draw, z_attic(i), 4)
+    return image
+
+
+def render_mansion(view: dict[str, Any], names: Sequence[str], seat: int) -> bytes:
+    """``seat``'s mansion alone, full size, for the private "My mansion" answer (PNG bytes)."""
+    return kit.png(draw_mansion(view, names, seat), colours())

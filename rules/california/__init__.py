@@ -2,7 +2,8 @@
 
 ``RULES`` is the one object the host needs; it satisfies :class:`rules.core.Rules`.
 The other names are small pure helpers for the Discord layer and the renderer
-(the current price, every placement of a store tile with its total price).
+(the current price, every placement of a store tile with its total price and
+the action that buys it there now, a loan included when one is needed).
 Component numbers and rulings live in :mod:`rules.california.data`.
 """
 
@@ -13,7 +14,20 @@ from collections.abc import Mapping
 from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players, validate_options
 
 from . import data, engine
-from .engine import ALL_ACTIONS, COIN, LOAN, REPAY, bonus_points, placements, price, score_breakdown
+from .engine import (
+    ALL_ACTIONS,
+    BUY,
+    COIN,
+    LOAN,
+    LOAN_BUY,
+    REPAY,
+    bonus_points,
+    can_borrow,
+    offers,
+    placements,
+    price,
+    score_breakdown,
+)
 from .invariants import invariants as _invariants
 from .placement import ATTIC, EXPAND, TARGETS, fees, space_name, tile_name
 from .state import SCHEMA, TILE_COLOUR, TILE_KIND, Player, State
@@ -64,9 +78,11 @@ _CHECK: Rules[State] = RULES  # mypy proves the contract is met
 __all__ = [
     "ALL_ACTIONS",
     "ATTIC",
+    "BUY",
     "COIN",
     "EXPAND",
     "LOAN",
+    "LOAN_BUY",
     "REPAY",
     "RULES",
     "SCHEMA",
@@ -77,8 +93,10 @@ __all__ = [
     "Player",
     "State",
     "bonus_points",
+    "can_borrow",
     "data",
     "fees",
+    "offers",
     "placements",
     "price",
     "score_breakdown",

@@ -12,6 +12,14 @@ Actions (``rules.core.Action``)
     The rulebook makes buying and placing one act, so it is one action: a user
     interface shows :func:`placements` for the chosen tile (every target with
     its total price), offers Back, and sends the buy once the player picks.
+``loan_buy <store> <slot> <target>``
+    Take a loan and make that purchase, as one step (player on turn).  Legal
+    only when the loan is what makes the purchase affordable (the player has
+    no loan, a loan marker is left, the price is more than the player's money
+    and at most 3 silver more), so a user interface can offer "Borrow 3 and
+    buy" on exactly the spaces where it helps.  One action rather than a loan
+    then a buy, because two clicks could be split by another player's move
+    and leave the player with a loan and a purchase refused.
 ``loan`` / ``repay``
     Take out or pay off a loan: any seat, at any moment until the game ends.
 
@@ -37,6 +45,18 @@ Events (``Event.kind``: ``params``; ``seat`` is the actor unless noted)
 - ``bag_shuffled`` (seat None): ``tiles`` (in the bag before the refill draws).
 - ``day_started`` (seat: who plays first): ``day``, ``days``, ``price``.
 - ``game_over`` (seat None): ``scores``, ``ranks``.
+
+A ``loan_buy`` gives ``loan_taken`` then the events of the purchase.
+
+The last move (``State.last``, public in the view as ``last``)
+-----------------------------------------------------------------
+Every accepted action but the automatic end-of-game repayments records what
+it changed, so the board image can outline it: ``seat`` and ``action``, plus
+
+- ``coin``: ``coin`` (the bank space emptied, 0-3), ``day_ended``;
+- ``buy`` (also for ``loan_buy``): ``store``, ``slot``, ``target``,
+  ``tile``, ``cost``, ``loan`` (True when a loan paid for it), ``day_ended``;
+- ``loan`` and ``repay``: nothing more.
 """
 
 from __future__ import annotations
@@ -56,13 +76,27 @@ from .state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player, State
 COIN = Action("coin")
 LOAN = Action("loan")
 REPAY = Action("repay")
+BUY, LOAN_BUY = "buy", "loan_buy"
 _TARGET_INDEX = {t: i for i, t in enumerate(TARGETS)}
-# Every buy action exists once; legal_actions hands out these shared objects.
-_BUY = [
-    [[Action("buy", (store, slot, target)) for target in TARGETS] for slot in range(data.STORE_SLOTS)]
-    for store in range(data.STORES)
-]
-ALL_ACTIONS: tuple[Action, ...] = (COIN, LOAN, REPAY, *(a for st in _BUY for sl in st for a in sl))
+
+
+def _table(kind: str) -> list[list[list[Action]]]:
+    return [
+        [[Action(kind, (store, slot, target)) for target in TARGETS] for slot in range(data.STORE_SLOTS)]
+        for store in range(data.STORES)
+    ]
+
+
+# Every purchase action exists once; legal_actions hands out these shared objects.
+_BUY = _table(BUY)
+_LOAN_BUY = _table(LOAN_BUY)
+ALL_ACTIONS: tuple[Action, ...] = (
+    COIN,
+    LOAN,
+    REPAY,
+    *(a for st in _BUY for sl in st for a in sl),
+    *(a for st in _LOAN_BUY for sl in st for a in sl),
+)
 """Every action the game knows, legal or not (for fuzzers and user interfaces)."""
 
 _BONUS_POINTS = tuple(points for _, _, points in data.BONUS_CARDS)
@@ -81,8 +115,8 @@ def placements(state: State, seat: int, store: int, slot: int) -> list[tuple[Tar
 
     The total is the tile's price plus the space's fee.  Only the placement
     rules are applied; whether the player can pay is left to the caller
-    (``legal_actions`` lists only what the player can afford now, and a loan
-    may make more affordable).  Empty when the slot is empty or the tile
+    (``legal_actions`` lists only what the player can afford now, a loan
+    included; :func:`offers` pairs each place with the action that buys it).  Empty when the slot is empty or the tile
     cannot be placed, in which case it cannot be bought.
     """
     if not (0 <= store < data.STORES and 0 <= slot < data.STORE_SLOTS and 0 <= seat < state.n):
@@ -92,6 +126,37 @@ def placements(state: State, seat: int, store: int, slot: int) -> list[tuple[Tar
         return []
     p = state.players[seat]
     return [(target, state.bank + fee) for target, fee in targets(state.n, p, grid(p), tile)]
+
+
+def can_borrow(state: State, seat: int) -> bool:
+    """Whether ``seat`` could take a loan now (no open loan, a marker left, the game running)."""
+    return not state.over and 0 <= seat < state.n and not state.players[seat].loan and state.loan_supply > 0
+
+
+def offers(state: State, seat: int, store: int, slot: int) -> list[tuple[Target, int, Action | None]]:
+    """Every legal place for the tile in ``store``/``slot``, its total price, and how to buy it now.
+
+    The action is a plain ``buy`` when the player can pay, a ``loan_buy`` when
+    only a loan makes it affordable, and ``None`` when even a loan would not
+    (or it is not the player's turn).  This is :func:`placements` with the
+    money rules applied, so a user interface offers exactly what
+    ``legal_actions`` lists and never has to work out prices itself.
+    """
+    where = placements(state, seat, store, slot)
+    if not where:
+        return []
+    money = state.players[seat].money
+    on_turn = not state.over and seat == state.turn
+    reach = money + data.LOAN_AMOUNT if can_borrow(state, seat) else money
+    out: list[tuple[Target, int, Action | None]] = []
+    for target, cost in where:
+        action: Action | None = None
+        if on_turn and cost <= money:
+            action = _BUY[store][slot][_TARGET_INDEX[target]]
+        elif on_turn and cost <= reach:
+            action = _LOAN_BUY[store][slot][_TARGET_INDEX[target]]
+        out.append((target, cost, action))
+    return out
 
 
 def bonus_points(state: State, seat: int) -> int:
@@ -169,7 +234,8 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         out.append(COIN)
         base = state.bank
         money = p.money
-        if money >= base:
+        reach = money + data.LOAN_AMOUNT if not p.loan and state.loan_supply else money
+        if reach >= base:
             colours = grid(p)
             seen: dict[tuple[str, int], list[tuple[Target, int]]] = {}
             for store, tiles in enumerate(state.stores):
@@ -180,10 +246,12 @@ def legal_actions(state: State, seat: int) -> list[Action]:
                     where = seen.get(key)
                     if where is None:
                         where = seen[key] = targets(state.n, p, colours, tile)
-                    actions = _BUY[store][slot]
+                    actions, borrowing = _BUY[store][slot], _LOAN_BUY[store][slot]
                     for target, fee in where:
                         if base + fee <= money:
                             out.append(actions[_TARGET_INDEX[target]])
+                        elif base + fee <= reach:
+                            out.append(borrowing[_TARGET_INDEX[target]])
     if p.loan:
         if p.money >= data.LOAN_REPAYMENT:
             out.append(REPAY)
@@ -200,16 +268,16 @@ def apply(state: State, seat: int, action: Action) -> list[Event]:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
         raise IllegalAction("That seat is not at this table.")
     kind = action.kind
-    if kind == "buy":
-        return _buy(state, seat, action.args)
+    if kind in (BUY, LOAN_BUY):
+        return _buy(state, seat, action.args, borrow=kind == LOAN_BUY)
     if kind in ("coin", "loan", "repay"):
         if action.args:
             raise IllegalAction(f"The {kind} action takes no options.")
         if kind == "coin":
             return _coin(state, seat)
-        if kind == "loan":
-            return _loan(state, seat)
-        return _repay(state, seat)
+        events = _loan(state, seat) if kind == "loan" else _repay(state, seat)
+        state.last = {"seat": seat, "action": kind}
+        return events
     raise IllegalAction(
         f"California has no {kind!r} action; you may take a coin, buy a tile, take or repay a loan."
     )
@@ -252,6 +320,7 @@ def _coin(state: State, seat: int) -> list[Event]:
     state.bank -= 1
     p.money += data.GOLD
     events = [Event("coin_taken", seat, {"bank": state.bank, "money": p.money})]
+    state.last = {"seat": seat, "action": "coin", "coin": state.bank, "day_ended": state.bank == 0}
     if state.bank == 0:
         _end_day(state, seat, "bank", events)
     else:
@@ -292,7 +361,8 @@ def _pay_back(state: State, seat: int) -> None:
     state.loan_supply += 1
 
 
-def _buy(state: State, seat: int, args: tuple[int | str, ...]) -> list[Event]:
+def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = False) -> list[Event]:
+    """A purchase, or with ``borrow`` a loan and a purchase: every check first, then both or neither."""
     _on_turn(state, seat, "buy a tile")
     if len(args) != 3 or args[2] not in _TARGET_INDEX:
         store = slot = -1
@@ -315,20 +385,41 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...]) -> list[Event]:
     base, fee = state.bank, where[target]
     cost = base + fee
     name = tile_name(tile)
-    if p.money < cost:
-        detail = f"{base} for the tile + {fee} fee" if fee else f"{base} for the tile"
-        hint = f" A loan would bring {data.LOAN_AMOUNT} silver." if not p.loan and state.loan_supply else ""
-        raise IllegalAction(
-            f"You need {cost} silver to buy the {name} and place it there ({detail}); you have {p.money}.{hint}"
+    detail = f"{base} for the tile + {fee} fee" if fee else f"{base} for the tile"
+    need = f"You need {cost} silver to buy the {name} and place it there ({detail})"
+    if borrow:
+        if p.loan:
+            raise IllegalAction(
+                "You already have a loan, so you cannot borrow for this purchase; "
+                "a second loan needs the first one repaid."
+            )
+        if not state.loan_supply:
+            raise IllegalAction(
+                f"All {data.LOAN_MARKERS} loan markers are out, so you cannot borrow for this purchase."
+            )
+        if p.money >= cost:
+            raise IllegalAction(
+                f"You have the {cost} silver for the {name} there, so you need no loan: buy it directly."
+            )
+        if p.money + data.LOAN_AMOUNT < cost:
+            raise IllegalAction(f"{need}; even with a loan you would have only {p.money + data.LOAN_AMOUNT}.")
+    elif p.money < cost:
+        helps = not p.loan and state.loan_supply and p.money + data.LOAN_AMOUNT >= cost
+        hint = (
+            f" A loan of {data.LOAN_AMOUNT} silver would cover it: borrow and buy in one step."
+            if helps
+            else ""
         )
+        raise IllegalAction(f"{need}; you have {p.money}.{hint}")
 
     # Everything is checked: from here on the state changes.
+    events = _loan(state, seat) if borrow else []
     p.money -= cost
     state.returned += cost
     state.stores[store][slot] = None
     kind, c = TILE_KIND[tile], TILE_COLOUR[tile]
     colour = COLOURS[c] if c >= 0 else None
-    events = [
+    events.append(
         Event(
             "tile_bought",
             seat,
@@ -346,7 +437,7 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...]) -> list[Event]:
                 "money": p.money,
             },
         )
-    ]
+    )
     if kind == ROOM:
         assert isinstance(target, int)
         p.rooms[target] = tile
@@ -367,7 +458,19 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...]) -> list[Event]:
     else:
         p.expansion = tile
     _check_ending(state, seat, events)
-    if all(t is None for t in state.stores[store]):
+    day_ends = all(t is None for t in state.stores[store])
+    state.last = {
+        "seat": seat,
+        "action": "buy",
+        "store": store,
+        "slot": slot,
+        "target": target,
+        "tile": tile,
+        "cost": cost,
+        "loan": borrow,
+        "day_ended": day_ends,
+    }
+    if day_ends:
         _end_day(state, seat, "store", events, store=store)
     else:
         state.turn = (seat + 1) % state.n

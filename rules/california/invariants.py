@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import data
 from .data import COLOURS
-from .placement import NEIGHBOURS, SPACES, attic_capacity, furniture_counts, grid
+from .placement import NEIGHBOURS, SPACES, TARGETS, attic_capacity, furniture_counts, grid
 from .state import EXPANSION, FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, State
 
 
@@ -86,7 +86,31 @@ def invariants(state: State) -> list[str]:
             bad.append(f"seat {owner} holds bonus card {card} without its furniture")
     if not 1 <= state.day <= data.DAYS or not 0 <= state.turn < n:
         bad.append(f"day {state.day} or turn {state.turn} out of range")
+    bad.extend(_last_move(state))
     return bad
+
+
+def _last_move(state: State) -> list[str]:
+    """The last move names a seat at the table and, for a purchase, a real store slot and target."""
+    last = state.last
+    if last is None:
+        return []
+    seat = last.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < state.n:
+        return [f"the last move was made by seat {seat!r}, who is not at the table"]
+    if last.get("action") == "buy":
+        store, slot, tile = last.get("store"), last.get("slot"), last.get("tile")
+        if not (
+            isinstance(store, int)
+            and 0 <= store < data.STORES
+            and isinstance(slot, int)
+            and 0 <= slot < data.STORE_SLOTS
+            and isinstance(tile, int)
+            and 0 <= tile < data.TILE_COUNT
+            and last.get("target") in TARGETS
+        ):
+            return [f"the last purchase {last!r} names no real store slot, tile or target"]
+    return []
 
 
 def _tiles(state: State) -> list[str]:

@@ -12,6 +12,12 @@ Money is silver.  The coin stock is unlimited, so it is not stored; instead
 the bank always equals ``minted - returned``.  The gift and loan-marker piles
 are stored as counts, like the physical piles, so that their conservation
 (pile + what the players hold == 30 gifts / 5 markers) can be checked.
+
+``last`` is the last public move (who, what, and where it changed the table),
+kept so the board image can point at it; it is set by ``apply`` only, so a
+replay of the log rebuilds it exactly.  A state saved before it existed loads
+with ``last = None``: adding it needed no new schema number, because an old
+state is a valid new one that simply has no move to point at.
 """
 
 from __future__ import annotations
@@ -28,6 +34,12 @@ from . import data
 SCHEMA = 1
 
 ROOM, FURNITURE, EXPANSION = "room", "furniture", "expansion"
+
+LAST_ACTIONS = ("coin", "buy", "loan", "repay")
+"""What ``State.last["action"]`` may say (a loan taken to pay for a purchase is a ``buy`` with ``loan``)."""
+
+LastMove = dict[str, int | str | bool | None]
+"""``{"seat": 2, "action": "buy", "store": 0, "slot": 3, "target": 5, ...}``: see ``engine``'s docstring."""
 
 TILE_KIND: tuple[str, ...] = (
     (ROOM,) * (len(data.COLOURS) * data.ROOMS_PER_COLOUR)
@@ -108,6 +120,7 @@ class State:
     returned: int  # silver ever paid into the stock
     ending: str | None = None  # "bonus" or "mansion": the game ends with this day
     over: bool = False
+    last: LastMove | None = None  # the last public move, for the board image
 
     @property
     def n(self) -> int:
@@ -132,6 +145,7 @@ class State:
             "returned": self.returned,
             "ending": self.ending,
             "over": self.over,
+            "last": None if self.last is None else dict(self.last),
             "players": [p.to_json() for p in self.players],
         }
 
@@ -167,6 +181,7 @@ class State:
                 returned=_int(d["returned"]),
                 ending=ending,
                 over=_bool(d["over"]),
+                last=_last(d.get("last")),  # absent in states saved before it existed
             )
         except StateError:
             raise
@@ -201,3 +216,20 @@ def _tiles(v: Any, length: int) -> list[int | None]:
 
 
 _owners = _tiles
+
+
+def _last(v: Any) -> LastMove | None:
+    """The saved last move, checked for shape (its meaning is checked by ``invariants``)."""
+    if v is None:
+        return None
+    if not isinstance(v, Mapping) or not all(isinstance(k, str) for k in v):
+        raise StateError(f"the last move must be a JSON object, not {v!r}")
+    if v.get("action") not in LAST_ACTIONS:
+        raise StateError(f"unknown last move {v.get('action')!r}")
+    out: LastMove = {}
+    for key, value in v.items():
+        if value is not None and not isinstance(value, (int, str, bool)):
+            raise StateError(f"the last move's {key!r} must be a number, a word or true/false")
+        out[key] = value
+    _int(out.get("seat"))
+    return out

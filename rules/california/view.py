@@ -1,7 +1,8 @@
 """What a seat (or a spectator) sees: the whole table, as plain JSON data.
 
 California has no secrets but the order of the draw stack and of the bag,
-which appear only as sizes.  The renderer draws from ``view(state, None)``.
+which appear only as sizes.  The renderer draws from ``view(state, None)``;
+``last`` (the last public move) lets it outline what that move changed.
 """
 
 from __future__ import annotations
@@ -47,8 +48,21 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "guests": {COLOURS[c]: host for c, host in enumerate(state.guests)},
         "gifts_left": state.gift_supply,
         "loan_markers_left": state.loan_supply,
+        "last": _last_view(state),
         "players": [_player_view(state, s) for s in range(state.n)],
     }
+
+
+def _last_view(state: State) -> dict[str, Any] | None:
+    """The last public move (see ``engine``), with what the bought tile was, for the image."""
+    if state.last is None:
+        return None
+    last: dict[str, Any] = dict(state.last)
+    tile = last.get("tile")
+    if isinstance(tile, int) and 0 <= tile < len(TILE_KIND):
+        shown = tile_view(tile)
+        last |= {"kind": shown["kind"], "colour": shown["colour"], "name": shown["name"]}
+    return last
 
 
 def tile_view(tile: int) -> dict[str, Any]:

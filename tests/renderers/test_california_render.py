@@ -1,4 +1,4 @@
-"""The California board image: valid, bounded, deterministic, and drawn from the public view only."""
+"""The California board image: valid, bounded, deterministic, readable on a phone, drawn from the public view only."""
 
 from __future__ import annotations
 
@@ -19,7 +19,12 @@ from rules.california import RULES
 from rules.play import random_playthrough
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MAX_BYTES = 1_000_000
+MAX_BYTES = 300_000
+PHONE_WIDTH = 400
+"""Discord shows a picture about this wide on a phone (design.md)."""
+SMALLEST_ON_PHONE = 9
+"""No text may look smaller than this many pixels at phone width."""
+MAX_TALL = 1.6
 NAMES = ["Alice", "Bartholomew Featherstonehaugh the Third", "Zoë Ørsted 中文", "🎲🎲", ""]
 EVERY = 10
 
@@ -44,8 +49,8 @@ def check_png(data: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     image.load()
     assert image.format == "PNG"
-    assert 600 <= image.width <= 1200
-    assert 600 <= image.height <= 2400
+    assert image.width == california.W == 600
+    assert 400 <= image.height <= MAX_TALL * image.width
     return image
 
 
@@ -59,24 +64,38 @@ def test_every_stage_of_a_game_renders(players: int, seed: int) -> None:
     assert len(sizes) == 1, "the layout depends on the player count only"
 
 
-@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_proportions_stay_phone_friendly(players: int) -> None:
     view = RULES.view(RULES.setup(players, {}, 1), None)
     image = check_png(california.render(view, NAMES[:players]))
-    assert image.width == california.W
-    assert image.height / image.width < 2.2
+    assert image.height / image.width <= MAX_TALL
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_no_text_is_too_small_on_a_phone(players: int) -> None:
+    """Each board, "downsized" to phone width: its smallest font must still be 9 px tall there."""
+    for moves, view in (views := views_through_game(players, 2024))[::4] + views[-1:]:
+        california.clear_caches()  # a cached sprite would hide the sizes it was drawn with
+        with kit.recording_font_sizes() as sizes:
+            image = check_png(california.render(view, NAMES[:players]))
+        assert sizes, "the renderer asks the kit for its fonts"
+        assert min(sizes) * PHONE_WIDTH / image.width >= SMALLEST_ON_PHONE, (players, moves, sorted(sizes))
+        seat = moves % players
+        california.clear_caches()
+        with kit.recording_font_sizes() as sizes:
+            zoom = Image.open(io.BytesIO(california.render_mansion(view, NAMES[:players], seat)))
+        assert min(sizes) * PHONE_WIDTH / zoom.width >= SMALLEST_ON_PHONE, (players, moves, sorted(sizes))
 
 
 def test_deterministic_and_independent_of_cache() -> None:
     run = random_playthrough(RULES, 5, 7, stop_after=60, check=False)
     view = RULES.view(run.state, None)
     first = california.render(view, NAMES)
+    zoom = california.render_mansion(view, NAMES, 2)
     assert california.render(view, NAMES) == first
-    california._board.cache_clear()
-    california._card_faces.cache_clear()
-    california._tile_sprite.cache_clear()
-    california._coin_sprite.cache_clear()
+    california.clear_caches()
     assert california.render(view, NAMES) == first
+    assert california.render_mansion(view, NAMES, 2) == zoom
 
 
 def test_does_not_mutate_the_view_or_names() -> None:
@@ -155,3 +174,115 @@ def test_fast_enough_for_a_five_player_table() -> None:
         california.render(view, NAMES)
         times.append(time.perf_counter() - start)
     assert sorted(times)[2] < 0.25
+
+
+# --- the last move, the grid labels, the private zoom --------------------------------------------
+
+
+def last_moves(players: int, seed: int) -> dict[tuple[str, str], dict[str, Any]]:
+    """The public view just after the first move of each kind (and, for purchases, target kind)."""
+    run = random_playthrough(RULES, players, seed, check=False)
+    state = RULES.setup(players, {}, seed)
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for seat, action in run.log:
+        RULES.apply(state, seat, action)
+        last = state.last
+        assert last is not None
+        if last.get("day_ended"):
+            continue
+        target = last.get("target")
+        key = (str(last["action"]), "space" if isinstance(target, int) else str(target))
+        found.setdefault(key, RULES.view(state, None))
+    return found
+
+
+def highlighted(image: Image.Image, box: california.Box) -> int:
+    """Pixels of the last-move magenta in a band just around ``box``."""
+    x0, y0, x1, y1 = box
+    region = image.convert("RGB").crop((x0 - 4, y0 - 4, x1 + 5, y1 + 5))
+    return sum(1 for pixel in region.get_flattened_data() if pixel == california.HIGHLIGHT)
+
+
+def board(view: dict[str, Any], players: int) -> Image.Image:
+    return Image.open(io.BytesIO(california.render(view, NAMES[:players])))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_last_move_is_outlined_where_it_changed_the_table(players: int) -> None:
+    moves = last_moves(players, 6)
+    assert {("coin", "None"), ("buy", "space"), ("loan", "None")} <= set(moves), sorted(moves)
+    for (action, target), view in moves.items():
+        last = view["last"]
+        x, y = california.panel_origin(last["seat"])
+        if action == "coin":
+            cx, cy = california.bank_coin_centre(last["coin"])
+            r = california.BANK_COIN_R
+            boxes = [(cx - r, cy - r, cx + r, cy + r)]
+        elif action in ("loan", "repay"):
+            boxes = [california.loan_box(x, y)]
+        else:
+            boxes = [california.slot_box(last["store"], last["slot"])]
+            if target == "space":
+                boxes.append(california.cell_box(x, y, last["target"]))
+            elif target == "expansion":
+                boxes.append(california.attic_box(x, y, 1))
+            if last["loan"]:
+                boxes.append(california.loan_box(x, y))
+        shown, plain = board(view, players), board({**view, "last": None}, players)
+        for box in boxes:
+            assert highlighted(shown, box) > 4 * (box[2] - box[0]), (action, target, box)
+            assert highlighted(plain, box) == 0, (action, target, box)
+
+
+def test_the_last_move_is_written_out() -> None:
+    names = ["Ana", "Bob", "Cy"]
+    view: dict[str, Any] = {"last": {"seat": 1, "action": "coin", "coin": 2, "day_ended": False}}
+    assert california.last_move_text(view, names) == "Bob took a gold coin."
+    view["last"] = {
+        "seat": 0, "action": "buy", "store": 0, "slot": 1, "target": 5, "tile": 3, "cost": 6,
+        "loan": True, "day_ended": True, "kind": "room", "colour": "red", "name": "red room (music room)",
+    }  # fmt: skip
+    assert (
+        california.last_move_text(view, names)
+        == "Ana bought a Rd room on B2 (6 silver, on a loan); day over."
+    )
+    view["last"] = {**view["last"], "kind": "furniture", "target": "attic", "loan": False, "day_ended": False}
+    assert (
+        california.last_move_text(view, names) == "Ana bought a grand piano [Rd] into the attic (6 silver)."
+    )
+    assert california.last_move_text({"last": None}, names) == "No move yet."
+
+
+def test_every_mansion_grid_is_labelled_like_the_buttons(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows A-D and columns 1-4 are drawn beside every grid; a space's label is row letter + column."""
+    drawn: list[str] = []
+    real = california.text
+
+    def spy(draw: Any, xy: Any, value: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(value)
+        real(draw, xy, value, *args, **kwargs)
+
+    monkeypatch.setattr(california, "text", spy)
+    california.clear_caches()
+    view = RULES.view(RULES.setup(5, {}, 3), None)
+    california.render(view, NAMES)
+    for label in "ABCD":
+        assert drawn.count(label) == 5, label
+    for label in "1234":
+        assert drawn.count(label) >= 5, label
+    assert [california.space_label(s) for s in (0, 3, 5, 12, 15)] == ["A1", "A4", "B2", "D1", "D4"]
+    california.clear_caches()
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_my_mansion_is_a_full_size_picture_of_one_seat(players: int) -> None:
+    run = random_playthrough(RULES, players, 4, stop_after=50, check=False)
+    view = RULES.view(run.state, 0)
+    pictures = [california.render_mansion(view, NAMES[:players], seat) for seat in range(players)]
+    assert len(set(pictures)) == players, "each seat sees its own mansion"
+    for data in pictures:
+        assert data.startswith(PNG_SIGNATURE) and len(data) < MAX_BYTES
+        image = Image.open(io.BytesIO(data))
+        assert image.width == california.W and image.height <= MAX_TALL * image.width
+    with pytest.raises(ValueError):
+        california.render_mansion(view, NAMES[:players], players)

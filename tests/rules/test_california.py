@@ -20,8 +20,10 @@ from rules.california import (
     RULES,
     TILE_COLOUR,
     TILE_KIND,
+    can_borrow,
     data,
     fees,
+    offers,
     placements,
     price,
     score_breakdown,
@@ -680,6 +682,142 @@ def test_loan_markers_can_run_out():
     state.loan_supply = 0  # as if a sixth seat held the last marker
     refused(state, 4, LOAN, "All 5 loan markers are out")
     assert RULES.legal_actions(state, 4) == []
+
+
+# --- borrow and buy in one step -------------------------------------------------------------------
+
+
+def loan_buy(store: int, slot: int, target) -> Action:
+    return Action("loan_buy", (store, slot, target))
+
+
+def test_borrow_and_buy_is_one_step_when_only_a_loan_makes_the_purchase_affordable():
+    state = game(turn=0)
+    offer(state, 0, 0, "room", GREEN)
+    set_money(state, 0, 5)  # price 4: fee-0 and fee-1 spaces are affordable, fee-2 spaces need the loan
+    legal = RULES.legal_actions(state, 0)
+    assert loan_buy(0, 0, 3) in legal and Action("buy", (0, 0, 3)) not in legal
+    assert Action("buy", (0, 0, 4)) in legal and loan_buy(0, 0, 4) not in legal
+    assert not any(a.kind == "loan_buy" for s in (1, 2, 3) for a in RULES.legal_actions(state, s))
+    events = RULES.apply(state, 0, loan_buy(0, 0, 3))
+    assert kinds(events)[:2] == ["loan_taken", "tile_bought"]
+    assert events[0].params == {"amount": 3, "money": 8}
+    assert events[1].params["cost"] == 6 and events[1].params["money"] == 2
+    p = state.players[0]
+    assert p.loan and p.money == 2 and state.loan_supply == 4 and p.rooms[3] is not None
+    assert state.turn == 1 and state.stores[0][0] is None
+    assert state.last is not None and state.last["loan"] is True and state.last["target"] == 3
+    sound(state)
+
+
+def test_borrow_and_buy_refusals_leave_everything_untouched():
+    state = game(players=5, turn=0)
+    offer(state, 0, 0, "room", GREEN)
+    refused(state, 1, loan_buy(0, 0, 3), "not your turn")
+    refused(state, 0, Action("loan_buy", (0, 0)), "A purchase names a store")
+    refused(state, 0, loan_buy(0, 0, 12), "printed")
+    set_money(state, 0, 6)
+    refused(state, 0, loan_buy(0, 0, 3), "You have the 6 silver", "need no loan: buy it directly")
+    set_money(state, 0, 2)
+    refused(state, 0, loan_buy(0, 0, 3), "You need 6 silver", "even with a loan you would have only 5")
+    set_money(state, 0, 4)
+    RULES.apply(state, 0, LOAN)  # 7 silver and a loan: the fee-2 space (6) is affordable, 8 would not be
+    set_money(state, 0, 5)
+    refused(state, 0, loan_buy(0, 0, 3), "already have a loan")
+    RULES.apply(state, 0, REPAY)
+    set_money(state, 0, 5)
+    for seat in (1, 2, 3, 4):
+        RULES.apply(state, seat, LOAN)
+    state.loan_supply = 0  # as if a sixth seat held the last marker
+    refused(state, 0, loan_buy(0, 0, 3), "All 5 loan markers are out")
+    assert not any(a.kind == "loan_buy" for a in RULES.legal_actions(state, 0))
+
+
+def test_a_refused_purchase_suggests_the_loan_only_when_it_would_cover_the_price():
+    state = game(turn=0)
+    offer(state, 0, 0, "room", GREEN)
+    set_money(state, 0, 5)
+    assert "borrow and buy in one step" in refused(state, 0, Action("buy", (0, 0, 3)), "you have 5")
+    set_money(state, 0, 2)
+    assert "loan" not in refused(state, 0, Action("buy", (0, 0, 3)), "you have 2")
+
+
+def test_offers_give_each_space_its_price_and_the_action_that_buys_it():
+    state = game(turn=0)
+    offer(state, 0, 0, "room", GREEN)
+    set_money(state, 0, 5)
+    fee = data.FEES["4-5"]
+    found = {target: (cost, action) for target, cost, action in offers(state, 0, 0, 0)}
+    assert set(found) == {s for s in range(16) if s != 12}
+    for space, (cost, action) in found.items():
+        assert cost == 4 + fee[space]
+        kind = "buy" if cost <= 5 else "loan_buy"
+        assert action == Action(kind, (0, 0, space))
+        assert action in RULES.legal_actions(state, 0)
+    assert all(action is None for _, _, action in offers(state, 1, 0, 0)), "not on turn: nothing to buy"
+    RULES.apply(state, 0, LOAN)
+    set_money(state, 0, 5)
+    assert all((a is None) == (c > 5) for _, c, a in offers(state, 0, 0, 0)), "one loan at a time"
+    assert offers(state, 0, 1, 9) == [] and not can_borrow(state, 0) and can_borrow(state, 1)
+
+
+# --- the last move ----------------------------------------------------------------------------------
+
+
+def test_the_last_public_move_is_recorded_for_the_board():
+    state = game(players=3, turn=0)
+    assert state.last is None and RULES.view(state, None)["last"] is None
+    RULES.apply(state, 0, COIN)
+    assert state.last == {"seat": 0, "action": "coin", "coin": 3, "day_ended": False}
+    RULES.apply(state, 2, LOAN)
+    assert state.last == {"seat": 2, "action": "loan"}
+    RULES.apply(state, 2, REPAY)
+    assert state.last == {"seat": 2, "action": "repay"}
+    tile = offer(state, 1, 2, "furniture", RED)
+    set_money(state, 1, 9)
+    buy(state, 1, 1, 2, ATTIC)
+    assert state.last == {
+        "seat": 1, "action": "buy", "store": 1, "slot": 2, "target": "attic", "tile": tile, "cost": 3,
+        "loan": False, "day_ended": False,
+    }  # fmt: skip
+    view = RULES.view(state, None)
+    assert view["last"] == {
+        **state.last, "kind": "furniture", "colour": "red", "name": "grand piano",
+    }  # fmt: skip
+    view["last"]["seat"] = 99
+    assert state.last["seat"] == 1, "the view's copy is its own"
+    RULES.apply(state, 2, COIN)
+    RULES.apply(state, 0, COIN)
+    RULES.apply(state, 1, COIN)  # the bank's last coin
+    assert state.last == {"seat": 1, "action": "coin", "coin": 0, "day_ended": True}
+    sound(state)
+
+
+def test_a_state_saved_before_the_last_move_existed_still_loads():
+    state = game(players=3, turn=0)
+    RULES.apply(state, 0, COIN)
+    old = RULES.dump(state)
+    del old["last"]
+    loaded = RULES.load(old)
+    assert loaded.last is None and RULES.dump(loaded)["last"] is None
+    assert RULES.view(loaded, None)["last"] is None
+    RULES.apply(loaded, 1, COIN)
+    assert loaded.last == {"seat": 1, "action": "coin", "coin": 2, "day_ended": False}
+
+
+def test_load_refuses_a_corrupt_last_move():
+    good = RULES.dump(game())
+    for bad in (
+        [1],
+        {"seat": 0, "action": "dance"},
+        {"seat": "x", "action": "coin"},
+        {"seat": 0, "action": "coin", "coin": [1]},
+        {"seat": 7, "action": "loan"},
+        {"seat": 0, "action": "buy", "store": 3, "slot": 0, "target": 1, "tile": 0},
+        {"seat": 0, "action": "buy", "store": 0, "slot": 0, "target": "cellar", "tile": 0},
+    ):
+        with pytest.raises(StateError):
+            RULES.load({**good, "last": bad})
 
 
 # --- days ---------------------------------------------------------------------------------------
