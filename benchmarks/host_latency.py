@@ -207,6 +207,9 @@ class Probe:
             click = self.by_interaction.get(getattr(parent, "id", 0))
             if click is not None and click.t_reply is None:
                 click.t_reply = now
+            if click is not None and click.t_table is None and original.__name__ == "edit_message":
+                # The table was edited by the answer itself (the click was pressed on it).
+                click.t_table, click.table_route = now, "answer"
             return result
 
         return timed
@@ -354,10 +357,16 @@ async def open_game(slot: TableSlot, target: int) -> None:
 
 
 def live_message(slot: TableSlot) -> discord.Message | None:
-    """The newest message in the table's thread that still has buttons (None once the game is over)."""
+    """The newest message in the table's thread with game buttons (None once the game is over:
+    the final standings keep only Catch me up and Rematch)."""
     history: list[discord.Message] = slot.thread.history()
     for message in reversed(history):
-        if message.components:
+        ids = [
+            getattr(c, "custom_id", None) or ""
+            for row in message.components
+            for c in getattr(row, "children", [])
+        ]
+        if any(i.startswith("g:") for i in ids):
             return message
     return None
 

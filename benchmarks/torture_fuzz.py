@@ -826,30 +826,30 @@ class Fuzz:
                 await self.click("legit", actor, panel.response, direct)
             return
         if facts.game == "estates" and action.kind == "bid":
-            bid_panel = await self.click("legit", actor, handle, f"u:{gid}:{pv}:bid")
-            if bid_panel is None or bid_panel.response is None or not bid_panel.response.ephemeral:
-                return
-            panel_message = bid_panel.response
-            stored = stored_of(self.env, panel_message)
-            quick = (
-                next((c for c in components(stored) if c.get("custom_id") == direct), None)
-                if stored
-                else None
-            )
-            if quick is not None and not quick.get("disabled") and self.rng.random() < 0.7:
-                await self.click("legit", actor, panel_message, direct)
-            else:
-                await self.form_path("legit", actor, panel_message, f"m:{gid}:{pv}:bid", str(action.args[0]))
+            # Quick bids are on the table (taken above when this amount is one); any other
+            # amount goes through the form.
+            await self.form_path("legit", actor, handle, f"m:{gid}:{pv}:bid", str(action.args[0]))
             return
-        if facts.game == "california" and action.kind == "buy":
-            store, slot, _target = action.args
-            opened = await self.click("legit", actor, handle, f"u:{gid}:{pv}:buy")
+        if facts.game == "estates" and action.kind == "stow":
+            # Private and irreversible: My checks -> "Stow…" -> the confirmation.
+            opened = await self.click("legit", actor, handle, f"u:{gid}:{pv}:checks")
             if opened is None or opened.response is None or not opened.response.ephemeral:
                 return
-            spaces = await self.click("legit", actor, opened.response, f"u:{gid}:{pv}:t.{store}.{slot}")
-            if spaces is None or spaces.response is None:
+            if f"u:{gid}:{pv}:stow" not in custom_ids(stored_of(self.env, opened.response)):
+                return  # the panel offers no stow (already stowed, or nothing in hand)
+            asked = await self.click("legit", actor, opened.response, f"u:{gid}:{pv}:stow")
+            if asked is not None and asked.response is not None:
+                await self.click("legit", actor, asked.response, direct)
+            return
+        if facts.game == "california" and action.kind in ("buy", "loan_buy"):
+            # The tile on the table turns the table itself into that tile's spaces.
+            store, slot, _target = action.args
+            picked = await self.click("legit", actor, handle, f"u:{gid}:{pv}:t.{store}.{slot}")
+            if picked is None:
                 return
-            await self.click("legit", actor, spaces.response, direct)
+            found = self.board(table)
+            if found is not None and direct in custom_ids(found[1]):
+                await self.click("legit", actor, clickable(self.env, found[1]), direct)
 
     def choose(self, game: str, legal: list[Action]) -> Action:
         if game == "estates":
@@ -861,10 +861,10 @@ class Fuzz:
                 return Action("stow")
             return self.rng.choice(others or legal)
         if game == "california":
-            buys = [a for a in legal if a.kind == "buy"]
+            buys = [a for a in legal if a.kind in ("buy", "loan_buy")]
             if buys and self.rng.random() < 0.6:
                 return self.rng.choice(buys)
-            rest = [a for a in legal if a.kind != "buy"]
+            rest = [a for a in legal if a.kind not in ("buy", "loan_buy")]
             return self.rng.choice(rest or legal)
         return self.rng.choice(legal)
 
@@ -1141,7 +1141,7 @@ class Fuzz:
             facts, message = found
             if facts.game == "toy":
                 choices.append((table, facts, message, "add"))
-            elif facts.game == "estates" and f"u:{facts.id}:{facts.public_version}:bid" in custom_ids(
+            elif facts.game == "estates" and f"m:{facts.id}:{facts.public_version}:bid" in custom_ids(
                 message
             ):
                 choices.append((table, facts, message, "bid"))
@@ -1162,11 +1162,6 @@ class Fuzz:
             actor = self.eve
         handle = clickable(self.env, message)
         gid, pv = facts.id, facts.public_version
-        if kind == "bid":
-            opened = await self.click("junk_form", actor, handle, f"u:{gid}:{pv}:bid")
-            if opened is None or opened.response is None or not opened.response.ephemeral:
-                return
-            handle = opened.response
         shown = await self.click("junk_form", actor, handle, f"m:{gid}:{pv}:{kind}")
         if shown is None or shown.modal is None:
             return

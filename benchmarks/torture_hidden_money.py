@@ -15,7 +15,7 @@ to the cash box:
   stows, so a timing leak shows as a different timestamp;
 - every public move is chosen from the moves legal in *both* games (stows
   change what a player can afford), through the UI a player uses: table
-  buttons, the private bid panel's quick raises, the bid form.
+  buttons (the quick bids among them), the bid form, the stow behind My checks.
 
 After every step, everything public of the two games is compared, with game
 ids, user ids and other snowflakes normalised: the newest public messages of
@@ -71,6 +71,7 @@ from benchmarks.torture_discord_common import (
     clickable,
     close_bots,
     components,
+    custom_ids,
     forget_attachments,
     forget_logs,
     live_board,
@@ -450,16 +451,35 @@ class HiddenMoney:
             side, f"seat {seat} clicks {custom_id}", player.click(message, custom_id=custom_id)
         )
 
-    async def stow(self, side: Side, seat: int) -> None:
+    async def ask_stow(self, side: Side, seat: int) -> ResponseMessage | None:
+        """My checks -> "Stow…": the private confirmation, or None when the panel offers no stow."""
         facts, _ = self.state(side)
-        board = self.board(side)
-        await self.click(side, seat, board, f"g:{side.game_id}:{facts.public_version}:stow")
-        after, _ = self.state(side)
-        if after.version == facts.version + 1:
-            self.figures.stows += 1
-            side.stowed += 1
-        else:
-            self.figures.refused_stows += 1
+        prefix = f"{side.game_id}:{facts.public_version}"
+        opened = await self.click(side, seat, self.board(side), f"u:{prefix}:checks")
+        self.open_views += 1
+        panel = opened.response if opened is not None else None
+        if panel is None or f"u:{prefix}:stow" not in custom_ids(stored_of(self.env, panel)):
+            return None
+        asked = await self.click(side, seat, panel, f"u:{prefix}:stow")
+        return asked.response if asked is not None else None
+
+    async def stow(self, side: Side, seat: int, *, twice: bool = False) -> None:
+        """A stow through its private confirmation.  ``twice``: a second confirmation is opened
+        before the first is pressed, so the second press is a real engine refusal."""
+        facts, _ = self.state(side)
+        asked = [await self.ask_stow(side, seat) for _ in range(2 if twice else 1)]
+        for confirmation in asked:
+            if confirmation is None:
+                self.figures.refused_stows += 1
+                continue
+            before, _ = self.state(side)
+            await self.click(side, seat, confirmation, f"g:{side.game_id}:{facts.public_version}:stow")
+            after, _ = self.state(side)
+            if after.version == before.version + 1:
+                self.figures.stows += 1
+                side.stowed += 1
+            else:
+                self.figures.refused_stows += 1
 
     async def public_move(self, a: Side, b: Side, seat: int, action: Action) -> None:
         """The same public move in both games, through the same UI path."""
@@ -471,37 +491,29 @@ class HiddenMoney:
                 )
             self.figures.public_moves += 1
             return
-        panels = []
-        for side in (a, b):
-            facts, _ = self.state(side)
-            opened = await self.click(
-                side, seat, self.board(side), f"u:{side.game_id}:{facts.public_version}:bid"
-            )
-            if opened is None or opened.response is None or not opened.response.ephemeral:
-                raise RuntimeError(f"{side.label}: the bid panel did not open")
-            panels.append((side, facts, opened.response))
-            self.open_views += 1
+        # Bids are on the table: a quick bid when both tables offer it, else (and now and then
+        # anyway) the form, typed the same way in both games.
+        target = {
+            side.label: f"g:{side.game_id}:{self.state(side)[0].public_version}:{action.encode()}"
+            for side in (a, b)
+        }
         quick = all(
-            any(
-                c.get("custom_id") == f"g:{side.game_id}:{facts.public_version}:{action.encode()}"
-                and not c.get("disabled")
-                for c in components(stored_of(self.env, panel))
-            )
-            for side, facts, panel in panels
+            target[side.label] in custom_ids(stored_of(self.env, self.board(side))) for side in (a, b)
         )
         use_form = not quick or self.rng.random() < 0.1
-        for side, facts, panel in panels:
+        for side in (a, b):
+            facts, _ = self.state(side)
             if use_form:
-                shown = await self.click(side, seat, panel, f"m:{side.game_id}:{facts.public_version}:bid")
+                shown = await self.click(
+                    side, seat, self.board(side), f"m:{side.game_id}:{facts.public_version}:bid"
+                )
                 self.open_views += 1
                 if shown is None or shown.modal is None:
                     raise RuntimeError(f"{side.label}: the bid form did not open")
                 player = side.players[seat]
                 await self.act(side, "bid form", player.submit_modal(shown, {"value": str(action.args[0])}))
             else:
-                await self.click(
-                    side, seat, panel, f"g:{side.game_id}:{facts.public_version}:{action.encode()}"
-                )
+                await self.click(side, seat, self.board(side), target[side.label])
         self.figures.public_moves += 1
 
     def pause(self) -> float:
@@ -579,9 +591,8 @@ class HiddenMoney:
                 await self.advance(EPHEMERAL_VIEW_SECONDS + 1, (a, b))
                 self.open_views = 0
             if self.control == "public_extra" and moves == 1:
-                await self.act(
-                    a, "control /game show", a.players[seat].slash(a.channel.threads[-1], "game show")
-                )
+                # A chat line only in A's thread: a public difference the comparison must see.
+                await a.players[seat].send(a.channel.threads[-1], "good move")
             self.compare(a, b, f"after move {moves} ({action.encode()})", finished=done_a)
             if rng.random() < 0.05:
                 await self.game_list(a, b, f"after move {moves}")
@@ -630,18 +641,14 @@ class HiddenMoney:
         where = f"turn start before move {moves + 1}"
         for side, plan in ((a, plan_a), (b, plan_b)):
             if plan == "early":
-                await self.stow(side, seat)
-                if rng.random() < 0.25:
-                    await self.stow(side, seat)  # a second stow: refused, privately
+                await self.stow(side, seat, twice=rng.random() < 0.25)  # a second one: refused privately
         self.compare(a, b, f"{where}, early stows {plan_a}/{plan_b}")
         if rng.random() < 0.3:
             await self.game_list(a, b, f"{where}, after early stows")
         await self.advance(self.pause(), (a, b))
         for side, plan in ((a, plan_a), (b, plan_b)):
             if plan == "late":
-                await self.stow(side, seat)
-                if rng.random() < 0.25:
-                    await self.stow(side, seat)  # a second stow: refused, privately
+                await self.stow(side, seat, twice=rng.random() < 0.25)  # a second one: refused privately
         self.compare(a, b, f"{where}, late stows {plan_a}/{plan_b}")
         if "late" in (plan_a, plan_b) and rng.random() < 0.6:
             await self.advance(self.pause(), (a, b))
@@ -718,8 +725,8 @@ async def run(
     to the end.  Every
     ``chunk`` pairs the bot, its database and SimCord start afresh (see ``CHUNK``).
 
-    ``control="public_extra"`` makes game A of every pair do one extra public thing (a ``/game show``)
-    after its first move: a self-test that the comparison does see a public difference.
+    ``control="public_extra"`` makes game A of every pair do one extra public thing (a player's
+    chat line in its thread) after its first move: a self-test that the comparison does see a public difference.
     """
     registry, memo = estates_registry()
     started = time.perf_counter()

@@ -72,6 +72,34 @@ class LobbyService:
         )
         return await self.sessions.load(game_id)
 
+    async def rematch(self, game_id: int, user_id: int, user_name: str) -> tuple[LiveGame, bool]:
+        """A new lobby for the same game and options, hosted by the player who asked; the
+        others must join it themselves.  ``(table, False)`` when one is already open.
+
+        Under the old game's lock, so two players pressing Rematch together open one table.
+        """
+        async with self.sessions.lock(game_id):
+            old = await self.sessions.load(game_id)
+            if old.status not in ("finished", "abandoned"):
+                raise Refusal("host.rematch.not_over")
+            if old.seat_of(user_id) is None:
+                raise Refusal("host.refuse.not_seated")
+            open_one = await self.store.rematch(game_id)
+            if open_one is not None:
+                return await self.sessions.load(open_one.id), False
+            new_id = await self.store.create_game(
+                game=old.entry.name,
+                options=dict(old.row.options),
+                host_id=user_id,
+                host_name=user_name,
+                guild_id=old.row.guild_id,
+                channel_id=old.row.channel_id,
+                language=old.row.language,
+                now=self.sessions.clock(),
+                rematch_of=game_id,
+            )
+        return await self.sessions.load(new_id), True
+
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         """The table's own thread, made once the lobby message exists."""
         async with self.sessions.lock(game_id):

@@ -58,6 +58,9 @@ class LobbyDesk:
                 await safe.defer(interaction)
                 await self.edit(game, interaction)
                 return
+            elif op == "rematch":
+                await self.rematch(interaction, game_id)
+                return
             elif op == "withdraw":
                 game = await self.lobby.withdraw(game_id, user.id, user.display_name)
                 await safe.reply(interaction, self.tables.t("host.left_game", language))
@@ -71,6 +74,65 @@ class LobbyDesk:
         game = await self.tables.sessions.load(game_id)
         await safe.defer(interaction)
         await self.edit(game, interaction)
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Open (or point to) the rematch lobby, posted where the old table's lobby was."""
+        user = interaction.user
+        old = await self.tables.sessions.load(game_id)
+        game, created = await self.lobby.rematch(game_id, user.id, user.display_name)
+        channel_id = game.row.table_channel_id or 0
+        lang = game.row.language
+        if not created:
+            await safe.reply(
+                interaction, self.tables.t("host.rematch.exists", lang, id=game.id, channel=channel_id)
+            )
+            return
+        await safe.defer(interaction, thinking=True, ephemeral=True)
+        others = [seat for seat in old.seats if seat.user_id != user.id]
+        invite = self.tables.t(
+            "host.rematch.open", lang, old=old.id, players=" ".join(f"<@{s.user_id}>" for s in others)
+        )
+        if await self.post_lobby(game, extra=invite, mention=[s.user_id for s in others]):
+            game = await self.tables.sessions.load(game.id)
+            await safe.reply(
+                interaction,
+                self.tables.t(
+                    "host.rematch.opened", lang, id=game.id, channel=game.row.table_channel_id or 0
+                ),
+            )
+        else:
+            await self.lobby.close(
+                game.id, user.id, moderator=True, status="abandoned", reason="not posted", lobby_only=True
+            )
+            await safe.reply(interaction, self.tables.t("host.internal_error", lang))
+
+    async def post_lobby(self, game: LiveGame, *, extra: str = "", mention: list[int] | None = None) -> bool:
+        """Post a lobby message in the game's channel and open its thread; ``False`` when Discord
+        refused the message (nobody could join: the caller closes the lobby)."""
+        channel_id = game.row.channel_id
+        if channel_id is None:
+            return False
+        channel = self.tables.channel(channel_id)
+        content = "\n".join(part for part in (extra, self.content(game)) if part)
+        message = await safe.send(
+            channel,
+            content=content,
+            view=self.view(game) or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(id=u) for u in mention or []], everyone=False, roles=False
+            ),
+        )
+        if message is None:
+            return False
+        await self.tables.sessions.store.add_message(game.id, channel_id, message.id, "lobby", 0)
+        if isinstance(message.channel, discord.TextChannel):
+            try:
+                thread = await message.create_thread(name=f"{game.entry.rules.title} #{game.id}"[:100])
+            except safe.FAILURES as exc:
+                log.warning("game %s: no thread (%s); playing in the channel", game.id, exc)
+            else:
+                await self.lobby.set_thread(game.id, thread.id)
+        return True
 
     async def _drop_departed(self, interaction: discord.Interaction, game_id: int) -> None:
         """Players who left the server since joining are unseated before the game can start."""

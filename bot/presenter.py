@@ -80,6 +80,10 @@ class Panel:
     controls: list[Control] = field(default_factory=list)
     image: bytes | None = None
     """A private picture (a zoom on one's own mansion or holdings): PNG bytes, or none."""
+    public: bool = False
+    """Shown on the table itself, edited in place, instead of privately: for a step of a choice
+    that hides nothing (where California's chosen tile may go).  One call, no new message; the
+    table's next update brings its usual buttons back."""
 
 
 class Presenter:
@@ -128,8 +132,11 @@ class Presenter:
             return self.t(key, game.row.language, **params)
         return action.encode()
 
-    def modal(self, game: LiveGame, kind: str) -> ModalSpec | None:
-        """The form for ``Button(modal=kind)``; ``None`` refuses it."""
+    def modal(self, game: LiveGame, kind: str, seat: int | None = None) -> ModalSpec | None:
+        """The form for ``Button(modal=kind)`` as ``seat`` opens it; ``None`` refuses it.
+
+        A form is private, so its bounds may use what only that seat knows (its money).
+        """
         return None
 
     # -- events and results ----------------------------------------------------------------------

@@ -67,12 +67,27 @@ async def send(channel: discord.abc.Messageable, **kwargs: Any) -> discord.Messa
         return None
 
 
-async def edit(message: discord.PartialMessage | discord.Message, **kwargs: Any) -> bool:
+async def edit(
+    message: discord.PartialMessage | discord.Message, *, missing_ok: bool = False, **kwargs: Any
+) -> bool:
+    """Edit a message; a deleted one counts as done only with ``missing_ok`` (folding it away)."""
     try:
         await message.edit(**_clipped(kwargs))
         return True
     except discord.NotFound:
-        return False
+        return missing_ok
     except FAILURES as exc:
         log.warning("could not edit message %s: %s", message.id, exc)
+        return False
+
+
+async def delete(message: discord.PartialMessage | discord.Message) -> bool:
+    """Delete a message; ``True`` when it is gone (also when someone deleted it first)."""
+    try:
+        await message.delete()
+        return True
+    except discord.NotFound:
+        return True
+    except FAILURES as exc:
+        log.warning("could not delete message %s: %s", message.id, exc)
         return False

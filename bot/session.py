@@ -93,6 +93,41 @@ class Applied:
     millis: float
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One logged action as players saw it, rebuilt by replaying the log (events are never stored)."""
+
+    seat: int
+    action: Action
+    events: list[Event]
+    public_version: int
+    """The game's public version once this action was applied."""
+
+
+def is_public(finished: bool, before: frozenset[int], after: frozenset[int], events: list[Event]) -> bool:
+    """Whether others can tell an action happened: it ended the game, changed whom we wait
+    for, or told everyone something.  The one test behind ``public_version``."""
+    return finished or after != before or any(e.visible_to is None for e in events)
+
+
+def replay_steps(
+    rules: Any, players: int, options: dict[str, Any], seed: int, log: list[tuple[int, Action]]
+) -> list[Step]:
+    """Every action of a game with its events and public version, from setup and the log."""
+    state = rules.setup(players, options, seed)
+    steps: list[Step] = []
+    public_version = 0
+    for seat, action in log:
+        before = rules.waiting_for(state)
+        events = rules.apply(state, seat, action)
+        finished = rules.outcome(state) is not None
+        after = frozenset() if finished else rules.waiting_for(state)
+        if is_public(finished, before, after, events):
+            public_version += 1
+        steps.append(Step(seat, action, events, public_version))
+    return steps
+
+
 class SessionService:
     """Loads, caches and changes games; the cache never runs behind the database.
 
@@ -295,7 +330,7 @@ class SessionService:
         finished = rules.outcome(work) is not None
         status = "finished" if finished else "active"
         after = rules.waiting_for(work) if not finished else frozenset()
-        public = finished or after != before or any(e.visible_to is None for e in events)
+        public = is_public(finished, before, after, events)
         public_version = game.public_version + 1 if public else game.public_version
         try:
             new_version = await self.store.record_action(
@@ -328,6 +363,29 @@ class SessionService:
         return Applied(
             game, seat, action, events, new_version, public, before, game.waiting(), finished, millis
         )
+
+    async def history(self, game_id: int) -> list[Step]:
+        """The game's actions with their events, rebuilt by replay (off the event loop).
+
+        For "Catch me up" and for a table's event lines after a restart.  Raises
+        ``Refusal`` when the game has no log to replay (a lobby, a broken game).
+        """
+        game = await self.load(game_id)
+        if game.row.seed is None or game.status not in ("active", "finished"):
+            raise Refusal("host.refuse.not_started" if game.status == "lobby" else "host.refuse.over")
+        log_rows = await self.store.actions(game_id)
+        try:
+            return await asyncio.to_thread(
+                replay_steps,
+                game.entry.rules,
+                len(game.seats),
+                game.row.options,
+                game.row.seed,
+                [(seat, action) for _, seat, action in log_rows],
+            )
+        except (IllegalAction, StateError, ValueError, KeyError, TypeError, IndexError) as exc:
+            log.error("game %s: its log does not replay: %s", game_id, exc)
+            raise Refusal("host.refuse.internal") from None
 
     @staticmethod
     def _check_playable(game: LiveGame) -> None:

@@ -13,7 +13,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,6 +92,15 @@ MIGRATIONS: tuple[str, ...] = (
         value  TEXT NOT NULL
     );
     """,
+    # 4: one live board per table (issue 8).  A table message records the public version
+    # its turn began at (its event lines are the public moves after it, so they can be
+    # rebuilt after a restart) and whom it pinged (a repost for the same players pings
+    # nobody).  A rematch remembers the game it repeats, so a second click finds it.
+    """
+    ALTER TABLE messages ADD COLUMN since INTEGER;
+    ALTER TABLE messages ADD COLUMN pinged TEXT;
+    ALTER TABLE games ADD COLUMN rematch_of INTEGER REFERENCES games (id);
+    """,
 )
 
 
@@ -156,6 +165,10 @@ class MessageRow:
     channel_id: int
     kind: str
     version: int
+    since: int | None = None
+    """The public version this table message's turn began at (its lines are the moves after it)."""
+    pinged: frozenset[int] | None = None
+    """The seats this message mentioned when it was posted (``None``: not recorded)."""
 
 
 _GAME_COLUMNS = (
@@ -172,6 +185,13 @@ def _game(row: Sequence[Any]) -> GameRow:
 
 FileId = tuple[int, int]
 """``(device, inode)``: which file a path named when we opened it."""
+
+
+def _message(row: Sequence[Any]) -> MessageRow:
+    pinged = None if row[5] is None else frozenset(int(s) for s in json.loads(row[5]))
+    return MessageRow(
+        int(row[0]), int(row[1]), str(row[2]), int(row[3]), None if row[4] is None else int(row[4]), pinged
+    )
 
 
 def _file_id(path: str) -> FileId | None:
@@ -360,12 +380,13 @@ class Store:
         channel_id: int | None,
         language: str,
         now: float,
+        rematch_of: int | None = None,
     ) -> int:
-        """A lobby with its host already seated."""
+        """A lobby with its host already seated (``rematch_of``: the finished game it repeats)."""
         async with self._transaction() as db:
             cur = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, game, options, host_id, language, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " updated_at, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -375,6 +396,7 @@ class Store:
                     language,
                     now,
                     now,
+                    rematch_of,
                 ),
             )
             game_id = int(cur.lastrowid or 0)
@@ -404,6 +426,15 @@ class Store:
         sql += " ORDER BY id"
         rows = await self._fetch(sql, params)
         return [_game(row) for row in rows]
+
+    async def rematch(self, game_id: int) -> GameRow | None:
+        """The newest table opened as a rematch of ``game_id`` that is still open or running."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE rematch_of = ? AND status IN ('lobby', 'active')"
+            " ORDER BY id DESC LIMIT 1",
+            (game_id,),
+        )
+        return _game(rows[0]) if rows else None
 
     async def games_in_channel(self, channel_id: int, statuses: Sequence[str]) -> list[GameRow]:
         marks = ", ".join("?" for _ in statuses)
@@ -517,29 +548,60 @@ class Store:
     # -- messages --------------------------------------------------------------------------------
 
     async def add_message(
-        self, game_id: int, channel_id: int, message_id: int, kind: str, version: int
+        self,
+        game_id: int,
+        channel_id: int,
+        message_id: int,
+        kind: str,
+        version: int,
+        *,
+        since: int | None = None,
+        pinged: Iterable[int] | None = None,
     ) -> None:
         await self._write(
-            "INSERT OR REPLACE INTO messages (message_id, game_id, channel_id, kind, version, live)"
-            " VALUES (?, ?, ?, ?, ?, 1)",
-            (message_id, game_id, channel_id, kind, version),
+            "INSERT OR REPLACE INTO messages (message_id, game_id, channel_id, kind, version, live, since, pinged)"
+            " VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+            (
+                message_id,
+                game_id,
+                channel_id,
+                kind,
+                version,
+                since,
+                None if pinged is None else json.dumps(sorted(pinged)),
+            ),
         )
 
     async def live_messages(self, game_id: int, kind: str | None = None) -> list[MessageRow]:
-        sql = "SELECT message_id, channel_id, kind, version FROM messages WHERE game_id = ? AND live = 1"
+        sql = (
+            "SELECT message_id, channel_id, kind, version, since, pinged FROM messages"
+            " WHERE game_id = ? AND live = 1"
+        )
         params: list[Any] = [game_id]
         if kind is not None:
             sql += " AND kind = ?"
             params.append(kind)
         rows = await self._fetch(sql + " ORDER BY message_id", params)
-        return [MessageRow(int(r[0]), int(r[1]), str(r[2]), int(r[3])) for r in rows]
+        return [_message(r) for r in rows]
+
+    async def last_message(self, game_id: int, kind: str) -> MessageRow | None:
+        """The newest message of this kind, live or retired (whom did the last table ping?)."""
+        rows = await self._fetch(
+            "SELECT message_id, channel_id, kind, version, since, pinged FROM messages"
+            " WHERE game_id = ? AND kind = ? ORDER BY message_id DESC LIMIT 1",
+            (game_id, kind),
+        )
+        return _message(rows[0]) if rows else None
 
     async def games_behind_their_table(self) -> list[int]:
-        """Active games whose newest live table message was drawn for an older public version."""
+        """Active games whose newest live table message was drawn for an older public version,
+        or that still show an older table beside it (one whose folding failed)."""
         rows = await self._fetch(
-            "SELECT g.id FROM games g WHERE g.status = 'active' AND g.public_version != COALESCE("
+            "SELECT g.id FROM games g WHERE g.status = 'active' AND (g.public_version != COALESCE("
             " (SELECT m.version FROM messages m WHERE m.game_id = g.id AND m.kind = 'table' AND m.live = 1"
-            "  ORDER BY m.message_id DESC LIMIT 1), -1) ORDER BY g.id"
+            "  ORDER BY m.message_id DESC LIMIT 1), -1)"
+            " OR (SELECT COUNT(*) FROM messages m WHERE m.game_id = g.id AND m.kind = 'table' AND m.live = 1) > 1)"
+            " ORDER BY g.id"
         )
         return [int(r[0]) for r in rows]
 
@@ -567,5 +629,14 @@ class Store:
     async def retire_message(self, message_id: int) -> None:
         await self._write("UPDATE messages SET live = 0 WHERE message_id = ?", (message_id,))
 
-    async def update_message_version(self, message_id: int, version: int) -> None:
-        await self._write("UPDATE messages SET version = ? WHERE message_id = ?", (version, message_id))
+    async def update_message_version(
+        self, message_id: int, version: int, *, pinged: Iterable[int] | None = None
+    ) -> None:
+        """A table message edited in place: the version it shows (and who has been told to play)."""
+        if pinged is None:
+            await self._write("UPDATE messages SET version = ? WHERE message_id = ?", (version, message_id))
+            return
+        await self._write(
+            "UPDATE messages SET version = ?, pinged = ? WHERE message_id = ?",
+            (version, json.dumps(sorted(pinged)), message_id),
+        )

@@ -16,10 +16,11 @@ that is still behind its game, so no table is ever left without live buttons.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,12 +32,13 @@ from bot.components import (
     build_view,
     custom_id,
     decode_action,
+    lobby_button,
     parse_ref,
 )
 from bot.i18n import Catalog, clip
-from bot.presenter import Panel, Presenter
+from bot.presenter import Button, Control, Panel, Presenter
 from bot.session import Applied, LiveGame, Refusal, SessionService
-from bot.store import StoreError
+from bot.store import MessageRow, StoreError
 from rules.core import Action, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,12 @@ FINAL_WINDOW = 7 * 24 * 3600.0
 SWEEP_BACKOFF_MAX = 3600.0
 """A table whose repost keeps failing (a deleted thread) is retried at most this often."""
 
+LOCK_PATIENCE = 1.0
+"""Seconds a click waits for another post of its table before it is acknowledged on its own."""
+
+CATCH_UP = "h.catchup"
+"""The code of the host's own "Catch me up" button (a ``u:`` id); a game's presenter never sees it."""
+
 _NUMBER = re.compile(r"-?[0-9]{1,9}")
 """A form's number: ASCII digits only (``str.isdigit`` also accepts "²" and "①", which ``int`` refuses)."""
 
@@ -62,7 +70,11 @@ class _Shown:
     """What the current table message of one game shows (memory only; rebuilt after a restart)."""
 
     waiting: frozenset[int] | None = None
-    lines: list[str] = field(default_factory=list)
+    """Who has been told we wait for them and still is waited on (``None``: ask the database)."""
+    lines: list[str] | None = None
+    """The current turn's event lines on the live message (``None``: rebuild them by replay)."""
+    since: int | None = None
+    """The public version the live message's turn began at."""
     journal: list[Applied] = field(default_factory=list)
     unposted: list[str] = field(default_factory=list)
     """Event lines of moves whose table post failed; the next post of this table carries them."""
@@ -197,15 +209,15 @@ class Tables:
             done = "\n".join(p for p in private if p) or self.t("host.panel_done", applied.game.row.language)
             private = []
             try:
-                await interaction.response.edit_message(content=done, view=None)
-            except discord.HTTPException as exc:
+                await interaction.response.edit_message(content=done, view=None, attachments=[])
+            except safe.FAILURES as exc:
                 log.warning("could not close a panel: %s", exc)
-        await safe.defer(interaction)
         if applied.public:
-            await self.publish(applied.game)
-        for text in private:
-            if text:
-                await safe.reply(interaction, text)
+            await self.publish(applied.game, responder=interaction)
+        await safe.defer(interaction)
+        said = "\n".join(text for text in private if text)
+        if said:
+            await safe.reply(interaction, said)
 
     async def on_malformed(self, interaction: discord.Interaction, rest: str) -> None:
         await self.refuse(interaction, Refusal("host.refuse.malformed"))
@@ -241,6 +253,12 @@ class Tables:
     async def on_panel_click(self, interaction: discord.Interaction, rest: str) -> None:
         # A panel only shows things: an old one is simply redrawn from the current state,
         # with buttons for the current version, instead of being refused as stale.
+        try:
+            if parse_ref(rest).ref == CATCH_UP:
+                await self.catch_up(interaction, parse_ref(rest).game_id)
+                return
+        except Malformed:
+            pass  # answered by _seated below
         found = await self._seated(interaction, rest, fresh=False)
         if found is None:
             return
@@ -252,9 +270,77 @@ class Tables:
             return
         await self.send_panel(interaction, game, panel)
 
+    async def catch_up(self, interaction: discord.Interaction, game_id: int) -> None:
+        """ "Catch me up": privately, every public event since the player's own last action, what
+        only they were told since, and where they stand now.  Spectators get the latest events.
+
+        Events are never stored, so the log is replayed; it works on a finished game too.
+        """
+        try:
+            game = await self.sessions.load(game_id)
+            steps = await self.sessions.history(game_id)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal, await self.language(game_id))
+            return
+        lang = game.row.language
+        presenter = self.presenter(game)
+        seat = game.seat_of(interaction.user.id)
+        mine = [index for index, step in enumerate(steps) if step.seat == seat]
+        start = mine[-1] + 1 if mine else 0
+        news = [line for step in steps[start:] for line in presenter.lines(game, step.events)]
+        private = [
+            presenter.private_line(game, event)
+            for step in steps[start:]
+            for event in step.events
+            if seat is not None and event.visible_to is not None and seat in event.visible_to
+        ]
+        tail = [line for line in private if line]
+        if seat is not None and game.state is not None:
+            tail.extend(presenter.private_summary(game, seat))
+        if tail:
+            tail.insert(0, self.t("host.catch_up.private", lang))
+        if game.status == "active":
+            tail.append(presenter.status(game, game.entry.rules.view(game.state, None)))
+        if mine:
+            head = self.t("host.catch_up.since_you", lang, moves=len(steps) - start)
+        else:
+            head = self.t("host.catch_up.from_start", lang)
+        if not news:
+            news = [self.t("host.catch_up.nothing", lang)]
+        await safe.reply(interaction, self._fit(lang, head, news, tail))
+
+    def _fit(self, lang: str, head: str, lines: list[str], tail: list[str]) -> str:
+        """Head, as many of the newest ``lines`` as fit one message, then ``tail`` in full."""
+        budget = 1900 - len(head) - sum(len(line) + 1 for line in tail)
+        kept: list[str] = []
+        for line in reversed(lines):
+            if budget - len(line) - 1 < 60:
+                break
+            budget -= len(line) + 1
+            kept.append(line)
+        kept.reverse()
+        skipped = len(lines) - len(kept)
+        if skipped:
+            kept.insert(0, self.t("host.catch_up.earlier", lang, count=skipped))
+        return clip("\n".join([head, *kept, *tail]))
+
     async def send_panel(self, interaction: discord.Interaction, game: LiveGame, panel: Panel) -> None:
         """A private panel; a click on a private panel replaces it instead of stacking a new one."""
         view = build_view(game.id, game.public_version, panel.controls)
+        if panel.public and self._on_table(interaction):
+            # In order with the table's own posts, and drawn for the version now on disk.
+            shown = self.shown(game.id)
+            async with self._holding(shown, interaction):
+                view = build_view(game.id, game.public_version, self._with_host(game, panel.controls))
+                content = "\n".join(
+                    p for p in (self._table_content(game, shown.lines or []), panel.text) if p
+                )
+                if not interaction.response.is_done():
+                    try:
+                        await interaction.response.edit_message(content=clip(content), view=view)
+                        return
+                    except safe.FAILURES as exc:
+                        log.warning("could not show a step on the table: %s", exc)
         picture = (
             [discord.File(io.BytesIO(panel.image), filename=f"zoom-{game.id}.png")]
             if panel.image is not None
@@ -278,8 +364,8 @@ class Tables:
         found = await self._seated(interaction, rest, form=True)
         if found is None:
             return
-        game, _, kind = found
-        spec = self.presenter(game).modal(game, kind)
+        game, seat, kind = found
+        spec = self.presenter(game).modal(game, kind, seat)
         if spec is None:
             await self.refuse(interaction, Refusal("host.refuse.unknown_button"), game.row.language)
             return
@@ -296,8 +382,8 @@ class Tables:
         found = await self._seated(interaction, rest, form=True)
         if found is None:
             return
-        game, _, kind = found
-        spec = self.presenter(game).modal(game, kind)
+        game, seat, kind = found
+        spec = self.presenter(game).modal(game, kind, seat)
         text = raw.strip()
         try:
             if spec is None:
@@ -313,6 +399,15 @@ class Tables:
         await self.act(interaction, game.id, Action(kind, (number,)), game.public_version)
 
     # -- table messages --------------------------------------------------------------------------
+    #
+    # One live board per table.  The live message holds the board, the buttons, the
+    # lines of the current turn and a mention of whoever we wait for.  While the same
+    # players are waited on it is edited in place (no new ping).  When the game starts
+    # waiting for someone else, the live message is *folded*: edited down to its turn's
+    # text lines (no image, no buttons, no mention) and a new live message is posted
+    # at the bottom: a new message is the only way to notify, and the answered ping
+    # does not linger.  The thread reads as a log of short lines with one board at the
+    # bottom.  A click on the live message is answered by the edit itself (one call).
 
     async def open_table(self, game: LiveGame) -> None:
         """The first table message of a freshly started game."""
@@ -320,15 +415,20 @@ class Tables:
         shown = self.shown(game.id)
         shown.journal.clear()
         async with shown.lock:
+            shown.lines, shown.since = [], game.public_version
             await self._post_safely(
                 game, [self.t("host.started", lang, game=game.entry.rules.title)], new=True
             )
 
-    async def publish(self, game: LiveGame) -> None:
+    async def publish(self, game: LiveGame, responder: discord.Interaction | None = None) -> None:
         """Show the moves committed since the last post.  Never raises: the moves are saved
-        whatever happens here, and a table left behind is reposted by :meth:`sweep`."""
+        whatever happens here, and a table left behind is reposted by :meth:`sweep`.
+
+        ``responder`` is the click that made the move; when it was pressed on the live
+        message, the edit of that message doubles as the answer to the click.
+        """
         shown = self.shown(game.id)
-        async with shown.lock:
+        async with self._holding(shown, responder):
             if not shown.journal:
                 return
             batch, shown.journal = shown.journal, []
@@ -341,10 +441,60 @@ class Tables:
                 log.error("game %s: the table could not be read to post it: %s", game.id, exc)
                 return
             if live.status in ("finished", "abandoned", "broken"):
-                await self._finish_safely(live, lines)
+                await self.close_table(live, [], events=lines, responder=responder)
                 return
-            new = shown.waiting is None or shown.waiting != live.waiting()
-            await self._post_safely(live, lines, new=new)
+            try:
+                pinged = await self._pinged(live)
+            except StoreError as exc:
+                shown.unposted.extend(lines)
+                log.error("game %s: the table could not be read to post it: %s", game.id, exc)
+                return
+            # A new message only when someone new is waited on: they are the ones to notify.
+            # Fewer players waited on (one of several pressed) is an edit in place.
+            await self._post_safely(
+                live, lines, new=_newcomers(live, pinged) != frozenset(), responder=responder
+            )
+
+    @contextlib.asynccontextmanager
+    async def _holding(self, shown: _Shown, responder: discord.Interaction | None) -> AsyncIterator[None]:
+        """The game's publishing lock; a click that would wait long for it is acknowledged first,
+        so Discord's three seconds never run out while another post retries."""
+        if responder is not None and not responder.response.is_done() and shown.lock.locked():
+            try:
+                await asyncio.wait_for(shown.lock.acquire(), LOCK_PATIENCE)
+            except TimeoutError:
+                await safe.defer(responder)
+                await shown.lock.acquire()
+        else:
+            await shown.lock.acquire()
+        try:
+            yield
+        finally:
+            shown.lock.release()
+
+    async def _pinged(self, game: LiveGame) -> frozenset[int] | None:
+        """Who was told we wait for them (memory, or the newest table message's record)."""
+        shown = self.shown(game.id)
+        if shown.waiting is None:
+            last = await self.sessions.store.last_message(game.id, "table")
+            shown.waiting = last.pinged if last is not None else None
+        return shown.waiting
+
+    async def _turn_lines(self, game: LiveGame, since: int | None) -> list[str]:
+        """The event lines of the public moves after ``since``, rebuilt by replay (after a restart)."""
+        if since is None or since >= game.public_version:
+            return []
+        try:
+            steps = await self.sessions.history(game.id)
+        except Refusal:
+            return []
+        presenter = self.presenter(game)
+        return [
+            line
+            for step in steps
+            if step.public_version > since
+            for line in presenter.lines(game, step.events)
+        ]
 
     async def resume(self) -> int:
         """After a start or reconnect: the same repair as the periodic sweep."""
@@ -408,28 +558,36 @@ class Tables:
             if game.status == "active":
                 tables = await store.live_messages(game_id, "table")
                 if tables and tables[-1].version == game.public_version:
+                    if len(tables) > 1:
+                        log.info("game %s: removing an older table message that was left live", game_id)
+                        await self._retire(game, tables[:-1], None)
                     return True
                 log.info("game %s: reposting its table, which was behind the game", game_id)
-                return await self._post_safely(game, [], new=True)
+                new = bool(_newcomers(game, await self._pinged(game))) or not tables
+                return await self._post_safely(game, [], new=new)
             if game.status in ("finished", "abandoned"):
                 if await store.has_message(game_id, "final") or not await store.has_message(game_id, "table"):
                     return True
                 log.info("game %s: posting its final message, which never got out", game_id)
                 lines = [] if game.status == "finished" else [self._closed_line(game)]
-                return await self._finish_safely(game, lines)
+                return await self.close_table(game, lines)
             return True
 
     def _closed_line(self, game: LiveGame) -> str:
         return self.t("host.closed", game.row.language, reason=clip(game.row.reason or "", 100))
 
     async def refresh(self, game: LiveGame) -> bool:
-        """Repost the table (``/game show``): a new message with live buttons, the old one stripped.
+        """Repost the table at the bottom of the thread (``/game show``); ``True`` once posted.
 
-        ``True`` only when the new message was posted.
+        The repost carries the turn's lines, pings nobody (the players were pinged when
+        the game started waiting for them), and the message it replaces is deleted, so
+        the thread still holds one board.  A finished game reposts its final standings.
         """
         shown = self.shown(game.id)
         async with shown.lock:
-            return await self._post_safely(game, [], new=True)
+            if game.status in ("finished", "abandoned"):
+                return await self._repost_final(game)
+            return await self._post_safely(game, [], new=False, repost=True)
 
     async def _render(self, game: LiveGame) -> bytes | None:
         """The board as PNG bytes; a renderer bug costs the picture, not the move."""
@@ -453,6 +611,16 @@ class Tables:
         parts = [part for part in (body, head, status, mentions) if part]
         return clip("\n".join(parts))
 
+    def _controls(self, game: LiveGame) -> list[Control]:
+        return self._with_host(game, self.presenter(game).controls(game))
+
+    def _with_host(self, game: LiveGame, controls: Sequence[Control]) -> list[Control]:
+        """A game's buttons plus the host's own ("Catch me up"), when Discord has room for it."""
+        out = list(controls)
+        if len(out) < 25:
+            out.append(Button(self.t("host.button.catch_up", game.row.language), ui=CATCH_UP, emoji="📜"))
+        return out
+
     async def _send(
         self, channel_id: int, png: bytes | None, name: str, **kwargs: Any
     ) -> discord.Message | None:
@@ -466,17 +634,38 @@ class Tables:
                 return sent
         return None
 
-    async def _post_safely(self, game: LiveGame, lines: list[str], *, new: bool) -> bool:
+    async def _post_safely(
+        self,
+        game: LiveGame,
+        lines: list[str],
+        *,
+        new: bool,
+        responder: discord.Interaction | None = None,
+        repost: bool = False,
+    ) -> bool:
         try:
-            return await self._post(game, lines, new=new)
+            return await self._post(game, lines, new=new, responder=responder, repost=repost)
         except StoreError as exc:
             log.error("game %s: the table could not be recorded: %s", game.id, exc)
         except Exception:
             log.exception("game %s: the table could not be posted", game.id)
         return False
 
-    async def _post(self, game: LiveGame, lines: list[str], *, new: bool) -> bool:
-        """Edit the current table message, or post a new one; ``True`` when players can see this version."""
+    async def _post(
+        self,
+        game: LiveGame,
+        lines: list[str],
+        *,
+        new: bool,
+        responder: discord.Interaction | None,
+        repost: bool,
+    ) -> bool:
+        """Show ``game`` as it is now; ``True`` when players can see this version.
+
+        ``new``: the game now waits for other players, so the live message is folded
+        into history and a new one pings them.  ``repost``: the same table again at the
+        bottom (``/game show``), pinging nobody.  Otherwise the live message is edited.
+        """
         shown = self.shown(game.id)
         store = self.sessions.store
         channel_id = game.row.table_channel_id
@@ -485,75 +674,165 @@ class Tables:
         # Kept as unposted until players can see them, whatever fails on the way.
         lines = shown.unposted = [*shown.unposted, *lines]
         current = await store.live_messages(game.id, "table")
-        view = build_view(game.id, game.public_version, self.presenter(game).controls(game))
+        row = current[-1] if current else None
+        if shown.lines is None or (row is not None and shown.since != row.since):
+            shown.lines = await self._turn_lines(game, row.since) if row is not None else []
+            shown.since = row.since if row is not None else game.public_version
+        turn = [*shown.lines, *lines]
+        view = build_view(game.id, game.public_version, self._controls(game))
         png = await self._render(game)
         name = f"table-{game.id}.png"
-        if not new and current:
-            edited = (shown.lines + lines)[-MAX_LINES:]
-            row = current[-1]
-            message = self.client.get_partial_messageable(channel_id).get_partial_message(row.message_id)
-            replace = (
-                {"attachments": [discord.File(io.BytesIO(png), filename=name)]} if png is not None else {}
-            )
-            content = self._table_content(game, edited)
-            if await safe.edit(message, content=content, view=view, **replace):
-                shown.unposted = []
-                await store.update_message_version(row.message_id, game.public_version)
-                shown.lines = edited
+        if row is not None and not new and not repost:
+            picture = [discord.File(io.BytesIO(png), filename=name)] if png is not None else []
+            content = self._table_content(game, turn)
+            if await self._edit(row, responder, content=content, view=view, attachments=picture):
+                shown.unposted, shown.lines = [], turn
                 shown.waiting = game.waiting()
+                await store.update_message_version(row.message_id, game.public_version, pinged=shown.waiting)
+                await self._retire(game, current[:-1], None)
                 return True
-        fresh = lines[-MAX_LINES:]
-        mention_ids = [discord.Object(id=game.user_of(s)) for s in sorted(game.waiting())]
+        if new and row is not None and responder is not None and self._on(responder, row):
+            # The lines so far close the old turn and stay above as history.  Folding the
+            # message the click was pressed on is also the answer to the click.
+            await self._retire(game, current, turn, responder)
+            current, shown.unposted, shown.lines = [], [], []
+        waiting = game.waiting()
+        mention_ids = [
+            discord.Object(id=game.user_of(s)) for s in sorted(_newcomers(game, await self._pinged(game)))
+        ]
         sent = await self._send(
             channel_id,
             png,
             name,
-            content=self._table_content(game, fresh),
+            content=self._table_content(game, [] if new else turn),
             view=view or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
         )
         if sent is None:
             log.warning("game %s: the table message could not be posted; the sweep will retry", game.id)
             return False
+        since = game.public_version if new else shown.since
+        await store.add_message(
+            game.id, channel_id, sent.id, "table", game.public_version, since=since, pinged=waiting
+        )
         shown.unposted = []
-        await store.add_message(game.id, channel_id, sent.id, "table", game.public_version)
-        shown.lines = fresh
-        shown.waiting = game.waiting()
-        await self._strip(game, keep=sent.id)
+        shown.waiting = waiting
+        # The old message: folded into its turn's history (a new turn) or deleted (a repost).
+        await self._retire(game, [m for m in current if m.message_id != sent.id], turn if new else [])
+        shown.lines = [] if new else turn
+        shown.since = since
         return True
 
-    async def _strip(self, game: LiveGame, keep: int | None = None) -> None:
-        """Old table messages keep their text and board as history but lose their buttons."""
-        store = self.sessions.store
-        for row in await store.live_messages(game.id, "table"):
-            if row.message_id == keep:
-                continue
-            message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-            await safe.edit(message, view=None)
-            await store.retire_message(row.message_id)
+    @staticmethod
+    def _on_table(interaction: discord.Interaction) -> bool:
+        """Whether a click, not yet answered, was pressed on a public message (a table)."""
+        message = interaction.message
+        return message is not None and not message.flags.ephemeral and not interaction.response.is_done()
 
-    async def _finish_safely(self, game: LiveGame, lines: list[str]) -> bool:
+    def _on(self, responder: discord.Interaction, row: MessageRow) -> bool:
+        """Whether a click, not yet answered, was pressed on this table message."""
+        message = responder.message
+        return message is not None and message.id == row.message_id and not responder.response.is_done()
+
+    async def _edit(
+        self,
+        row: MessageRow,
+        responder: discord.Interaction | None,
+        *,
+        missing_ok: bool = False,
+        **fields: Any,
+    ) -> bool:
+        """Edit a table message, through the click pressed on it when there is one (one call
+        that both answers the click and changes the message)."""
+        if responder is not None and self._on(responder, row):
+            try:
+                await responder.response.edit_message(**fields)
+                return True
+            except safe.FAILURES as exc:
+                log.warning("could not answer a click by editing its table: %s", exc)
+        message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+        return await safe.edit(message, missing_ok=missing_ok, **fields)
+
+    async def _retire(
+        self,
+        game: LiveGame,
+        rows: Sequence[MessageRow],
+        history: list[str] | None,
+        responder: discord.Interaction | None = None,
+    ) -> None:
+        """Old table messages leave no board and no buttons behind: the newest is folded into
+        its turn's lines (``history``), the others (and one with nothing to say) are deleted.
+        ``history=None`` strips them instead, keeping their text (a leftover of a failed fold,
+        whose lines nobody else holds)."""
+        store = self.sessions.store
+        for index, row in enumerate(rows):
+            if history is None:
+                done = await self._edit(row, responder, missing_ok=True, attachments=[], view=None)
+            elif text := ("\n".join(history[-MAX_LINES:]) if index == len(rows) - 1 else ""):
+                done = await self._edit(
+                    row, responder, missing_ok=True, content=clip(text), attachments=[], view=None
+                )
+            else:
+                done = await safe.delete(
+                    self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+                )
+            if done:
+                await store.retire_message(row.message_id)
+            else:
+                log.warning(
+                    "game %s: an old table message could not be folded; the sweep will retry", game.id
+                )
+
+    def _final_content(self, game: LiveGame, lines: list[str]) -> str:
         lang = game.row.language
         outcome = game.outcome() if game.state is not None and game.status == "finished" else None
+        parts = list(lines)
         if outcome is not None:
-            standings = self.presenter(game).standings(game, outcome)
-            lines = [
-                *lines,
-                self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id),
-                *standings,
-            ]
-        return await self.close_table(game, lines)
+            parts.append(self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id))
+            parts.extend(self.presenter(game).standings(game, outcome))
+        parts.append(" ".join(f"<@{seat.user_id}>" for seat in game.seats))
+        return clip("\n".join(p for p in parts if p)) or "\u200b"
 
-    async def close_table(self, game: LiveGame, lines: list[str]) -> bool:
-        """Final message (board + lines), and no live buttons anywhere; ``True`` once it is posted.
+    def _final_view(self, game: LiveGame) -> discord.ui.View:
+        """Rematch (a lobby button: it opens a new table) and, after a real game, Catch me up."""
+        lang = game.row.language
+        view = build_view(
+            game.id,
+            game.public_version,
+            [Button(self.t("host.button.catch_up", lang), ui=CATCH_UP, emoji="📜")]
+            if game.state is not None
+            else [],
+        ) or discord.ui.View(timeout=None)
+        view.add_item(lobby_button(game.id, "rematch", self.t("host.button.rematch", lang), "success"))
+        return view
+
+    async def close_table(
+        self,
+        game: LiveGame,
+        closing: list[str],
+        *,
+        events: Sequence[str] = (),
+        responder: discord.Interaction | None = None,
+    ) -> bool:
+        """Final message (why it closed, board, standings, Rematch) pinging every player, and no
+        live board left anywhere; ``True`` once it is posted.  ``events`` are the last move's
+        lines: they close the last turn, folded into history above.
 
         Never raises: when it cannot be posted now, :meth:`sweep` posts it later.
         """
         shown = self.shown(game.id)
-        lines = [*shown.unposted, *lines]
+        lines = [*shown.unposted, *events]
         try:
-            await self._strip(game)
+            store = self.sessions.store
             channel_id = game.row.table_channel_id
+            current = await store.live_messages(game.id, "table")
+            if shown.lines is None and current:
+                shown.lines = await self._turn_lines(game, current[-1].since)
+            history = [*(shown.lines or []), *lines]
+            if current:
+                await self._retire(game, current, history, responder)
+                history = []
+            history.extend(closing)
             if channel_id is None:
                 return True
             png = await self._render(game) if game.state is not None else None
@@ -561,15 +840,18 @@ class Tables:
                 channel_id,
                 png,
                 f"table-{game.id}.png",
-                content=clip("\n".join(lines)) or "\u200b",
-                allowed_mentions=discord.AllowedMentions.none(),
+                content=self._final_content(game, history),
+                view=self._final_view(game),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(id=s.user_id) for s in game.seats], everyone=False, roles=False
+                ),
             )
             if sent is None:
                 # The unposted event lines stay; the sweep adds the closing lines again itself.
+                shown.unposted = history[: len(history) - len(closing)]
                 log.warning("game %s: the final message could not be posted; the sweep will retry", game.id)
                 return False
-            await self.sessions.store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
-            await self.sessions.store.retire_message(sent.id)
+            await store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
         except StoreError as exc:
             log.error("game %s: the final message could not be recorded: %s", game.id, exc)
             return False
@@ -577,6 +859,33 @@ class Tables:
             log.exception("game %s: the final message could not be posted", game.id)
             return False
         self._shown.pop(game.id, None)
+        return True
+
+    async def _repost_final(self, game: LiveGame) -> bool:
+        """``/game show`` after the end: the standings again at the bottom, without pinging, and the
+        older copy loses its picture so the thread still shows one board."""
+        store = self.sessions.store
+        channel_id = game.row.table_channel_id
+        if channel_id is None:
+            return False
+        old = await store.live_messages(game.id, "final")
+        png = await self._render(game) if game.state is not None else None
+        lines = [] if game.status == "finished" else [self._closed_line(game)]
+        sent = await self._send(
+            channel_id,
+            png,
+            f"table-{game.id}.png",
+            content=self._final_content(game, lines),
+            view=self._final_view(game),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if sent is None:
+            return False
+        await store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
+        for row in old:
+            message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+            if await safe.delete(message):
+                await store.retire_message(row.message_id)
         return True
 
 
@@ -592,6 +901,11 @@ class NumberForm(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Deliberately empty: the host's ``on_interaction`` answers every form, before or after a restart."""
+
+
+def _newcomers(game: LiveGame, told: frozenset[int] | None) -> frozenset[int]:
+    """Players the game waits for who have not been told yet (all of them when nobody knows)."""
+    return game.waiting() - (told or frozenset())
 
 
 def _on_private_panel(interaction: discord.Interaction) -> bool:

@@ -1,27 +1,43 @@
 """California on Discord: take a coin or buy a tile through a private panel; loans any time.
 
-Buying is two private steps and one commit: pick a store tile, then a space
-on a 4×4 grid that shows only legal spaces with their total price, with a
-Back button; nothing happens until that last click, which sends the single
-engine action ``buy store slot target``.
+Buying is two private steps and one commit: pick a store tile (each button
+shows the cheapest legal price, or why the tile is out of reach), then a
+space on a 4×4 grid named like the board image (rows A-D, columns 1-4) that
+shows every legal space with its total price, with a Back button.  Nothing
+happens until that last click, which sends one engine action: ``buy`` when
+the player can pay, or ``loan_buy`` ("borrow 3 and buy") when only a loan
+makes it affordable, so the loan and the purchase are committed together or
+not at all.  Which action each space gets comes from ``rules.california.offers``:
+the cog works out no prices itself.
+
+Everything in California is public (money and loans included), so the table
+buttons may depend on them: Repay shows only while someone has a loan, and
+Take a loan only while someone could take one.  "My mansion" answers any
+seated player, on turn or not, with a private full-size picture of their own
+mansion (rendered off the event loop).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.presenter import Button, Control, Panel, Presenter
+from bot.presenter import Button, Control, Panel, Presenter, Style
 from bot.session import Applied, LiveGame
-from rules.california import ATTIC, COIN, EXPAND, LOAN, REPAY, placements, price, tile_name
+from renderers.california import render_mansion
+from rules.california import ATTIC, COIN, EXPAND, LOAN, LOAN_BUY, REPAY, can_borrow, offers, price, tile_name
 from rules.california import data as cal
-from rules.california.state import TILE_COLOUR
+from rules.california.state import TILE_COLOUR, TILE_KIND
 from rules.core import Action, Event
 
 if TYPE_CHECKING:
     from bot.client import GameBot
+
+log = logging.getLogger(__name__)
 
 ROWS = cal.SPACES // cal.COLUMNS
 MARK = dict(zip(cal.COLOURS, ("Br", "Rd", "Pu", "Gy", "Bl", "Gn"), strict=True))
@@ -35,6 +51,19 @@ def colour_name(key: str | None) -> str:
 def space_label(space: int) -> str:
     """``A1`` .. ``D4``: row letter, column number, as on the board image."""
     return f"{'ABCD'[space // cal.COLUMNS]}{space % cal.COLUMNS + 1}"
+
+
+def purse(player: Mapping[str, Any]) -> dict[str, int]:
+    """A player's money as the catalog phrases it: silver in all, and in gold and silver coins."""
+    return {
+        "money": int(player.get("money", 0)),
+        "gold": int(player.get("gold", 0)),
+        "silver": int(player.get("silver", 0)),
+    }
+
+
+STYLE: dict[str, Style] = {"buy": "success", LOAN_BUY: "primary"}
+"""Green buys at once, blue borrows 3 and buys; a space out of reach is grey and disabled."""
 
 
 class CaliforniaPresenter(Presenter):
@@ -55,104 +84,196 @@ class CaliforniaPresenter(Presenter):
         )
 
     def controls(self, game: LiveGame) -> list[Control]:
-        lang = game.row.language
-        return [
-            Button(self.t("california.button.coin", lang), action=COIN, style="primary"),
-            Button(self.t("california.button.buy", lang), ui="buy", style="success"),
-            Button(self.t("california.button.loan", lang), action=LOAN),
-            Button(self.t("california.button.repay", lang), action=REPAY),
-        ]
+        """Coin, Loan and Repay when someone could use them, My mansion, and the store tiles.
 
-    # -- the buying panels -----------------------------------------------------------------------
+        The tiles sit on the table itself, one row per store, each with the cheapest price
+        the player on turn could pay for it: pressing one turns the table, in place, into
+        that tile's spaces (:meth:`space_panel`), so a purchase is two clicks and no private
+        message.  Built from what everyone may know (California hides nothing but the bag
+        and the draw stack), because the table's buttons are shared by everyone.
+        """
+        lang = game.row.language
+        view = game.entry.rules.view(game.state, None)
+        players = view.get("players") or []
+        controls: list[Control] = [
+            Button(self.t("california.button.coin", lang), action=COIN, style="primary", row=0),
+        ]
+        if view.get("loan_markers_left") and not all(p.get("loan") for p in players):
+            controls.append(Button(self.t("california.button.loan", lang), action=LOAN, row=0))
+        if any(p.get("loan") for p in players):
+            controls.append(Button(self.t("california.button.repay", lang), action=REPAY, row=0))
+        controls.append(Button(self.t("california.button.mansion", lang), ui="mansion", row=0))
+        turn = view.get("turn")
+        if isinstance(turn, int):
+            controls.extend(self.tile_buttons(game, turn, short=True, first_row=1))
+        return controls
+
+    def private_summary(self, game: LiveGame, seat: int) -> list[str]:
+        """The seat's own position in one line: money in silver and in coins, the loan, the score."""
+        view = game.entry.rules.view(game.state, seat)
+        players = view.get("players") or []
+        if not 0 <= seat < len(players):
+            return []
+        return [self.summary(game, players[seat])]
+
+    def summary(self, game: LiveGame, player: Mapping[str, Any]) -> str:
+        lang = game.row.language
+        loan = self.t("california.summary.loan" if player.get("loan") else "california.summary.no_loan", lang)
+        score = player.get("score") or {}
+        return self.t(
+            "california.summary.line", lang, **purse(player), loan=loan, score=int(score.get("total", 0))
+        )
+
+    # -- the private panels ----------------------------------------------------------------------
 
     async def on_ui(self, interaction: discord.Interaction, game: LiveGame, seat: int, code: str) -> Panel:
         lang = game.row.language
+        if code == "mansion":
+            return await self.mansion_panel(game, seat)
         if seat not in game.waiting():
             return Panel(self.t("california.panel.not_your_turn", lang))
         if code == "buy":
             return self.store_panel(game, seat)
+        if code == "back":
+            return self.table_panel(game)
         parts = code.split(".")
         if len(parts) == 3 and parts[0] == "t" and parts[1].isdigit() and parts[2].isdigit():
-            return self.space_panel(game, seat, int(parts[1]), int(parts[2]))
+            # Pressed on the table: its spaces replace the table's buttons, for everyone to see
+            # (nothing here is secret) and for the player on turn to press.
+            on_table = interaction.message is not None and not interaction.message.flags.ephemeral
+            panel = self.space_panel(
+                game, seat, int(parts[1]), int(parts[2]), back="back" if on_table else "buy"
+            )
+            panel.public = on_table
+            return panel
         return await super().on_ui(interaction, game, seat, code)
 
+    async def mansion_panel(self, game: LiveGame, seat: int) -> Panel:
+        """The seat's own mansion at full size, drawn in a worker thread; any seat, any time."""
+        view = game.entry.rules.view(game.state, seat)
+        me = (view.get("players") or [])[seat]
+        text = self.t("california.panel.mansion", game.row.language, summary=self.summary(game, me))
+        try:
+            image = await asyncio.to_thread(render_mansion, view, game.names, seat)
+        except Exception:  # a renderer bug costs the picture, not the answer (as for the board)
+            log.exception("could not draw seat %s's mansion in game %s", seat, game.id)
+            return Panel(text)
+        return Panel(text, image=image)
+
+    def table_panel(self, game: LiveGame) -> Panel:
+        """Back from a tile's spaces: the table's own buttons again, in place."""
+        return Panel("", self.controls(game), public=True)
+
     def store_panel(self, game: LiveGame, seat: int) -> Panel:
+        """The tiles privately (an older table's "Buy a tile…"); today's table shows them itself."""
+        lang = game.row.language
+        state = game.state
+        text = self.t("california.panel.stores", lang, price=price(state), money=state.players[seat].money)
+        return Panel(text, self.tile_buttons(game, seat, short=False, first_row=0))
+
+    def tile_buttons(self, game: LiveGame, seat: int, *, short: bool, first_row: int) -> list[Control]:
+        """One button per store tile with the cheapest price ``seat`` could pay (or why none)."""
         lang = game.row.language
         state = game.state
         money = state.players[seat].money
+        reach = money + cal.LOAN_AMOUNT if can_borrow(state, seat) else money
         controls: list[Control] = []
         for store, tiles in enumerate(state.stores):
             for slot, tile in enumerate(tiles):
                 if tile is None:
                     continue
-                places = placements(state, seat, store, slot)
-                label = self.t("california.panel.tile", lang, store=store + 1, name=self.tile_label(tile))
-                if not places:
+                name = self.tile_label(tile)
+                label = name if short else self.t("california.panel.tile", lang, store=store + 1, name=name)
+                options = offers(state, seat, store, slot)
+                doable = [(cost, action) for _, cost, action in options if action is not None]
+                if doable:
+                    cost, action = min(doable, key=lambda o: (o[0], o[1].kind != "buy"))
+                    key = "tile_from" if action.kind == "buy" else "tile_borrow"
+                    label = self.t(f"california.panel.{key}", lang, label=label, cost=cost)
+                elif not options:
                     label = self.t("california.panel.tile_nowhere", lang, label=label)
-                controls.append(
-                    Button(label, ui=f"t.{store}.{slot}", disabled=not places, row=store * 2 + slot // 2)
-                )
-        text = self.t("california.panel.stores", lang, price=price(state), money=money)
-        return Panel(text, controls)
+                else:
+                    cheapest = min(cost for _, cost, _ in options)
+                    key = "tile_dear_loan" if reach > money else "tile_dear"
+                    label = self.t(
+                        f"california.panel.{key}", lang, label=label, cost=cheapest, money=money, reach=reach
+                    )
+                row = first_row + store if short else store * 2 + slot // 2
+                if short and len(options) == 1 and doable:
+                    # Only one place it can go (furniture, mostly): one click buys it there.
+                    target, cost, only = options[0]
+                    assert only is not None
+                    where = self.t(
+                        "california.panel.tile_to", lang, label=name, where=self.target_label(game, target)
+                    )
+                    label = self.t("california.panel.space_free", lang, space=where, cost=cost)
+                    controls.append(self.offer_button(game, label, target, only, row))
+                    continue
+                controls.append(Button(label, ui=f"t.{store}.{slot}", disabled=not doable, row=row))
+        return controls
 
-    def space_panel(self, game: LiveGame, seat: int, store: int, slot: int) -> Panel:
+    def target_label(self, game: LiveGame, target: int | str) -> str:
+        """``B2``, ``attic`` or ``expansion``: where a tile goes, as the buttons name it."""
+        if target in (ATTIC, EXPAND):
+            return self.t(f"california.target.{target}", game.row.language)
+        return space_label(int(target))
+
+    def space_panel(self, game: LiveGame, seat: int, store: int, slot: int, back: str = "buy") -> Panel:
+        """Where the chosen tile may go, each space with its total price; ``back`` is the code of
+        the Back button (the private store panel, or the table's own buttons)."""
         lang = game.row.language
         state = game.state
         if not (0 <= store < cal.STORES and 0 <= slot < cal.STORE_SLOTS) or state.stores[store][slot] is None:
-            return self.store_panel(game, seat)
+            return self.store_panel(game, seat) if back == "buy" else self.table_panel(game)
         tile = state.stores[store][slot]
         money = state.players[seat].money
-        costs = dict(placements(state, seat, store, slot))
+        base = price(state)
+        found = {target: (cost, action) for target, cost, action in offers(state, seat, store, slot)}
         controls: list[Control] = []
         for space in range(cal.SPACES):
-            cost = costs.get(space)
-            if cost is None:
-                controls.append(
-                    Button(
-                        f"{space_label(space)} ·", ui=f"none.{space}", disabled=True, row=space // cal.COLUMNS
-                    )
-                )
-            else:
-                controls.append(
-                    Button(
-                        self.t(
-                            "california.panel.space"
-                            if cost > price(state)
-                            else "california.panel.space_free",
-                            lang,
-                            space=space_label(space),
-                            cost=cost,
-                            fee=cost - price(state),
-                        ),
-                        action=Action("buy", (store, slot, space)),
-                        style="success" if cost <= money else "secondary",
-                        row=space // cal.COLUMNS,
-                    )
-                )
+            row = space // cal.COLUMNS
+            if space not in found:
+                controls.append(Button(f"{space_label(space)} ·", ui=f"none.{space}", disabled=True, row=row))
+                continue
+            cost, action = found[space]
+            key = "california.panel.space" if cost > base else "california.panel.space_free"
+            label = self.t(key, lang, space=space_label(space), cost=cost, fee=cost - base)
+            controls.append(self.offer_button(game, label, space, action, row))
         for target, key in ((ATTIC, "attic"), (EXPAND, "expansion")):
-            if target in costs:
-                controls.append(
-                    Button(
-                        self.t(f"california.panel.{key}", lang, cost=costs[target]),
-                        action=Action("buy", (store, slot, target)),
-                        style="success" if costs[target] <= money else "secondary",
-                        row=ROWS,
-                    )
-                )
-        controls.append(Button(self.t("california.panel.back", lang), ui="buy", row=ROWS))
+            if target in found:
+                cost, action = found[target]
+                label = self.t(f"california.panel.{key}", lang, cost=cost)
+                controls.append(self.offer_button(game, label, target, action, ROWS))
+        controls.append(Button(self.t("california.panel.back", lang), ui=back, row=ROWS))
+        borrow = any(action is not None and action.kind == LOAN_BUY for _, action in found.values())
         text = self.t(
             "california.panel.where",
             lang,
             name=self.tile_label(tile),
-            price=price(state),
+            price=base,
             money=money,
+            borrow=self.t("california.panel.where_borrow", lang) if borrow else "",
         )
         return Panel(text, controls)
 
+    def offer_button(
+        self, game: LiveGame, label: str, target: int | str, action: Action | None, row: int
+    ) -> Button:
+        """One space: buy it (green), borrow 3 and buy it (blue), or out of reach (grey, disabled)."""
+        if action is None:
+            return Button(label, ui=f"none.{target}", disabled=True, row=row)
+        if action.kind == LOAN_BUY:
+            label = self.t("california.panel.borrow", game.row.language, label=label)
+        return Button(label, action=action, style=STYLE.get(action.kind, "secondary"), row=row)
+
     def tile_label(self, tile: int) -> str:
-        key = cal.COLOURS[TILE_COLOUR[tile]] if TILE_COLOUR[tile] >= 0 else None
-        name = tile_name(tile)
-        return f"{name} [{MARK[key]}]" if key else name
+        """Short enough for a button: ``red room [Rd]``, ``grand piano [Rd]``, ``attic expansion``."""
+        c = TILE_COLOUR[tile]
+        if c < 0:
+            return tile_name(tile)
+        if TILE_KIND[tile] == "room":
+            return f"{cal.COLOUR_NAMES[c]} room [{MARK[cal.COLOURS[c]]}]"
+        return f"{cal.FURNITURE_NAMES[c]} [{MARK[cal.COLOURS[c]]}]"
 
     # -- what happened ---------------------------------------------------------------------------
 
@@ -251,13 +372,43 @@ class CaliforniaPresenter(Presenter):
         return super().score_part(game, key, value)
 
     def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
+        """A private word for the buyer only where the public line leaves something out.
+
+        Everything in California is public, and the history line above the new board already
+        says what a coin, a loan or a plain purchase did; each private answer would cost one
+        more message.  What it does not say: a purchase made on a loan, and how the buyer's
+        own loan was settled when their purchase ended the game.  Only the actor's events
+        count: a purchase that ends the game also repays other players' loans, which is
+        theirs to hear about.
+        """
         lang = game.row.language
-        for event in applied.events:
-            if event.kind == "loan_taken":
-                return self.t("california.private.loan", lang, money=event.params["money"])
-            if event.kind == "loan_repaid":
-                return self.t("california.private.repaid", lang, money=event.params["money"])
-        return None
+        mine = [e for e in applied.events if e.seat == applied.seat]
+        bought = next((e for e in mine if e.kind == "tile_bought"), None)
+        borrowed = any(e.kind == "loan_taken" for e in mine)
+        if bought is None or not (borrowed or applied.finished):
+            return None
+        p = dict(bought.params)
+        key = "california.private.bought_on_loan" if borrowed else "california.private.bought"
+        said = self.t(key, lang, name=p.get("name"), cost=p.get("cost"), where=self.where(game, p))
+        me = game.entry.rules.view(game.state, applied.seat)["players"][applied.seat]
+        repaid = next((e for e in mine if e.kind == "loan_repaid" and e.params.get("automatic")), None)
+        if repaid is not None:
+            after = self.t("california.private.repaid_at_end", lang, money=repaid.params["money"])
+        elif applied.finished and me["loan"]:
+            after = self.t("california.private.unpaid_at_end", lang, money=me["money"])
+        else:
+            left = "california.private.left_with_loan" if me["loan"] else "california.private.left"
+            after = self.t(left, lang, money=p.get("money"))
+        return f"{said} {after}"
+
+    def where(self, game: LiveGame, params: Mapping[str, Any]) -> str:
+        target = params.get("target")
+        lang = game.row.language
+        if target == ATTIC:
+            return self.t("california.where.attic", lang)
+        if target == EXPAND:
+            return self.t("california.where.expansion", lang)
+        return self.t("california.where.space", lang, space=space_label(int(target or 0)))
 
 
 async def setup(bot: GameBot) -> None:

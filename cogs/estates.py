@@ -6,34 +6,49 @@ spectator view ``rules.view(state, None)`` and from public events: never from
 ``game.state`` and never from a seat's legal actions where those depend on
 money (how many bids a seat could afford, whether it already stowed, whether
 the auctioneer can pay).  A player learns their own money only privately:
-"My checks", the bid panel, the stow confirmation and the engine's refusals.
+"My checks" (with a picture of their holdings), the bid panel and form, the
+stow confirmation, "Catch me up" (``private_summary``) and the engine's refusals.
 
-The table message, per phase of a turn:
+The table message, per phase of a turn (at most ``MAX_PUBLIC_CONTROLS``
+buttons, leaving the host room for its own "Catch me up"):
 
-    choose  Stow $1 in the cash box · one button per piece on offer · My checks
-    bid     Bid… (private panel: quick raises and a form) · Pass · My checks
+    choose  one button per piece on offer · My checks
+    bid     Bid $min, $min+1, $min+2, $min+5 (the same for everyone) · Bid… (a private
+            form from the minimum to one's own money) · Pass · My checks
     decide  Sell for $X · Buy for $X (always both; a buy the auctioneer cannot
             pay is refused privately by the engine) · My checks
     place   the placer's legal placements (where a piece may go is public) · My checks
 
-Stowing is a private action: the host leaves the table untouched, and the
-Stow button stays on every choose-phase table whether or not the auctioneer
-already stowed (a second stow is refused privately), so nothing shows it.
+Stowing is irreversible and private, so it lives in "My checks", behind a
+confirmation: My checks -> "Stow $1 in the cash box…" -> "Yes, stow $1 million".
+The public table is the same whether or not the auctioneer may stow or
+already stowed; only the private panel (which may depend on money) offers
+the stow, and only when the engine would take it.
+
+Cubes are labelled "3 Gn" (number, company letters) on buttons exactly as on
+the board image (``renderers.estates.cube_label``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.presenter import Button, Control, ModalSpec, Panel, Presenter
-from bot.session import Applied, LiveGame
+from bot.session import LiveGame
+from renderers.estates import cube_label, render_holdings
 from rules.core import Action, Event
 from rules.estates import data
 
 if TYPE_CHECKING:
     from bot.client import GameBot
+
+log = logging.getLogger(__name__)
 
 View = dict[str, Any]
 
@@ -42,10 +57,8 @@ PASS = Action("pass")
 SELL = Action("sell")
 BUY = Action("buy")
 
-MAX_CONTROLS = 25
-"""Discord's limit of components on one message."""
-BID_FORM_MAX = 999
-"""Far above anyone's money on purpose: the engine, not the form, refuses a bid one cannot pay."""
+MAX_PUBLIC_CONTROLS = 24
+"""Discord allows 25 components on a message; the host adds its own "Catch me up" to every table."""
 QUICK_RAISES = (0, 1, 2, 5)
 """Quick bids on the bid panel: the minimum bid plus these."""
 
@@ -56,8 +69,8 @@ def mark(colour: object) -> str:
 
 
 def cube_code(cube: dict[str, Any]) -> str:
-    """``Bl5``: colour letters and number, as on the board image."""
-    return f"{mark(cube.get('colour'))}{cube.get('number')}"
+    """``5 Bl``: number and colour letters, exactly as the board image writes the cube."""
+    return cube_label(cube.get("number"), mark(cube.get("colour")))
 
 
 class EstatesPresenter(Presenter):
@@ -73,7 +86,11 @@ class EstatesPresenter(Presenter):
         return you
 
     def piece(self, lang: str, params: dict[str, Any]) -> str:
-        """A piece in a sentence ("the blue 5", "a rooftop worth 4", "building permit 2")."""
+        """A piece in a sentence ("the blue 5 (5 Bl)", "a rooftop worth 4", "building permit 2").
+
+        A cube also carries its code as the image and the buttons write it, so a player who cannot
+        tell the colours apart can still match the words to the board.
+        """
         kind = params.get("kind")
         if kind == "cube":
             return self.t(
@@ -82,6 +99,7 @@ class EstatesPresenter(Presenter):
                 colour=params.get("colour"),
                 number=params.get("number"),
                 mark=mark(params.get("colour")),
+                code=cube_code(params),
             )
         if kind in ("roof", "permit", "mayor", "cancel"):
             return self.t(f"estates.piece.{kind}", lang, value=params.get("value"))
@@ -139,12 +157,8 @@ class EstatesPresenter(Presenter):
         auction = view.get("auction")
         if phase == "choose":
             return [*self.choose_controls(lang, view), checks]
-        if phase == "bid":
-            return [
-                Button(self.t("estates.button.bid", lang), ui="bid", style="primary"),
-                Button(self.t("estates.button.pass", lang), action=PASS),
-                checks,
-            ]
+        if phase == "bid" and isinstance(auction, dict):
+            return [*self.bid_controls(lang, auction), dataclasses.replace(checks, row=1)]
         if phase == "decide" and isinstance(auction, dict):
             price = auction["high_bid"]
             return [
@@ -157,8 +171,8 @@ class EstatesPresenter(Presenter):
         return []
 
     def choose_controls(self, lang: str, view: View) -> list[Control]:
-        """Stow (always: the button must not tell whether one already stowed) and every piece on offer."""
-        controls: list[Control] = [Button(self.t("estates.button.stow", lang), action=STOW, style="success")]
+        """Every piece on offer.  No stow here: it is in "My checks", behind a confirmation."""
+        controls: list[Control] = []
         for line in view["display"]:
             for cube in line:
                 if cube["selectable"]:
@@ -192,12 +206,13 @@ class EstatesPresenter(Presenter):
     def place_controls(self, game: LiveGame, view: View) -> list[Control]:
         """The placer's legal placements: where a piece may go depends only on the board, so it is public.
 
-        They always fit on one message: a row never has more buildings than its requirement, and the
-        requirements add up to at most 4 + 4 + 4 + (1 + 2 + 3) = 18 lots.
+        They always fit with "My checks" and the host's "Catch me up": a row never has more buildings
+        than its requirement, and the requirements add up to at most 4 + 4 + 4 + (1 + 2 + 3) = 18
+        lots, so there are at most 18 places (a permit: 6 and Discard).
         """
         winner = view["auction"]["winner"]
         actions = game.entry.rules.legal_actions(game.state, winner) if isinstance(winner, int) else []
-        return [self.place_button(game, view, action) for action in actions[: MAX_CONTROLS - 1]]
+        return [self.place_button(game, view, action) for action in actions[: MAX_PUBLIC_CONTROLS - 1]]
 
     def place_button(self, game: LiveGame, view: View, action: Action) -> Button:
         lang = game.row.language
@@ -262,28 +277,106 @@ class EstatesPresenter(Presenter):
 
     async def on_ui(self, interaction: discord.Interaction, game: LiveGame, seat: int, code: str) -> Panel:
         if code == "checks":
-            return self.checks_panel(game, seat)
+            return await self.checks_panel(game, seat)
+        if code == "stow":
+            return self.stow_panel(game, seat)
         if code == "bid":
             return self.bid_panel(game, seat)
         return await super().on_ui(interaction, game, seat, code)
 
-    def checks_panel(self, game: LiveGame, seat: int) -> Panel:
-        """Your own money and cash box, for your eyes only, at any time."""
+    def purse_line(self, game: LiveGame, you: dict[str, Any]) -> str:
+        lang = game.row.language
+        return self.t(
+            "estates.panel.checks",
+            lang,
+            money=you["money"],
+            cash_box=you["cash_box"],
+            points=self.count("estates.points", lang, int(you["cash_box"]) * data.CASH_BOX_POINTS),
+        )
+
+    def count(self, key: str, lang: str, count: int) -> str:
+        """``{count} point`` or ``{count} points``: the catalog's ``<key>_one`` / ``<key>_other``."""
+        return self.t(f"{key}_one" if count == 1 else f"{key}_other", lang, count=count)
+
+    def round_lines(self, game: LiveGame, you: dict[str, Any]) -> list[str]:
+        """One line with the seat's own score of every finished round (private: cash box included).
+
+        Compact on purpose: each round's full private summary is the ``round_score`` event, which
+        "Catch me up" replays to its seat; this line is where the seat stands over the match.
+        """
+        lang = game.row.language
+        results = you.get("round_results") or []
+        if not results:
+            return []
+        scores = ", ".join(
+            self.t("estates.panel.round_score", lang, round=entry["round"], score=entry["score"])
+            for entry in results
+        )
+        return [self.t("estates.panel.round_scores", lang, scores=scores)]
+
+    async def checks_panel(self, game: LiveGame, seat: int) -> Panel:
+        """Your own money, cash box and holdings (with a picture), for your eyes only, at any time.
+
+        The stow is offered here, and only when the engine would take it: this panel is private, so it
+        may depend on money and on whether you already stowed.  The picture is drawn off the event
+        loop; if it fails, the panel still answers without it.
+        """
         lang = game.row.language
         you = self.own(game, seat)
-        lines = [self.t("estates.panel.checks", lang, money=you["money"], cash_box=you["cash_box"])]
+        lines = [self.purse_line(game, you)]
         if you["stowed_this_turn"]:
             lines.append(self.t("estates.panel.stowed_this_turn", lang))
-        if you["round_scores"]:
-            scores = ", ".join(
-                self.t("estates.panel.round_score", lang, round=i, score=s)
-                for i, s in enumerate(you["round_scores"], start=1)
-            )
-            lines.append(self.t("estates.panel.round_scores", lang, scores=scores))
+        lines.extend(self.round_lines(game, you))
         controls: list[Control] = []
-        if STOW in game.entry.rules.legal_actions(game.state, seat):  # private panel: may depend on money
-            controls.append(Button(self.t("estates.button.stow", lang), action=STOW, style="success"))
-        return Panel("\n".join(lines), controls)
+        if STOW in game.entry.rules.legal_actions(game.state, seat):
+            lines.append(self.t("estates.panel.stow_offer", lang))
+            controls.append(Button(self.t("estates.button.stow", lang), ui="stow"))
+        view = game.entry.rules.view(game.state, seat)
+        try:
+            image: bytes | None = await asyncio.to_thread(render_holdings, view, list(game.names), seat)
+        except Exception:
+            log.exception("game %s: the holdings picture could not be drawn", game.id)
+            image = None
+        return Panel("\n".join(lines), controls, image=image)
+
+    def stow_panel(self, game: LiveGame, seat: int) -> Panel:
+        """The confirmation before an irreversible stow, or why one cannot stow now (private)."""
+        lang = game.row.language
+        back = Button(self.t("estates.button.back", lang), ui="checks")
+        if STOW not in game.entry.rules.legal_actions(game.state, seat):
+            view = self.public(game)
+            you = self.own(game, seat)
+            if view["phase"] != "choose" or view["auctioneer"] != seat:
+                reason = "estates.panel.stow_not_now"
+            elif you["stowed_this_turn"]:
+                reason = "estates.panel.stowed_this_turn"
+            else:
+                reason = "estates.panel.stow_broke"
+            return Panel(self.t(reason, lang), [back])
+        confirm = Button(self.t("estates.button.stow_confirm", lang), action=STOW, style="danger")
+        return Panel(self.t("estates.panel.stow_confirm", lang), [confirm, back])
+
+    def bid_controls(self, lang: str, auction: dict[str, Any]) -> list[Control]:
+        """Quick bids right on the table, a form for any other amount, and Pass.
+
+        The amounts follow the minimum bid, which is public; they are offered to everyone
+        alike (never shortened to what the bidder can pay), so they reveal nothing, and a
+        bid beyond one's money is refused privately by the engine.  On the table, a bid is
+        one click and one message instead of a private panel first.
+        """
+        minimum = int(auction["min_bid"])
+        controls: list[Control] = [
+            Button(
+                self.t("estates.panel.raise", lang, amount=amount),
+                action=Action("bid", (amount,)),
+                style="success",
+                row=0,
+            )
+            for amount in sorted({minimum + extra for extra in QUICK_RAISES})
+        ]
+        controls.append(Button(self.t("estates.panel.other", lang), modal="bid", row=1))
+        controls.append(Button(self.t("estates.button.pass", lang), action=PASS, row=1))
+        return controls
 
     def bid_panel(self, game: LiveGame, seat: int) -> Panel:
         """The bidder's private panel: minimum bid, own money, quick raises, a form and Pass."""
@@ -325,30 +418,83 @@ class EstatesPresenter(Presenter):
         controls.append(Button(self.t("estates.button.pass", lang), action=PASS, row=1))
         return Panel(text, controls)
 
-    def modal(self, game: LiveGame, kind: str) -> ModalSpec | None:
+    def modal(self, game: LiveGame, kind: str, seat: int | None = None) -> ModalSpec | None:
+        """The bid form: from the minimum bid up to the clicking bidder's money in hand.
+
+        The form is private, so its bounds may use the bidder's money.  Without ``seat`` (a host that
+        does not say who clicked) the upper bound is all the money in the game, which tells nobody
+        anything; the engine then refuses a bid above one's money privately, with the balance.  A
+        bidder who cannot reach the minimum gets the minimum as both bounds, so the engine's refusal
+        (the balance) is what they read, never an upside-down range.
+        """
         if kind != "bid":
             return None
         lang = game.row.language
         auction = self.public(game).get("auction")
         minimum = int(auction["min_bid"]) if isinstance(auction, dict) else data.MIN_FIRST_BID
         piece = self.piece(lang, auction) if isinstance(auction, dict) else ""
+        maximum = data.START_MONEY * len(game.seats)
+        if seat is not None and isinstance(auction, dict) and auction.get("to_bid") == seat:
+            maximum = max(minimum, int(self.own(game, seat)["money"]))
         return ModalSpec(
             title=self.t("estates.form.title", lang, piece=piece),
-            label=self.t("estates.form.label", lang, min=minimum),
-            minimum=1,
-            maximum=BID_FORM_MAX,
+            label=self.t("estates.form.label", lang, min=minimum, max=maximum),
+            minimum=minimum,
+            maximum=maximum,
             placeholder=self.t("estates.form.placeholder", lang, min=minimum),
         )
 
+    def private_summary(self, game: LiveGame, seat: int) -> list[str]:
+        """What only ``seat`` knows, for "Catch me up": money, cash box, its round scores so far.
+
+        Built from ``view(state, seat)`` alone, so it says what "My checks" says and nothing about
+        anyone else.  (Each round's detailed private summary is the seat's ``round_score`` event.)
+        """
+        if not 0 <= seat < len(game.seats):
+            return []
+        lang = game.row.language
+        you = self.own(game, seat)
+        lines = [self.purse_line(game, you)]
+        if you["stowed_this_turn"]:
+            lines.append(self.t("estates.panel.stowed_this_turn", lang))
+        elif game.status == "active" and STOW in game.entry.rules.legal_actions(game.state, seat):
+            lines.append(self.t("estates.panel.stow_offer", lang))
+        lines.extend(self.round_lines(game, you))
+        return lines
+
     # -- events and results ----------------------------------------------------------------------
 
-    def event_line(self, game: LiveGame, event: Event) -> str | None:
+    def lines(self, game: LiveGame, events: Sequence[Event]) -> list[str]:
+        """Public log lines; the match's winner is named once, by the host's final standings.
+
+        So the last round's end is told without its winner when the match ends with it, and
+        ``game_over`` has no line of its own (the host's "Final standings" follow right after).
+        """
+        final = any(event.kind == "game_over" for event in events)
+        out: list[str] = []
+        for event in events:
+            if event.visible_to is not None:
+                continue
+            line = self.event_line(game, event, final=final and event.kind == "round_ended")
+            if line:
+                out.append(line)
+        return out
+
+    def event_line(self, game: LiveGame, event: Event, *, final: bool = False) -> str | None:
+        """One public event in words; ``final`` phrases a round end that also ends the match.
+
+        ``game_over`` gets no line: the host's standings name the winner (once).
+        """
         lang = game.row.language
         kind = event.kind
         p: dict[str, Any] = dict(event.params)
         key = f"estates.event.{kind}"
         if kind == "picked" and p.get("kind") == "roof":
             key = "estates.event.picked_roof"
+        if kind == "round_ended" and final:
+            key = "estates.event.round_ended_final"
+        if kind == "game_over":
+            return None
         if not self.catalog.has(key, lang):
             return None
         params: dict[str, Any] = {**p, "player": self.player(game, event.seat)}
@@ -364,7 +510,7 @@ class EstatesPresenter(Presenter):
             params["buildings"] = ", ".join(
                 f"{self.player(game, s)} {points}" for s, points in enumerate(p.get("buildings") or [])
             )
-        if kind in ("round_ended", "game_over"):
+        if kind == "round_ended":
             params["winners"] = self.names(game, p.get("winners"))
         return self.t(key, lang, **params)
 
@@ -380,15 +526,12 @@ class EstatesPresenter(Presenter):
             return None
         return self.t(key, game.row.language, **dict(event.params))
 
-    def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
-        if applied.action.kind == "bid" and applied.action.args:
-            return self.t("estates.private.bid", game.row.language, amount=applied.action.args[0])
-        return None
-
     def score_part(self, game: LiveGame, key: str, value: int) -> str:
         number = key.removeprefix("round")
         if number.isdigit():
             return self.t("estates.score.round", game.row.language, round=number, value=value)
+        if key == "round_wins":
+            return self.count("estates.score.round_wins", game.row.language, value)
         return super().score_part(game, key, value)
 
 

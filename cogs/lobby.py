@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OPEN = ("lobby", "active")
+ENDED = ("finished", "abandoned", "broken")
 
 
 class LobbyCog(commands.Cog):
@@ -46,8 +47,14 @@ class LobbyCog(commands.Cog):
     async def _refuse(self, interaction: discord.Interaction, refusal: Refusal) -> None:
         await self.bot.tables.refuse(interaction, refusal, self.bot.settings.language)
 
-    async def _table(self, interaction: discord.Interaction, table: int | None) -> LiveGame:
-        """The named table in this server, or the only open one in this channel or thread."""
+    async def _table(
+        self, interaction: discord.Interaction, table: int | None, *, ended: bool = False
+    ) -> LiveGame:
+        """The named table in this server, or the only open one in this channel or thread.
+
+        With ``ended``, a finished table's own thread also names it (``/game export`` or
+        ``/game show`` typed in the thread of a game that is over).
+        """
         if interaction.guild_id is None:
             raise Refusal("host.refuse.dm")
         if table is not None:
@@ -55,7 +62,11 @@ class LobbyCog(commands.Cog):
             if game.row.guild_id != interaction.guild_id:
                 raise Refusal("host.refuse.no_game", game_id=table)
             return game
-        here = await self.bot.store.games_in_channel(interaction.channel_id or 0, OPEN)
+        channel_id = interaction.channel_id or 0
+        here = await self.bot.store.games_in_channel(channel_id, OPEN)
+        if not here and ended:
+            over = await self.bot.store.games_in_channel(channel_id, ENDED)
+            here = [row for row in over if row.thread_id == channel_id][-1:]
         if not here:
             raise Refusal("host.refuse.no_table_here")
         if len(here) > 1:
@@ -159,10 +170,10 @@ class LobbyCog(commands.Cog):
     @app_commands.describe(table="Table number (default: the table in this channel)")
     async def show(self, interaction: discord.Interaction, table: int | None = None) -> None:
         try:
-            game = await self._table(interaction, table)
-            if game.status != "active":
+            game = await self._table(interaction, table, ended=True)
+            if game.status not in ("active", "finished", "abandoned"):
                 raise Refusal("host.refuse.not_started" if game.status == "lobby" else "host.refuse.over")
-            # Reposting pings the players we wait for, so spectators may not do it.
+            # A repost moves the board to the bottom of the thread: the players' call, not a spectator's.
             moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
             if game.seat_of(interaction.user.id) is None and not moderator:
                 raise Refusal("host.refuse.players_only")
@@ -232,7 +243,7 @@ class LobbyCog(commands.Cog):
             if interaction.guild_id is None:
                 raise Refusal("host.refuse.dm")
             if table is None:
-                game = await self._table(interaction, None)
+                game = await self._table(interaction, None, ended=True)
             else:
                 game = await self.bot.sessions.load(table)
                 if game.row.guild_id != interaction.guild_id:

@@ -1,8 +1,15 @@
-"""California through the real discord.py path (SimCord): a whole game played only by clicks."""
+"""California through the real discord.py path (SimCord): a whole game played only by clicks.
+
+The presenter's pure parts (labels, confirmations, the catch-up line) are also
+checked directly on positions built with the engine, where reaching them by
+clicks would take a whole game.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +17,15 @@ import discord
 import pytest
 import simcord
 
-from tests.host.discord_kit import Table, labels, make_bot, open_table
+from bot.i18n import Catalog
+from bot.presenter import Button
+from bot.registry import REGISTRY
+from bot.session import Applied, LiveGame
+from bot.store import GameRow, SeatRow
+from cogs.california import CaliforniaPresenter
+from rules.california import COIN, LOAN, RULES, State, data
+from rules.core import Action
+from tests.host.discord_kit import Table, labels, make_bot, open_table, playable
 
 
 def buttons(message: discord.Message) -> list[Any]:
@@ -22,23 +37,38 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
 
 
+def tile_buttons(message: discord.Message) -> list[Any]:
+    """The store tiles on the table: a tile's spaces (``t.<store>.<slot>``), or a one-click buy
+    when the tile can go to one place only."""
+    return [
+        b
+        for b in buttons(message)
+        if (b.custom_id or "").split(":")[-1].startswith(("t.", "buy.", "loan_buy."))
+    ]
+
+
 async def buy_something(table: Table, player: Any, rng: random.Random) -> bool:
-    """Buy through the private panels: a tile, then an affordable space. False if nothing fits."""
-    opened = await player.click(table.table_message(), label="Buy a tile…")
-    panel = opened.response.message
-    tiles = [b for b in buttons(panel) if not b.disabled]
+    """Buy on the table itself: a tile, whose spaces replace the table's buttons in place, then an
+    affordable space.  False (and Back) when nothing fits."""
+    board = table.table_message()
+    tiles = [b for b in tile_buttons(board) if not b.disabled]
     if not tiles:
         return False
-    picked = await player.click(panel, custom_id=rng.choice(tiles).custom_id)
-    panel = picked.response.message
-    affordable = [b for b in buttons(panel) if b.style == discord.ButtonStyle.success and not b.disabled]
+    tile = rng.choice(tiles)
+    picked = await player.click(board, custom_id=tile.custom_id)
+    assert picked.acknowledged and not picked.ephemeral, "the spaces show on the table, not privately"
+    if tile.custom_id.split(":")[-1].startswith(("buy.", "loan_buy.")):
+        assert "→" in tile.label, "a one-click buy names its place"
+        return True
+    board = table.table_message()
+    assert "where does it go" in board.content
+    affordable = [b for b in buttons(board) if b.style == discord.ButtonStyle.success and not b.disabled]
     if not affordable:
-        back = await player.click(panel, label="Back")
-        assert "Which tile?" in back.response.message.content
+        back = await player.click(board, label="Back")
+        assert back.acknowledged and tile_buttons(table.table_message())
         return False
-    done = await player.click(panel, custom_id=rng.choice(affordable).custom_id)
-    assert done.acknowledged
-    assert not done.response.message.components, "the private panel closes after the purchase"
+    done = await player.click(board, custom_id=rng.choice(affordable).custom_id)
+    assert done.acknowledged and not done.ephemeral
     return True
 
 
@@ -47,10 +77,12 @@ async def test_a_whole_three_player_game_by_clicks(tmp_path: Path) -> None:
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob", "cy"], game="california")
         first = table.table_message()
-        assert first.attachments and "Day 1 of 12" in first.content
-        assert set(labels(first)) >= {"Take a coin", "Buy a tile…", "Take a loan (+3)", "Repay loan (4)"}
+        assert first.attachments and "Day 1 of 12" in first.content and "1 gold = 5 silver" in first.content
+        assert set(labels(first)) >= {"Take a coin", "Take a loan (+3)", "My mansion", "Catch me up"}
+        assert len(tile_buttons(first)) == data.STORES * data.STORE_SLOTS
+        assert "Repay loan (4)" not in labels(first), "nobody has a loan to repay yet"
         for _ in range(400):
-            if not any(m.components for m in table.messages()):
+            if not any(playable(m) for m in table.messages()):
                 break
             player = table.on_turn()
             if rng.random() < 0.75 and await buy_something(table, player, rng):
@@ -75,51 +107,86 @@ async def test_loan_out_of_turn_and_refusals(tmp_path: Path) -> None:
         board = table.table_message()
 
         loan = await idle.click(board, label="Take a loan (+3)")
-        assert any("You took a loan" in f.content and f.ephemeral for f in loan.followups)
+        assert loan.acknowledged and not loan.followups, "the public line says it all: no private echo"
         assert table.table_message().id == board.id, "an out-of-turn loan edits the table in place"
         assert "took a loan (+3 silver)" in table.table_message().content
 
         again = await idle.click(table.table_message(), label="Take a loan (+3)")
         assert again.ephemeral and "already have a loan" in again.response.content
 
-        not_yours = await idle.click(table.table_message(), label="Buy a tile…")
+        tile = next(b for b in tile_buttons(table.table_message()) if not b.disabled)
+        not_yours = await idle.click(table.table_message(), custom_id=tile.custom_id)
         assert not_yours.ephemeral and "only on your turn" in not_yours.response.content
         wrong = await idle.click(table.table_message(), label="Take a coin")
         assert wrong.ephemeral
 
+        assert "Repay loan (4)" in labels(table.table_message()), "someone has a loan: Repay shows"
         repay = await idle.click(table.table_message(), label="Repay loan (4)")
-        assert any("Loan repaid" in f.content for f in repay.followups)
-        none = await idle.click(table.table_message(), label="Repay loan (4)")
-        assert none.ephemeral and "loan" in none.response.content
+        assert repay.acknowledged and "repaid" in table.table_message().content
+        assert "Repay loan (4)" not in labels(table.table_message()), "no loan left: Repay is hidden"
 
 
-async def test_a_purchase_the_player_cannot_afford_is_refused_privately(tmp_path: Path) -> None:
+def dearest(panel: discord.Message, style: discord.ButtonStyle) -> Any | None:
+    """The enabled space button of ``style`` with the highest total price (the number after "·")."""
+    found = [b for b in buttons(panel) if b.style == style and not b.disabled and "·" in (b.label or "")]
+    return max(found, key=lambda b: int(b.label.split("·")[1].split()[0])) if found else None
+
+
+async def test_borrow_and_buy_is_one_click_and_out_of_reach_spaces_are_disabled(tmp_path: Path) -> None:
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"], game="california")
-        mover = table.on_turn()
-        # Spend down to nothing affordable: buy the dearest spaces until a grey (unaffordable) one shows.
-        for _ in range(20):
-            opened = await mover.click(table.table_message(), label="Buy a tile…")
-            tiles = [b for b in buttons(opened.response.message) if not b.disabled]
-            picked = await mover.click(opened.response.message, custom_id=tiles[0].custom_id)
-            panel = picked.response.message
-            grey = [
-                b
-                for b in buttons(panel)
-                if b.style == discord.ButtonStyle.secondary
-                and "·" in (b.label or "")
-                and not b.disabled
-                and b.label != "Back"
-            ]
-            if grey:
-                count = len(table.messages())
-                refused = await mover.click(panel, custom_id=grey[0].custom_id)
-                assert refused.ephemeral and "silver" in refused.response.content
-                assert len(table.messages()) == count
-                return
-            await mover.click(panel, custom_id=next(b.custom_id for b in buttons(panel) if not b.disabled))
+        # Spend down by buying the dearest spaces until a blue "borrow 3" space shows.
+        for _ in range(30):
             mover = table.on_turn()
-        raise AssertionError("never found an unaffordable space")
+            board = table.table_message()
+            assert "1 gold = 5 silver" in board.content
+            tiles = [b for b in tile_buttons(board) if not b.disabled]
+            assert all(re.search(r"· from \d+|→ \S+ · \d+", b.label) for b in tiles), [b.label for b in tiles]
+            tiles = [b for b in tiles if b.custom_id.split(":")[-1].startswith("t.")]
+            for shut in (b for b in tile_buttons(board) if b.disabled):
+                assert re.search(r"no legal space|needs \d+", shut.label), shut.label
+            if not tiles:
+                assert any("even a loan gives" in b.label for b in tile_buttons(board))
+                await mover.click(board, label="Take a coin")
+                continue
+            borrowing = [b for b in tiles if b.label.endswith("with a loan")]
+            pick = borrowing[0] if borrowing else tiles[0]
+            await mover.click(board, custom_id=pick.custom_id)
+            panel = table.table_message()
+            blue = dearest(panel, discord.ButtonStyle.primary)
+            if blue is None:
+                await mover.click(panel, custom_id=dearest(panel, discord.ButtonStyle.success).custom_id)
+                continue
+            assert blue.label.endswith("borrow 3") and "Blue buttons take a loan" in panel.content
+            for grey in (b for b in buttons(panel) if b.style == discord.ButtonStyle.secondary):
+                assert grey.disabled or grey.label in ("Back", "Catch me up"), grey.label
+            done = await mover.click(panel, custom_id=blue.custom_id)
+            assert done.acknowledged
+            said = "\n".join(f.content for f in done.followups)
+            assert "You took a loan (+3 silver) and bought the" in said and all(
+                f.ephemeral for f in done.followups
+            )
+            log = table.recent(3)
+            assert "took a loan (+3 silver)" in log and "bought" in log
+            assert "Repay loan (4)" in labels(table.table_message())
+            return
+        raise AssertionError("never needed a loan to buy")
+
+
+async def test_my_mansion_is_a_private_picture_for_any_seated_player(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob", "cy"], game="california")
+        mover = table.on_turn()
+        idle = next(p for p in table.players if p.id != mover.id)
+        count = len(table.messages())
+        for player in (mover, idle):
+            shown = await player.click(table.table_message(), label="My mansion")
+            assert shown.ephemeral
+            answer = shown.response.message
+            assert "rows A–D and columns 1–4" in answer.content
+            assert "You have 6 silver (1 gold + 1 silver; 1 gold = 5 silver) and no loan." in answer.content
+            assert len(answer.attachments) == 1 and answer.attachments[0].filename.endswith(".png")
+        assert len(table.messages()) == count, "a private zoom changes nothing in the channel"
 
 
 async def test_restart_mid_game(tmp_path: Path) -> None:
@@ -127,28 +194,194 @@ async def test_restart_mid_game(tmp_path: Path) -> None:
         table = await open_table(env, ["ana", "bob", "cy"], game="california")
         await table.on_turn().click(table.table_message(), label="Take a coin")
         board = table.table_message()
-        opened = await table.on_turn().click(board, label="Buy a tile…")
+        tile = next(b for b in tile_buttons(board) if not b.disabled)
+        await table.on_turn().click(board, custom_id=tile.custom_id)
         await env.restart_bot(make_bot(tmp_path))
-        # Both the table buttons and the private panel drawn before the restart still work.
-        panel = opened.response.message
-        tile = next(b for b in buttons(panel) if not b.disabled)
-        picked = await table.on_turn().click(panel, custom_id=tile.custom_id)
-        assert "where does it go" in picked.response.message.content
-        result = await table.on_turn().click(board, label="Take a coin")
+        # The spaces shown on the table before the restart still work, and so does Back.
+        back = await table.on_turn().click(table.table_message(), label="Back")
+        assert back.acknowledged and tile_buttons(table.table_message())
+        result = await table.on_turn().click(table.table_message(), label="Take a coin")
         assert result.acknowledged and not result.ephemeral
-        assert "took a gold coin" in table.table_message().content
+        assert "took a gold coin" in table.recent()
 
 
-async def test_an_old_panel_is_redrawn_after_someone_else_moves(tmp_path: Path) -> None:
-    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+async def test_an_old_private_store_panel_still_buys(tmp_path: Path) -> None:
+    """Tables drawn before the tiles moved onto the table had "Buy a tile…" (code ``buy``): it still
+    opens the private store panel, whose tiles open private spaces with Back to that list."""
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob", "cy"], game="california")
         mover = table.on_turn()
-        idle = next(p for p in table.players if p.id != mover.id)
-        opened = await mover.click(table.table_message(), label="Buy a tile…")
-        await idle.click(table.table_message(), label="Take a loan (+3)")  # the public version moves on
-        tile = next(b for b in buttons(opened.response.message) if not b.disabled)
-        picked = await mover.click(opened.response.message, custom_id=tile.custom_id)
-        assert not picked.response.message.flags.ephemeral or "where does it go" in picked.response.content
-        space = next(b for b in buttons(picked.response.message) if b.style == discord.ButtonStyle.success)
-        bought = await mover.click(picked.response.message, custom_id=space.custom_id)
-        assert bought.acknowledged and "bought" in table.messages()[-1].content
+        game = await bot.sessions.load(1)
+        old_button = Button("Buy a tile…", ui="buy")
+        await bot.tables.publish(game)  # nothing queued: a no-op, the table stays as it is
+        panel = await PRESENTER.on_ui(None, game, game.seat_of(mover.id), old_button.ui or "")  # type: ignore[arg-type]
+        assert "Which tile?" in panel.text and not panel.public
+        tile = next(c for c in panel.controls if isinstance(c, Button) and not c.disabled)
+        assert tile.ui is not None
+        spaces = PRESENTER.space_panel(game, game.seat_of(mover.id), *map(int, tile.ui.split(".")[1:]))
+        assert any(isinstance(c, Button) and c.ui == "buy" for c in spaces.controls), (
+            "Back to the private list"
+        )
+
+
+# --- the presenter on positions built with the engine ------------------------------------------------
+
+PRESENTER = CaliforniaPresenter(Catalog.load())
+
+
+def live(state: State, names: tuple[str, ...] = ("Ana", "Bob", "Cy")) -> LiveGame:
+    """A LiveGame around ``state`` without a database (the row's other fields do not matter here)."""
+    blank: dict[str, Any] = {f.name: None for f in dataclasses.fields(GameRow)}
+    row = GameRow(
+        **{**blank, "id": 1, "game": "california", "status": "active", "language": "en", "version": 0}
+    )
+    entry = REGISTRY.get("california")
+    assert entry is not None
+    seats = [SeatRow(seat, 1000 + seat, name) for seat, name in enumerate(names[: state.n])]
+    return LiveGame(row=row, entry=entry, seats=seats, state=state, version=0, status="active")
+
+
+def applied(game: LiveGame, seat: int, action: Action) -> Applied:
+    events = RULES.apply(game.state, seat, action)
+    return Applied(
+        game=game,
+        seat=seat,
+        action=action,
+        events=events,
+        version=1,
+        public=True,
+        waiting_before=frozenset(),
+        waiting_after=frozenset(),
+        finished=game.state.over,
+        millis=0.0,
+    )
+
+
+def pull(state: State, kind: str, colour: int) -> int:
+    """A tile of that kind and colour taken from the draw stack (tests build positions with it)."""
+    from rules.california import TILE_COLOUR, TILE_KIND
+
+    tile = next(t for t in state.stack if TILE_KIND[t] == kind and TILE_COLOUR[t] == colour)
+    state.stack.remove(tile)
+    return tile
+
+
+def set_money(state: State, seat: int, silver: int) -> None:
+    state.minted += silver - state.players[seat].money
+    state.players[seat].money = silver
+
+
+def test_a_game_ending_purchase_is_confirmed_as_a_purchase() -> None:
+    state = RULES.setup(3, {}, 5)
+    state.turn, state.day = 0, data.DAYS
+    for slot in range(1, data.STORE_SLOTS):  # one tile left in store 1: buying it ends the last day
+        state.stack.insert(0, state.stores[0][slot])
+        state.stores[0][slot] = None
+    state.stack.insert(0, state.stores[0][0])
+    state.stores[0][0] = pull(state, "room", data.GREEN)
+    RULES.apply(state, 1, LOAN)  # Bob's loan is repaid automatically at the end
+    RULES.apply(state, 0, LOAN)  # and so is Ana's
+    game = live(state)
+    result = applied(game, 0, Action("buy", (0, 0, 4)))
+    assert state.over
+    text = PRESENTER.confirmation(game, result)
+    assert text is not None
+    assert text == (
+        "You bought the green room (conservatory) for 5 silver and placed it on B1. "
+        "The game is over and your loan was repaid automatically (4 silver): 0 silver left."
+    ), "the purchase first, then what the end did to the buyer's own loan (not Bob's)"
+
+
+def test_a_game_ending_purchase_with_an_unpayable_loan_says_so() -> None:
+    state = RULES.setup(3, {}, 5)
+    state.turn, state.day = 0, data.DAYS
+    for slot in range(1, data.STORE_SLOTS):
+        state.stack.insert(0, state.stores[0][slot])
+        state.stores[0][slot] = None
+    state.stack.insert(0, state.stores[0][0])
+    state.stores[0][0] = pull(state, "room", data.GREEN)
+    set_money(state, 0, 4)
+    game = live(state)
+    text = PRESENTER.confirmation(game, applied(game, 0, Action("loan_buy", (0, 0, 1))))
+    assert text == (
+        "You took a loan (+3 silver) and bought the green room (conservatory) for 6 silver, placed on A2. "
+        "The game is over with your loan unpaid (−2 points): 1 silver left."
+    )
+
+
+def test_borrow_and_buy_is_confirmed_with_its_loan_and_a_plain_loan_as_a_loan() -> None:
+    state = RULES.setup(3, {}, 5)
+    state.turn = 0
+    state.stack.insert(0, state.stores[0][0])
+    state.stores[0][0] = pull(state, "room", data.GREEN)
+    set_money(state, 0, 4)
+    game = live(state)
+    text = PRESENTER.confirmation(game, applied(game, 0, Action("loan_buy", (0, 0, 0))))
+    assert text == (
+        "You took a loan (+3 silver) and bought the green room (conservatory) for 5 silver, placed on A1. "
+        "You have 2 silver left; repaying your loan costs 4."
+    )
+    # A plain loan, a coin or a plain buy: the public line above the new board says it all.
+    assert PRESENTER.confirmation(game, applied(game, 2, LOAN)) is None
+    assert PRESENTER.confirmation(game, applied(game, 1, COIN)) is None
+
+
+def test_table_buttons_show_repay_and_loan_only_when_someone_can_use_them() -> None:
+    state = RULES.setup(3, {}, 5)
+    game = live(state)
+
+    def shown() -> list[str]:
+        return [c.label for c in PRESENTER.controls(game) if isinstance(c, Button) and c.row == 0]
+
+    assert shown() == ["Take a coin", "Take a loan (+3)", "My mansion"]
+    RULES.apply(state, 2, LOAN)
+    assert shown() == ["Take a coin", "Take a loan (+3)", "Repay loan (4)", "My mansion"]
+    RULES.apply(state, 0, LOAN)
+    RULES.apply(state, 1, LOAN)
+    assert shown() == ["Take a coin", "Repay loan (4)", "My mansion"], "every seat has a loan"
+    assert len(PRESENTER.controls(game)) <= 24, "room for the host's own button"
+
+
+def test_catch_up_tells_a_seat_its_own_purse() -> None:
+    state = RULES.setup(3, {}, 5)
+    RULES.apply(state, 1, LOAN)
+    game = live(state)
+    assert PRESENTER.private_summary(game, 1) == [
+        "You have 9 silver (1 gold + 4 silver; 1 gold = 5 silver) and an open loan "
+        "(repaying it costs 4 silver). Score so far: 1."
+    ]
+    assert PRESENTER.private_summary(game, 0) == [
+        "You have 6 silver (1 gold + 1 silver; 1 gold = 5 silver) and no loan. Score so far: 1."
+    ]
+
+
+def test_tile_buttons_give_the_cheapest_price_or_why_not() -> None:
+    state = RULES.setup(3, {}, 5)  # the 2-3 player side: fees 0, 1 or 2
+    state.turn = 0
+    for slot, (kind, colour) in enumerate(
+        [("room", data.GREEN), ("furniture", data.BLUE), ("room", data.RED), ("furniture", data.RED)]
+    ):
+        state.stack.insert(0, state.stores[0][slot])
+        state.stores[0][slot] = pull(state, kind, colour)
+    p = state.players[0]
+    p.attic.append(pull(state, "furniture", data.GRAY))  # the attic is full: blue furniture has nowhere to go
+    game = live(state)
+
+    def tiles() -> list[tuple[str, bool]]:
+        panel = PRESENTER.store_panel(game, 0)
+        return [(c.label, c.disabled) for c in panel.controls if isinstance(c, Button)][:4]
+
+    assert tiles() == [
+        ("Store 1: green room [Gn] · from 4", False),
+        ("Store 1: swimming pool [Bl] – no legal space", True),
+        ("Store 1: red room [Rd] · from 4", False),
+        ("Store 1: grand piano [Rd] · from 4", False),  # into the printed red room
+    ]
+    set_money(state, 0, 2)
+    assert tiles()[0] == ("Store 1: green room [Gn] · from 4 with a loan", False)
+    set_money(state, 0, 0)
+    assert tiles()[0] == ("Store 1: green room [Gn] – needs 4, even a loan gives 3", True)
+    RULES.apply(state, 0, LOAN)
+    set_money(state, 0, 2)
+    assert tiles()[0] == ("Store 1: green room [Gn] – needs 4, you have 2", True)

@@ -1,9 +1,10 @@
 """The Estates through the real discord.py path (SimCord): auctions by buttons, hidden money.
 
 One scripted three-player game played only by clicks (permit, Cancel cube,
-an auctioneer buying, a refused bid, a stow, "My checks", a restart in the
-middle of an auction, then random play to the end), and a leak test: a random
-game with stows is compared, snapshot by snapshot, with the same public moves
+an auctioneer buying, a refused bid, a stow confirmed from "My checks" with
+its private picture, a restart in the middle of an auction, then random play
+to the end, where the winner is named once), and a leak test: a random game
+with stows is compared, snapshot by snapshot, with the same public moves
 played without any stow; nothing public may differ, no public text may name
 a balance, and every image must be drawn from the spectator view.
 """
@@ -28,14 +29,18 @@ from bot.client import GameBot
 from bot.i18n import Catalog
 from bot.presenter import Button
 from bot.registry import REGISTRY
-from cogs.estates import EstatesPresenter
+from cogs.estates import EstatesPresenter, cube_code
+from renderers.estates import cube_label
 from rules.core import Action
 from rules.estates import RULES
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
+from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable
 
 ORIGINAL = REGISTRY.get("estates")
-STOW = "Stow $1 in the cash box"
+STOW = "Stow $1 in the cash box…"  # on the private "My checks" panel only
+CONFIRM = "Yes, stow $1 million"
 CHECKS = "My checks"
+CATCH = "Catch me up"  # the host's own button, on every table
+CUBE = r"[1-6] (Bl|Re|Ye|Gn|Pu|Gy)"
 SECRET_KEYS = {"money", "cash_box", "checks", "stowed_this_turn", "you", "round_scores"}
 
 
@@ -74,6 +79,11 @@ def buttons(message: discord.Message) -> list[Any]:
     return [child for row in message.components for child in row.children]  # type: ignore[attr-defined]
 
 
+def game_labels(message: discord.Message) -> list[str]:
+    """The table's buttons that are The Estates' own (without the host's Catch me up)."""
+    return [label for label in labels(message) if label != CATCH]
+
+
 def button(message: discord.Message, label: str) -> Any:
     found = [b for b in buttons(message) if b.label == label]
     assert found, f"no button {label!r} in {labels(message)}"
@@ -85,8 +95,9 @@ def followup_text(result: Any) -> str:
 
 
 def only_private(result: Any) -> str:
-    """The text of an answer that must be ephemeral (a direct reply or ephemeral followups)."""
-    if result.response is not None and result.ephemeral:
+    """The text of an answer that must be ephemeral (a direct reply, an update of a private
+    panel, or ephemeral followups)."""
+    if result.response is not None and (result.ephemeral or getattr(result.response, "ephemeral", False)):
         return str(result.response.content)
     assert result.followups and all(f.ephemeral for f in result.followups), result
     return followup_text(result)
@@ -109,7 +120,7 @@ def newest(table: Table, count: int) -> list[discord.Message]:
 
 def board_of(table: Table) -> discord.Message | None:
     """The live table message (the newest with buttons), or None once the game is over."""
-    return next((m for m in reversed(newest(table, 3)) if m.components), None)
+    return next((m for m in reversed(newest(table, 3)) if playable(m)), None)
 
 
 def mover(table: Table, board: discord.Message) -> Any:
@@ -146,27 +157,42 @@ def seat_of(table: Table, player: Any) -> int:
 
 
 async def checks(table: Table, player: Any) -> tuple[int, int]:
-    """Money in hand and cash box as "My checks" tells them (privately)."""
+    """Money in hand and cash box as "My checks" tells them (privately, with a picture)."""
     before = snapshot(table)
     result = await player.click(table.table_message(), label=CHECKS)
     text = only_private(result)
     match = re.search(r"You have \$(\d+) million in hand and \$(\d+) million in your cash box", text)
     assert match, text
+    assert result.response.message.attachments, "My checks shows the holdings picture"
     assert snapshot(table) == before, "looking at one's checks changes nothing public"
     return int(match[1]), int(match[2])
 
 
+async def open_stow(table: Table, player: Any) -> Any:
+    """My checks -> "Stow…": the confirmation panel (a private message to click on)."""
+    opened = await player.click(table.table_message(), label=CHECKS)
+    assert opened.ephemeral and STOW in labels(opened.response.message), labels(opened.response.message)
+    asked = await player.click(opened.response.message, label=STOW)
+    assert asked.response.ephemeral and "cannot be undone" in asked.response.content, (
+        "the panel turns into the question"
+    )
+    assert labels(asked.response.message) == [CONFIRM, "Back"]
+    return asked.response.message
+
+
 async def bid(table: Table, amount: int, *, form: bool = False) -> Any:
-    """The bidder on turn bids through the private panel: a quick raise, or the form."""
+    """The bidder on turn bids on the table: a quick bid button, or the form for any amount."""
     bidder = table.on_turn()
-    opened = await bidder.click(table.table_message(), label="Bid…")
-    assert opened.ephemeral and "The minimum bid is" in opened.response.content
-    panel = opened.response.message
-    if form:
-        shown = await bidder.click(panel, label="Other amount…")
+    board = table.table_message()
+    if form or f"Bid ${amount}" not in labels(board):
+        shown = await bidder.click(board, label="Other amount…")
         assert shown.modal is not None
         return await bidder.submit_modal(shown, {"value": str(amount)})
-    return await bidder.click(panel, label=f"Bid ${amount}")
+    return await bidder.click(board, label=f"Bid ${amount}")
+
+
+def quick_bids(minimum: int) -> set[str]:
+    return {f"Bid ${minimum + extra}" for extra in (0, 1, 2, 5)}
 
 
 async def click(table: Table, label: str) -> Any:
@@ -185,72 +211,87 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         assert board.attachments and "Round 1 of 1 · turn 1" in board.content
         assert "chooses a piece to auction" in board.content
         first = set(labels(board))
-        assert {STOW, "Permit 1", "Permit 2", "Permit 3", "Mayor", "Cancel cube", CHECKS} <= first
+        assert {"Permit 1", "Permit 2", "Permit 3", "Mayor", "Cancel cube", CHECKS} <= first
         assert "Rooftop (random)" not in first, "no building to roof yet"
-        cubes = [x for x in labels(board) if re.fullmatch(r"(Bl|Re|Ye|Gn|Pu|Gy)[1-6]", x)]
+        assert STOW not in first, "stowing is private: it is on My checks, not on the table"
+        cubes = [x for x in labels(board) if re.fullmatch(CUBE, x)]
         assert 2 <= len(cubes) <= 6, "the selectable ends of the three display rows"
         a = table.on_turn()
         b, c = (table.players[(seat_of(table, a) + k) % 3] for k in (1, 2))
 
         # Turn 1: a permit; b bids by quick raise; c's bid above their money is refused privately.
         await click(table, "Permit 1")
-        assert f"{a.name} auctions building permit 1." in table.table_message().content
+        assert f"{a.name} auctions building permit 1." in table.recent()
         assert table.on_turn().id == b.id
-        assert set(labels(table.table_message())) == {"Bid…", "Pass", CHECKS}
+        assert set(game_labels(table.table_message())) == quick_bids(1) | {"Other amount…", "Pass", CHECKS}
         done = await bid(table, 2)
-        assert "Your bid of $2 million is in." in done.response.content
-        assert not done.response.message.components, "the bid panel closes after the bid"
+        assert done.acknowledged and not done.ephemeral and not done.followups, "one click, one public line"
         board = table.table_message()
-        assert f"{b.name} bids $2 million." in board.content
+        assert f"{b.name} bids $2 million." in table.recent()
         assert f"high bid $2 million by {b.name} · {c.name} bids next" in board.content
         assert table.on_turn().id == c.id
 
         before = snapshot(table)
         refused = await bid(table, 13, form=True)
-        assert refused.ephemeral and "You only have $12 million." in refused.response.content
+        # The form's own bounds (3 up to one's money, when the host tells the form who clicked)
+        # or the engine (the balance): either way a private answer naming only c's own money.
+        text = refused.response.content
+        assert refused.ephemeral and ("You only have $12 million." in text or "from 3 to 12" in text), text
         assert snapshot(table) == before, "a refused bid leaves the thread untouched"
         low = await bid(table, 2, form=True)
-        assert low.ephemeral and "more than $2 million" in low.response.content
+        assert low.ephemeral and "from 3 to" in low.response.content, low.response.content
         await click(table, "Pass")
         board = table.table_message()
-        assert f"{c.name} passes." in board.content and table.on_turn().id == a.id
-        assert labels(board) == ["Sell for $2", "Buy for $2", CHECKS]
+        assert f"{c.name} passes." in table.recent() and table.on_turn().id == a.id
+        assert game_labels(board) == ["Sell for $2", "Buy for $2", CHECKS]
         assert f"{a.name} sells or buys" in board.content
 
         # The auctioneer buys: pays b, keeps the permit and places it.
         await click(table, "Buy for $2")
         board = table.table_message()
-        assert f"{a.name} keeps building permit 1 and pays {b.name} $2 million." in board.content
+        assert f"{a.name} keeps building permit 1 and pays {b.name} $2 million." in table.recent()
         assert f"{a.name} places building permit 1." in board.content
         assert "Row A longer: 4 → 5 lots" in labels(board) and "Discard" in labels(board)
         assert "Row B shorter: 4 → 3 lots" in labels(board)
         await click(table, "Row A longer: 4 → 5 lots")
         board = table.table_message()
-        assert f"{a.name} places building permit 1: row A is longer, now 5 lots." in board.content
-        assert "Turn 2" in board.content and table.on_turn().id == b.id
+        assert f"{a.name} places building permit 1: row A is longer, now 5 lots." in table.recent()
+        assert "Turn 2" in table.recent() and table.on_turn().id == b.id
         assert await checks(table, a) == (10, 0)
         assert await checks(table, b) == (14, 0)
 
-        # Turn 2: b stows (private: the table does not move), stows again (refused), takes the Cancel cube.
+        # Turn 2: b stows from My checks after a confirmation (private: the table does not move),
+        # a second confirmation drawn before it is refused, then b takes the Cancel cube.
         board = table.table_message()
         offered = await b.click(board, label=CHECKS)
-        assert "$14 million in hand and $0 million in your cash box" in offered.response.content
-        assert labels(offered.response.message) == [STOW], "My checks offers the stow privately too"
+        assert "$14 million in hand and $0 million in your cash box (0 points at the end)" in (
+            offered.response.content
+        )
+        assert labels(offered.response.message) == [STOW], "My checks offers the stow, privately"
+        assert offered.response.message.attachments, "with a picture of b's holdings"
+        not_yet = await c.click(board, label=CHECKS)
+        assert labels(not_yet.response.message) == [], "no stow for a seat not on turn"
         before = (board.id, board.content, ids(board), len(table.messages()))
-        stowed = await b.click(board, label=STOW)
+        first_ask = await open_stow(table, b)
+        second_ask = await open_stow(table, b)
+        back = await b.click(second_ask, label="Back")
+        assert back.response.ephemeral and "in your cash box" in back.response.content, (
+            "Back returns to My checks"
+        )
+        second_ask = await open_stow(table, b)
+        stowed = await b.click(first_ask, label=CONFIRM)
         assert stowed.acknowledged
         text = only_private(stowed)
         assert "You stowed $1 million in your cash box. In hand: $13 million; cash box: $1 million." in text
         board = table.table_message()
         assert (board.id, board.content, ids(board), len(table.messages())) == before, "nothing public moved"
-        again = await b.click(board, label=STOW)
+        again = await b.click(second_ask, label=CONFIRM)
         assert again.ephemeral and "already stowed $1 million this turn" in again.response.content
-        assert STOW in labels(table.table_message()), "the button stays: it must not tell that b stowed"
-        not_yours = await c.click(board, label=STOW)
-        assert not_yours.ephemeral and "not your turn" in not_yours.response.content
         mine = await b.click(board, label=CHECKS)
         assert (
-            mine.ephemeral and "$13 million in hand and $1 million in your cash box" in mine.response.content
+            mine.ephemeral
+            and "$13 million in hand and $1 million in your cash box (1 point at the end)"
+            in mine.response.content
         )
         assert "already stowed this turn" in mine.response.content
         assert labels(mine.response.message) == [], "no second Stow offered privately"
@@ -260,43 +301,36 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         await click(table, "Pass")
         await click(table, "Pass")
         board = table.table_message()
-        assert f"Nobody bid: {b.name} takes the Cancel cube for free." in board.content
-        assert labels(board) == ["Cancel permit 1 (row A)", "Discard", CHECKS]
+        assert f"Nobody bid: {b.name} takes the Cancel cube for free." in table.recent()
+        assert game_labels(board) == ["Cancel permit 1 (row A)", "Discard", CHECKS]
         await click(table, "Cancel permit 1 (row A)")
-        assert (
-            f"{b.name} uses the Cancel cube on permit 1: row A is 4 lots again."
-            in table.table_message().content
-        )
+        assert f"{b.name} uses the Cancel cube on permit 1: row A is 4 lots again." in table.recent()
 
         # Turn 3: c auctions a cube; a bids; the bot restarts while b is to bid.
         assert table.on_turn().id == c.id
-        cube = next(x for x in labels(table.table_message()) if re.fullmatch(r"[A-Z][a-z][1-6]", x))
+        cube = next(x for x in labels(table.table_message()) if re.fullmatch(CUBE, x))
         await click(table, cube)
         await bid(table, 1)
         board = table.table_message()
         assert table.on_turn().id == b.id
-        opened = await b.click(board, label="Bid…")
-        panel = opened.response.message
-        assert "The high bid is $1 million by" in opened.response.content
-        assert "you have $13 million in hand" in opened.response.content
+        opened = await b.click(board, label="My checks")
+        assert "$13 million in hand" in opened.response.content
         bot = make_bot(tmp_path)
         await env.restart_bot(bot)
-        # Both the table message and the private panel drawn before the restart still work.
-        nosy = await a.click(board, label="Bid…")
-        assert nosy.ephemeral and f"It is {b.name}'s turn to bid, not yours." in nosy.response.content
-        reopened = await b.click(board, label="Bid…")
-        assert reopened.ephemeral and "you have $13 million in hand" in reopened.response.content
-        raised = await b.click(panel, label="Bid $3")
-        assert raised.acknowledged and "Your bid of $3 million is in." in raised.response.content
+        # The table message drawn before the restart still works, for the bidder only.
+        nosy = await a.click(board, label="Bid $3")
+        assert nosy.ephemeral and "not your turn" in nosy.response.content.lower(), nosy.response.content
+        raised = await b.click(board, label="Bid $3")
+        assert raised.acknowledged and not raised.ephemeral
         board = table.table_message()
-        assert f"{b.name} bids $3 million." in board.content and table.on_turn().id == c.id
+        assert f"{b.name} bids $3 million." in table.recent() and table.on_turn().id == c.id
         await click(table, "Sell for $3")
         board = table.table_message()
-        assert f"{c.name} sells the" in board.content and f"to {b.name} for $3 million." in board.content
-        spots = [x for x in labels(board) if x != CHECKS]
-        assert spots and all(re.fullmatch(r"[ABC]1: [A-Z][a-z][1-6] \(new building\)", x) for x in spots)
+        assert f"{c.name} sells the" in table.recent() and f"to {b.name} for $3 million." in table.recent()
+        spots = [x for x in game_labels(board) if x != CHECKS]
+        assert spots and all(re.fullmatch(rf"[ABC]1: {CUBE} \(new building\)", x) for x in spots)
         await click(table, spots[0])
-        assert "takes the certificate of" in table.table_message().content
+        assert "takes the certificate of" in table.recent()
 
         # The rest at random, still only by clicks.
         rng = random.Random(5)
@@ -306,18 +340,24 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
                 break
         else:
             raise AssertionError("the game did not end")
-        assert any(re.fullmatch(r"[ABC]\d+: [A-Z][a-z][1-6] on [A-Z][a-z][1-6]", x) for x in seen)
-        assert any(re.fullmatch(r"[ABC]\d+: roof [1-6] on [A-Z][a-z][1-6] \(worth \d+\)", x) for x in seen)
+        assert any(re.fullmatch(rf"[ABC]\d+: {CUBE} on {CUBE}", x) for x in seen)
+        assert any(re.fullmatch(rf"[ABC]\d+: roof [1-6] on {CUBE} \(worth \d+\)", x) for x in seen)
         text = "\n".join(m.content for m in table.messages())
         for phrase in ("auctions a rooftop: it shows", "a building worth", "is complete!", "builds the"):
             assert phrase in text, phrase
         final = table.messages()[-1]
-        assert final.attachments and not final.components
-        assert "Final standings" in final.content and "Round 1 is over:" in final.content
+        assert final.attachments and not playable(final)
+        assert "Final standings" in final.content and "Round 1 is over:" in table.recent()
         assert "from buildings" in final.content and "from the cash box" in final.content
         assert "in checks (tie-break)" in final.content
         state = (await live(bot, table)).state
-        assert RULES.outcome(state) is not None
+        outcome = RULES.outcome(state)
+        assert outcome is not None
+        # The winner is named once, by the standings: no "Winner:" line, no "Round won by".
+        ending = table.recent(3)
+        assert "Winner" not in ending and "Round won by" not in ending and "The game is over" not in ending
+        for winner in outcome.winners():
+            assert final.content.count(f"**1.** {table.players[winner].name}:") == 1
         assert spy.views and all(not (SECRET_KEYS & set(v)) for v in spy.views)
         assert spy.views[-1] == RULES.view(state, None)
 
@@ -338,7 +378,7 @@ async def random_step(
     board = board_of(table)
     if board is None:
         return False
-    names = labels(board)
+    names = game_labels(board)
     seen.update(names)
     player = mover(table, board)
 
@@ -351,16 +391,30 @@ async def random_step(
         peek = await rng.choice(table.players).click(board, label=CHECKS)
         assert peek.ephemeral and "million in your cash box" in peek.response.content
         assert snapshot(table, 3) == before, "My checks leaves no public trace"
-    if STOW in names:
+    if "chooses a piece to auction" in board.content:
         if stow and rng.random() < 0.35:
             before = snapshot(table, 3)
-            result = await player.click(board, label=STOW)
-            text = only_private(result)
-            assert "You stowed" in text or "no money in hand" in text, text
-            seen.add("#stowed" if "You stowed" in text else "#broke")
-            if rng.random() < 0.2:
-                again = await player.click(board, label=STOW)
-                assert again.ephemeral and re.search("already stowed|no money", again.response.content)
+            opened = await player.click(board, label=CHECKS)
+            offered = labels(opened.response.message)
+            if STOW in offered:
+                asked = await player.click(opened.response.message, label=STOW)
+                panel = asked.response.message
+                if rng.random() < 0.2:
+                    again = await player.click(board, label=CHECKS)
+                    spare = await player.click(again.response.message, label=STOW)
+                    result = await player.click(panel, label=CONFIRM)
+                    refused = await player.click(spare.response.message, label=CONFIRM)
+                    assert refused.ephemeral and "already stowed" in refused.response.content
+                else:
+                    result = await player.click(panel, label=CONFIRM)
+                text = only_private(result)
+                assert "You stowed" in text, text
+                seen.add("#stowed")
+            else:
+                assert offered == [] and re.search(
+                    "already stowed|\\$0 million in hand", opened.response.content
+                )
+                seen.add("#broke")
             assert snapshot(table, 3) == before, "a stow leaves no public trace"
             if rng.random() < 0.3:
                 # A fresh table drawn after the stow must look the same as without it.
@@ -369,34 +423,32 @@ async def random_step(
                 note(("show", None))
                 seen.add("#show")
                 board = board_of(table)
-                assert board is not None and labels(board) == names
-        choice = rng.choice([x for x in names if x not in (STOW, CHECKS)])
-    elif "Bid…" in names:
-        opened = await player.click(board, label="Bid…")
-        panel = opened.response.message
-        money = re.search(r"you have \$(\d+) million", opened.response.content)
-        assert money
-        for quick_bid in (b for b in buttons(panel) if b.label.startswith("Bid $")):
-            assert quick_bid.disabled == (int(quick_bid.label.removeprefix("Bid $")) > int(money[1]))
+                assert board is not None and game_labels(board) == names
+        choice = rng.choice([x for x in names if x != CHECKS])
+    elif "Other amount…" in names:
+        money = (await checks(table, player))[0]
         if stow and rng.random() < 0.08:
             seen.add("#over-bid")
-            shown = await player.click(panel, label="Other amount…")
+            shown = await player.click(board, label="Other amount…")
             before = snapshot(table, 3)
-            refused = await player.submit_modal(shown, {"value": str(int(money[1]) + 1 + rng.randrange(3))})
-            assert refused.ephemeral and f"You only have ${money[1]} million." in refused.response.content
+            refused = await player.submit_modal(shown, {"value": str(money + 1 + rng.randrange(3))})
+            text = refused.response.content
+            assert refused.ephemeral and (
+                f"You only have ${money} million." in text or f"to {money} " in text
+            )
             assert snapshot(table, 3) == before, "a refused bid leaves no public trace"
-        quick = [b for b in buttons(panel) if b.label.startswith("Bid $") and not b.disabled]
+        quick = [x for x in names if x.startswith("Bid $") and int(x.removeprefix("Bid $")) <= money]
         if quick and rng.random() < 0.55:
             pick = rng.choice(quick)
-            amount = int(pick.label.removeprefix("Bid $"))
+            amount = int(pick.removeprefix("Bid $"))
             if rng.random() < 0.1:  # forms are slow in SimCord: each leaves a 600 s modal timer behind
-                shown = await player.click(panel, label="Other amount…")
+                shown = await player.click(board, label="Other amount…")
                 result = await player.submit_modal(shown, {"value": str(amount)})
                 note(("form", amount))
             else:
-                result = await player.click(panel, label=pick.label)
+                result = await player.click(board, label=pick)
                 note(("quick", amount))
-            assert result.acknowledged and "Your bid of" in result.response.content
+            assert result.acknowledged and not result.ephemeral, followup_text(result)
             return True
         choice = "Pass"
     elif any(x.startswith("Sell for $") for x in names):
@@ -435,7 +487,7 @@ async def replay_step(table: Table, step: tuple[str, Any]) -> None:
         assert result.acknowledged and not result.ephemeral, followup_text(result)
     else:
         result = await bid(table, int(value), form=kind == "form")
-        assert result.acknowledged and "Your bid of" in result.response.content
+        assert result.acknowledged and not result.ephemeral, followup_text(result)
 
 
 DOLLARS = re.compile(r"\$(\d+)")
@@ -443,19 +495,29 @@ REVEALING = re.compile(r"in hand|cash box|checks|money|stow", re.IGNORECASE)
 
 
 def assert_no_money(snap: list[tuple[str, list[str], list[str], int]], announced: set[int]) -> None:
-    """No public text names a balance: every $ figure is an announced bid or price; no money words."""
+    """No public text names a balance: every $ figure is an announced bid or price; no money words.
+
+    The quick bids on the table are the one public list of amounts: always the minimum bid (one
+    above an announced bid, or $1) and that plus 1, 2 and 5, whoever bids and whatever they hold.
+    """
     for content, names, custom_ids, _images in snap:
+        quick = sorted(int(n.removeprefix("Bid $")) for n in names if re.fullmatch(r"Bid \$\d+", n))
+        if quick:
+            low = quick[0]
+            assert quick == [low, low + 1, low + 2, low + 5], quick
+            assert low == 1 or low - 1 in announced, f"the minimum bid ${low} follows no announced bid"
         for text in (content, *names):
-            if text in (STOW, CHECKS):
+            if text in (STOW, CHECKS) or re.fullmatch(r"Bid \$\d+", text):
                 continue
             assert not REVEALING.search(text), text
             for figure in DOLLARS.findall(text):
                 assert int(figure) in announced, f"${figure} is no announced bid in {text!r}"
         for custom_id in custom_ids:
             assert re.fullmatch(
-                r"[gu]:\d+:\d+:(stow|checks|bid|pass|sell|buy|discard|[a-z]+\.[A-Za-z0-9.]+)", custom_id
-            )
-            assert not custom_id.startswith("g:") or ":bid." not in custom_id, "no bid amounts on the table"
+                r"[gum]:\d+:\d+:(stow|checks|bid|pass|sell|buy|discard|[a-z]+\.[A-Za-z0-9.]+)", custom_id
+            ), custom_id
+            if custom_id.startswith("g:") and ":bid." in custom_id:
+                assert int(custom_id.rsplit(".", 1)[1]) in quick, "only the quick bids carry amounts"
 
 
 async def test_no_public_trace_of_money(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -521,23 +583,36 @@ async def test_no_public_trace_of_money(tmp_path: Path, monkeypatch: pytest.Monk
     assert spies["with"].views[:-1] == spies["without"].views[:-1]
 
 
+def fake_game(state: Any, players: int) -> Any:
+    """Just enough of a ``LiveGame`` for the presenter, below Discord."""
+    seats = [SimpleNamespace(name=f"p{i}", seat=i, user_id=i) for i in range(players)]
+    return SimpleNamespace(
+        row=SimpleNamespace(language="en"),
+        entry=REGISTRY.get("estates"),
+        seats=seats,
+        names=[seat.name for seat in seats],
+        state=state,
+        status="active",
+        id=1,
+    )
+
+
 def test_every_event_is_phrased_and_every_move_has_a_button() -> None:
-    """Below Discord, over several seeded multi-round games: every public event gets a log line,
-    every private one a private line, and the table offers exactly the moves the rules allow."""
+    """Below Discord, over several seeded multi-round games: every public event gets a log line
+    (the match's end is left to the host's standings), every private one a private line, the table
+    offers exactly the moves the rules allow in at most 24 buttons, and the stow only privately."""
     presenter = EstatesPresenter(Catalog.load())
-    entry = REGISTRY.get("estates")
     kinds: set[str] = set()
     for seed in range(4):
         players = 2 + seed
         rng = random.Random(seed)
         state = RULES.setup(players, {"rounds": 3}, seed)
-        seats = [SimpleNamespace(name=f"p{i}", seat=i, user_id=i) for i in range(players)]
-        game: Any = SimpleNamespace(row=SimpleNamespace(language="en"), entry=entry, seats=seats, state=state)
+        game = fake_game(state, players)
         while RULES.outcome(state) is None:
             (seat,) = RULES.waiting_for(state)
             legal = RULES.legal_actions(state, seat)
             controls = presenter.controls(game)
-            assert len(controls) <= 25
+            assert len(controls) <= 24, "one slot stays free for the host's Catch me up"
             shown = {c.action for c in controls if isinstance(c, Button) and c.action is not None}
             for control in controls:
                 assert isinstance(control, Button) and "{" not in control.label and len(control.label) <= 80
@@ -545,22 +620,125 @@ def test_every_event_is_phrased_and_every_move_has_a_button() -> None:
             assert "{" not in status, status
             phase = state.phase
             if phase == "choose":
-                assert shown == {a for a in legal if a.kind == "pick"} | {Action("stow")}
+                assert shown == {a for a in legal if a.kind == "pick"}, "no stow on the public table"
+                stow = presenter.stow_panel(game, seat)
+                offered = {c.action for c in stow.controls if isinstance(c, Button)}
+                assert (Action("stow") in offered) == (Action("stow") in legal)
             elif phase == "place":
                 assert shown == set(legal)
             elif phase == "bid":
-                assert shown == {Action("pass")}
+                minimum = RULES.view(state, None)["auction"]["min_bid"]
+                quick = {Action("bid", (minimum + extra,)) for extra in (0, 1, 2, 5)}
+                assert shown == {Action("pass")} | quick, "the same quick bids for everyone"
             else:
                 assert shown == {Action("sell"), Action("buy")}
             events = RULES.apply(state, seat, rng.choice(legal))
+            lines = presenter.lines(game, events)
+            assert all("{" not in line for line in lines)
             for event in events:
                 kinds.add(event.kind)
+                if event.kind == "game_over":
+                    assert presenter.event_line(game, event) is None, "the standings name the winner"
+                    continue
                 line = (
                     presenter.event_line(game, event) if event.public else presenter.private_line(game, event)
                 )
                 assert line and "{" not in line, event
+            if any(event.kind == "game_over" for event in events):
+                ended = [line for line in lines if "is over:" in line]
+                assert len(ended) == 1 and "Round won by" not in ended[0], lines
+                assert not any("Winner" in line or "game is over" in line for line in lines), lines
+            elif any(event.kind == "round_ended" for event in events):
+                assert any("Round won by" in line for line in lines), (
+                    "a round that is not the last has a winner"
+                )
     assert {"round_started", "round_ended", "round_score", "game_over", "mayor_placed", "discarded"} <= kinds
     assert {"permit_placed", "permit_cancelled", "bought", "taken_free", "certificate", "roofed"} <= kinds
+
+
+def test_stow_panel_says_why_not_privately() -> None:
+    presenter = EstatesPresenter(Catalog.load())
+    state = RULES.setup(3, {}, 4)
+    state.auctioneer = state.first_player = 0
+    game = fake_game(state, 3)
+    ask = presenter.stow_panel(game, 0)
+    assert "cannot be undone" in ask.text
+    assert [(c.label, c.action, c.ui) for c in ask.controls if isinstance(c, Button)] == [
+        ("Yes, stow $1 million", Action("stow"), None),
+        ("Back", None, "checks"),
+    ]
+    assert presenter.stow_panel(game, 1).text == (
+        "You can stow only at the start of your own turn, before you choose a piece."
+    )
+    RULES.apply(state, 0, Action("stow"))
+    assert presenter.stow_panel(game, 0).text == "You have already stowed this turn."
+    state.stowed, state.money[0] = False, 0
+    assert presenter.stow_panel(game, 0).text == "You have no money in hand to stow."
+
+
+def test_bid_form_bounds_are_the_minimum_bid_and_the_bidders_money() -> None:
+    presenter = EstatesPresenter(Catalog.load())
+    state = RULES.setup(3, {}, 4)
+    state.auctioneer = state.first_player = 0
+    game = fake_game(state, 3)
+    assert presenter.modal(game, "bid") is not None and presenter.modal(game, "other") is None
+    RULES.apply(state, 0, Action("pick", ("mayor",)))
+    RULES.apply(state, 1, Action("bid", (4,)))
+    state.money[2] = 9
+    spec = presenter.modal(game, "bid", seat=2)
+    assert spec is not None and (spec.minimum, spec.maximum) == (5, 9)
+    assert spec.label == "Your bid in $ million (5 to 9)" and len(spec.label) <= 45
+    # Without the clicking seat (or for a seat not bidding) the bound reveals nobody's money.
+    for seat in (None, 1):
+        public = presenter.modal(game, "bid", seat=seat)
+        assert public is not None and (public.minimum, public.maximum) == (5, 36)
+    state.money[2] = 3
+    broke = presenter.modal(game, "bid", seat=2)
+    assert broke is not None and (broke.minimum, broke.maximum) == (5, 5), "never an upside-down range"
+
+
+async def test_private_summary_and_checks_panel_tell_only_ones_own_figures() -> None:
+    presenter = EstatesPresenter(Catalog.load())
+    state = RULES.setup(2, {"rounds": 2}, 4)
+    state.auctioneer = state.first_player = 0
+    game = fake_game(state, 2)
+    state.money, state.cash_box = [11, 9], [1, 3]
+    mine = presenter.private_summary(game, 0)
+    assert mine[0].startswith(
+        "You have $11 million in hand and $1 million in your cash box (1 point at the end)"
+    )
+    assert any("you may stow" in line for line in mine), "it is seat 0's turn and it may stow"
+    theirs = presenter.private_summary(game, 1)
+    assert theirs == [
+        "You have $9 million in hand and $3 million in your cash box (3 points at the end). "
+        "Nobody else can see this."
+    ]
+    assert presenter.private_summary(game, 5) == []
+    # After a round, every seat's own round summary is there (the private round_score events).
+    state.roofs_left = []
+    RULES.apply(state, 0, Action("pick", ("mayor",)))
+    RULES.apply(state, 1, Action("pass"))
+    events = RULES.apply(state, 0, Action("discard"))
+    scores = [e for e in events if e.kind == "round_score"]
+    assert [e.visible_to for e in scores] == [frozenset({0}), frozenset({1})]
+    for seat in (0, 1):
+        line = presenter.private_line(game, scores[seat])
+        assert line is not None and line.startswith("Round 1: you scored")
+        summary = presenter.private_summary(game, seat)
+        assert summary[-1] == f"Your round scores so far: round 1: {scores[seat].params['score']}."
+    panel = await presenter.checks_panel(game, 1)
+    assert panel.text.startswith("You have $") and "Your round scores so far: round 1:" in panel.text
+    assert panel.image is not None and panel.image[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_labels_plurals_and_cube_codes() -> None:
+    presenter = EstatesPresenter(Catalog.load())
+    game = fake_game(RULES.setup(2, {}, 1), 2)
+    assert presenter.score_part(game, "round_wins", 1) == "1 round win"
+    assert presenter.score_part(game, "round_wins", 2) == "2 round wins"
+    assert presenter.count("estates.points", "en", 1) == "1 point"
+    assert presenter.count("estates.points", "en", 0) == "0 points"
+    assert cube_code({"colour": "green", "number": 3}) == "3 Gn" == cube_label(3, "Gn")
 
 
 async def test_rounds_option_and_rules_summary(tmp_path: Path) -> None:

@@ -48,6 +48,14 @@ def labels(message: discord.Message) -> list[str]:
     return [getattr(child, "label", None) or "" for row in message.components for child in row.children]  # type: ignore[attr-defined]
 
 
+def playable(message: discord.Message) -> bool:
+    """Whether a message still has game buttons (the final message keeps only Catch me up and Rematch)."""
+    return any(
+        i.startswith(("g:", "m:", "s:")) or (i.startswith("u:") and not i.endswith(":h.catchup"))
+        for i in ids(message)
+    )
+
+
 @dataclass
 class Table:
     env: simcord.Env
@@ -67,6 +75,14 @@ class Table:
 
     def messages(self) -> list[discord.Message]:
         return list(self.thread.history())
+
+    def recent(self, count: int = 2) -> str:
+        """The newest messages' text: the live board and the turn folded into history above it."""
+        return "\n".join(m.content for m in self.messages()[-count:])
+
+    def boards(self) -> list[discord.Message]:
+        """Messages that still show a board image."""
+        return [m for m in self.messages() if m.attachments]
 
     def on_turn(self) -> Any:
         content = self.table_message().content

@@ -11,7 +11,7 @@ from tests.host.discord_kit import ids, labels, make_bot, open_table
 
 async def play_to_end(table, limit: int = 60) -> None:  # type: ignore[no-untyped-def]
     for _ in range(limit):
-        live = [m for m in table.thread.history() if m.components]
+        live = [m for m in table.thread.history() if any(i.startswith("g:") for i in ids(m))]
         if not live:
             return
         message = live[-1]
@@ -31,4 +31,6 @@ async def test_create_join_start_play_to_the_end(tmp_path: Path) -> None:
         await play_to_end(table)
         final = table.thread.history()[-1]
         assert "Final standings" in final.content
-        assert not any(m.components for m in table.thread.history()), "no live buttons after the end"
+        game_ids = [i for m in table.thread.history() for i in ids(m) if i.startswith(("g:", "m:", "s:"))]
+        assert not game_ids, "no live game buttons after the end"
+        assert labels(final) == ["Catch me up", "Rematch"]

@@ -18,6 +18,6 @@ async def test_five_pairs_differing_only_in_stows_show_nothing_different() -> No
 
 
 async def test_the_comparison_sees_a_public_difference() -> None:
-    """Control: game A of the pair reposts its table once (a public act B does not do)."""
+    """Control: a player chats once in game A's thread (a public difference B does not have)."""
     figures = await run(1, seed=3, control="public_extra")
     assert figures["differences"] > 0 and figures["by_kind"].get("message_count", 0) > 0

@@ -50,7 +50,7 @@ class ToyPresenter(Presenter):
         ]
         return controls
 
-    def modal(self, game: LiveGame, kind: str) -> ModalSpec | None:
+    def modal(self, game: LiveGame, kind: str, seat: int | None = None) -> ModalSpec | None:
         if kind == "add":
             return ModalSpec("Add to the total", "How much? (1 to 3)", 0, 99)
         return None
