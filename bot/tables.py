@@ -691,9 +691,11 @@ class Tables:
                 await store.update_message_version(row.message_id, game.public_version, pinged=shown.waiting)
                 await self._retire(game, current[:-1], None)
                 return True
+        # A new turn starts empty: its lines so far close the old turn, folded into history.
+        # With no old message to fold them into (the first table, or one lost), they stay.
+        fresh = [] if new and row is not None else turn
         if new and row is not None and responder is not None and self._on(responder, row):
-            # The lines so far close the old turn and stay above as history.  Folding the
-            # message the click was pressed on is also the answer to the click.
+            # Folding the message the click was pressed on is also the answer to the click.
             await self._retire(game, current, turn, responder)
             current, shown.unposted, shown.lines = [], [], []
         waiting = game.waiting()
@@ -704,14 +706,15 @@ class Tables:
             channel_id,
             png,
             name,
-            content=self._table_content(game, [] if new else turn),
+            content=self._table_content(game, fresh),
             view=view or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
         )
         if sent is None:
             log.warning("game %s: the table message could not be posted; the sweep will retry", game.id)
             return False
-        since = game.public_version if new else shown.since
+        # The moves this message's lines tell of begin after ``since`` (rebuilt from it after a restart).
+        since = shown.since if fresh and shown.since is not None else game.public_version
         await store.add_message(
             game.id, channel_id, sent.id, "table", game.public_version, since=since, pinged=waiting
         )
@@ -719,7 +722,7 @@ class Tables:
         shown.waiting = waiting
         # The old message: folded into its turn's history (a new turn) or deleted (a repost).
         await self._retire(game, [m for m in current if m.message_id != sent.id], turn if new else [])
-        shown.lines = [] if new else turn
+        shown.lines = fresh
         shown.since = since
         return True
 

@@ -45,6 +45,7 @@ async def test_one_board_a_ping_per_turn_and_history_as_lines(tmp_path: Path) ->
         assert result.acknowledged and not result.ephemeral
         folded = next(m for m in table.messages() if m.id == board.id)
         assert "adds 2" in folded.content and "knocks" in folded.content
+        assert folded.content.startswith("The game of Toy Race begins!"), "the first turn keeps its opening"
         assert not folded.attachments and not folded.components and "<@" not in folded.content
         assert pings(env, cursor) == [{bob.id}]
         assert len(table.boards()) == 1 and len(live(table)) == 1
