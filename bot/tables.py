@@ -302,7 +302,9 @@ class Tables:
         if game.status == "active":
             tail.append(presenter.status(game, game.entry.rules.view(game.state, None)))
         if mine:
-            head = self.t("host.catch_up.since_you", lang, moves=len(steps) - start)
+            # Public moves only: counting log entries would give away others' hidden moves (a stow).
+            moves = steps[-1].public_version - steps[start - 1].public_version
+            head = self.t(f"host.catch_up.since_you_{'one' if moves == 1 else 'other'}", lang, moves=moves)
         else:
             head = self.t("host.catch_up.from_start", lang)
         if not news:
@@ -676,8 +678,11 @@ class Tables:
         current = await store.live_messages(game.id, "table")
         row = current[-1] if current else None
         if shown.lines is None or (row is not None and shown.since != row.since):
+            # After a restart (or another process's post) the turn is read back from the log,
+            # up to now: that already holds the lines of this post's moves.
             shown.lines = await self._turn_lines(game, row.since) if row is not None else []
             shown.since = row.since if row is not None else game.public_version
+            lines = shown.unposted = []
         turn = [*shown.lines, *lines]
         view = build_view(game.id, game.public_version, self._controls(game))
         png = await self._render(game)
@@ -771,7 +776,7 @@ class Tables:
         for index, row in enumerate(rows):
             if history is None:
                 done = await self._edit(row, responder, missing_ok=True, attachments=[], view=None)
-            elif text := ("\n".join(history[-MAX_LINES:]) if index == len(rows) - 1 else ""):
+            elif text := ("\n".join(history) if index == len(rows) - 1 else ""):
                 done = await self._edit(
                     row, responder, missing_ok=True, content=clip(text), attachments=[], view=None
                 )
@@ -830,7 +835,8 @@ class Tables:
             channel_id = game.row.table_channel_id
             current = await store.live_messages(game.id, "table")
             if shown.lines is None and current:
-                shown.lines = await self._turn_lines(game, current[-1].since)
+                # Read back from the log up to now, the last move's lines included.
+                shown.lines, lines = await self._turn_lines(game, current[-1].since), []
             history = [*(shown.lines or []), *lines]
             if current:
                 await self._retire(game, current, history, responder)

@@ -73,6 +73,7 @@ async def test_a_restart_keeps_the_turns_lines(tmp_path: Path) -> None:
         assert f"{ana.name} knocks" in content and f"{bob.name} knocks" in content, (
             "lines rebuilt from the log"
         )
+        assert content.count("knocks") == 2, "the newest move is told once"
         assert pings(env, cursor) == [], "the restart does not re-ping bob"
 
 
@@ -99,6 +100,20 @@ async def test_catch_me_up_lists_what_happened_since_my_last_move(tmp_path: Path
         assert (
             "What happened so far" in seen and f"{ana.name} adds 1" in seen and "secret" not in seen.lower()
         )
+
+
+async def test_catch_me_up_does_not_count_hidden_moves(tmp_path: Path) -> None:
+    """A reroll is private: nobody else may notice it, not even as one more move in the count."""
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        ana = table.on_turn()
+        bob = next(p for p in table.players if p is not ana)
+        await ana.click(table.table_message(), label="Add 1")
+        rerolled = await bob.click(table.table_message(), label="My secret")
+        await bob.click(rerolled.response.message, label="Reroll my secret")
+        await bob.click(table.table_message(), label="Add 2")
+        text = (await ana.click(table.table_message(), label="Catch me up")).response.content
+        assert "(1 move)" in text and "reroll" not in text.lower(), text
 
 
 async def test_the_end_pings_everyone_and_offers_a_rematch(tmp_path: Path) -> None:
