@@ -109,6 +109,15 @@ class Driver:
         self.figures = Figures(game)
 
     async def play(self) -> Figures:
+        # The game's own seed comes from ``--seed`` too (the bot draws a secret one), so a run repeats.
+        lobby = self.bot.lobby
+        start = lobby.start
+        game_seed = self.rng.getrandbits(62)
+
+        async def seeded(game_id: int, user_id: int, *, seed: int | None = None) -> Any:
+            return await start(game_id, user_id, seed=game_seed)
+
+        lobby.start = seeded
         guild = self.env.create_guild()
         channel = guild.create_text_channel("games")
         self.players = [guild.add_member(self.env.create_user(f"player{i + 1}")) for i in range(PLAYERS)]

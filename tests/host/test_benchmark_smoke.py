@@ -25,3 +25,20 @@ def test_quick_benchmark_produces_figures(tmp_path: Path) -> None:
     assert any("PASS" in line or "FAIL" in line for line in lines)
     assert json.loads(lines[-1]) == json.loads(json.dumps(summary))
     assert not list(tmp_path.iterdir()), "the temporary databases are removed"
+
+
+def test_thread_volume_meets_its_goals() -> None:
+    """One scripted 3-player game of each game by clicks: one image at a time, a ping per new
+    wait, at most 2.5 Discord calls per action (counts, not timings: the same on any machine)."""
+    import contextlib
+
+    from benchmarks.thread_volume import main as thread_volume
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = thread_volume(["--seed", "7"])
+    summary = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert code == 0 and summary["ok"], out.getvalue()
+    assert [g["game"] for g in summary["games"]] == ["california", "estates"]
+    for game in summary["games"]:
+        assert game["finished"] and game["max_images_at_once"] == 1 and game["messages_with_images"] == 1
