@@ -124,7 +124,13 @@ class LobbyDesk:
         )
         if message is None:
             return False
-        await self.tables.sessions.store.add_message(game.id, channel_id, message.id, "lobby", 0)
+        await self.opened(game, message)
+        return True
+
+    async def opened(self, game: LiveGame, message: discord.Message) -> None:
+        """A lobby message is out: remember it, and give the table its own thread when the
+        channel allows one (else the game is played in the channel itself)."""
+        await self.tables.sessions.store.add_message(game.id, message.channel.id, message.id, "lobby", 0)
         if isinstance(message.channel, discord.TextChannel):
             try:
                 thread = await message.create_thread(name=f"{game.entry.rules.title} #{game.id}"[:100])
@@ -132,7 +138,6 @@ class LobbyDesk:
                 log.warning("game %s: no thread (%s); playing in the channel", game.id, exc)
             else:
                 await self.lobby.set_thread(game.id, thread.id)
-        return True
 
     async def _drop_departed(self, interaction: discord.Interaction, game_id: int) -> None:
         """Players who left the server since joining are unseated before the game can start."""

@@ -107,15 +107,7 @@ class LobbyCog(commands.Cog):
             )
             await safe.reply(interaction, self.t("host.internal_error"))
             return
-        await self.bot.store.add_message(game.id, message.channel.id, message.id, "lobby", 0)
-        channel = interaction.channel
-        if isinstance(channel, discord.TextChannel):
-            try:
-                thread = await message.create_thread(name=f"{game.entry.rules.title} #{game.id}"[:100])
-            except safe.FAILURES as exc:
-                log.warning("game %s: no thread (%s); playing in the channel", game.id, exc)
-            else:
-                await self.bot.lobby.set_thread(game.id, thread.id)
+        await desk.opened(game, message)
 
     @new.autocomplete("name")
     async def _new_names(
