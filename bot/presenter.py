@@ -51,11 +51,20 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class Select:
-    """A dropdown of engine actions (up to 25), for choices too many for buttons."""
+    """A dropdown of engine actions, for choices too many for buttons.
+
+    Any number of choices: the host pages a list longer than Discord's 25 options.
+    With ``max_values > 1`` the player picks a set (from ``min_values`` to ``max_values``
+    choices) that becomes one action: ``Action(combine, args of the chosen choices in
+    list order)``; each choice's action is then ``Action(combine, (token,))``.
+    """
 
     placeholder: str
     choices: Sequence[Choice]
     row: int | None = None
+    min_values: int = 1
+    max_values: int = 1
+    combine: str | None = None
 
 
 Control = Button | Select
@@ -63,7 +72,14 @@ Control = Button | Select
 
 @dataclass(frozen=True, slots=True)
 class ModalSpec:
-    """The form behind a ``Button.modal``: one whole number within bounds."""
+    """The form behind a ``Button.modal``: one whole number within bounds.
+
+    ``Button.modal`` is an action kind, optionally with leading arguments written as in an
+    encoded action (``"offer_cash.2"``: cash offered to seat 2); the typed number is added
+    as the last argument.  The title and label say what the number is for ("Offer cash to
+    Ana"); the bounds are what is legal and affordable for the seat *now*, and are asked for
+    again when the form is submitted.
+    """
 
     title: str
     label: str
@@ -167,6 +183,15 @@ class Presenter:
 
     def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
         """A private line for the player whose action was accepted ("You took a loan: +3 silver")."""
+        return None
+
+    def next_panel(self, game: LiveGame, seat: int, applied: Applied) -> Panel | None:
+        """The private panel to show after an action taken on one, or ``None`` to close it.
+
+        For choices made in several steps (build three houses in a row, pick companions
+        one by one): the panel stays open on its next step, with its own Back and Done.
+        Called after the action was committed, with the game as it is now.
+        """
         return None
 
     def private_summary(self, game: LiveGame, seat: int) -> list[str]:
