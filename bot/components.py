@@ -15,8 +15,9 @@ information.
 
 from __future__ import annotations
 
+import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -26,6 +27,8 @@ from rules.core import Action
 
 if TYPE_CHECKING:
     from bot.client import GameBot
+
+log = logging.getLogger(__name__)
 
 MAX_ID = 100
 # [0-9], not \d: \d also matches "١٢" and "１", which int() would happily read as 12 and 1.
@@ -142,30 +145,177 @@ def lobby_button(game_id: int, op: str, label: str, style: str) -> RoutedButton:
     return RoutedButton(button, "l", f"{game_id}:{op}")
 
 
-def build_view(game_id: int, version: int, controls: list[Control]) -> discord.ui.View | None:
-    """A fully dynamic view: discord.py stores nothing per message for it."""
+MAX_ROWS = 5
+ROW_WIDTH = 5
+MAX_OPTIONS = 25
+"""Discord's limits: 5 action rows, 5 buttons or one select per row, 25 options per select."""
+
+PAGE = "h.pg"
+"""The host's paging buttons: ``h.pg.<page>.<source>``, where ``source`` is the panel's ui code
+(``table`` for the table itself), so a click redraws that list at that page."""
+
+
+def page_code(page: int, source: str) -> str:
+    return f"{PAGE}.{page}.{source}"
+
+
+def parse_page(code: str) -> tuple[int, str] | None:
+    """``(page, source)`` of a paging button's code, or ``None`` when it is not one."""
+    prefix, _, rest = code.partition(".")
+    kind, _, rest = rest.partition(".")
+    number, _, source = rest.partition(".")
+    if f"{prefix}.{kind}" != PAGE or not number.isascii() or not number.isdigit() or not source:
+        return None
+    return int(number), source
+
+
+def layout(controls: list[Control], page: int = 0) -> tuple[list[list[Control]], int, int]:
+    """Rows of controls within Discord's limits: ``(rows of this page, page, pages)``.
+
+    A select longer than 25 options is cut into several selects (a set chosen in one
+    multi-select cannot span two, so presenters keep those to 25).  Rows a game asked for
+    are kept in their order, a row wider than five buttons spills into the next, and
+    controls without a row fill the first row with room.  More than five rows are paged:
+    four rows a page, and the fifth holds Previous and Next.
+    """
+    rows: list[list[Control]] = []
+    explicit: dict[int, list[Control]] = {}
+    loose: list[Control] = []
+    for control in _split_selects(controls):
+        if control.row is None:
+            loose.append(control)
+        else:
+            explicit.setdefault(control.row, []).append(control)
+    for _, group in sorted(explicit.items()):
+        current: list[Control] = []
+        for control in group:
+            if isinstance(control, Select):
+                rows.append([control])
+                continue
+            if len(current) == ROW_WIDTH:
+                current = []
+            if not current:
+                rows.append(current)
+            current.append(control)
+    for control in loose:
+        if isinstance(control, Select):
+            rows.append([control])
+            continue
+        room = next((r for r in rows if r and isinstance(r[0], Button) and len(r) < ROW_WIDTH), None)
+        if room is None:
+            room = []
+            rows.append(room)
+        room.append(control)
+    rows = [r for r in rows if r]
+    if len(rows) <= MAX_ROWS:
+        return rows, 0, 1
+    per_page = MAX_ROWS - 1
+    pages = -(-len(rows) // per_page)
+    page = min(max(page, 0), pages - 1)
+    return rows[page * per_page : (page + 1) * per_page], page, pages
+
+
+def _split_selects(controls: list[Control]) -> list[Control]:
+    out: list[Control] = []
+    for control in controls:
+        if not isinstance(control, Select) or len(control.choices) <= MAX_OPTIONS:
+            out.append(control)
+            continue
+        chunks = [control.choices[i : i + MAX_OPTIONS] for i in range(0, len(control.choices), MAX_OPTIONS)]
+        for number, chunk in enumerate(chunks):
+            first = number * MAX_OPTIONS + 1
+            placeholder = f"{control.placeholder} ({first}–{first + len(chunk) - 1})"
+            out.append(
+                replace(
+                    control,
+                    choices=chunk,
+                    placeholder=placeholder,
+                    max_values=min(control.max_values, len(chunk)),
+                )
+            )
+    return out
+
+
+def build_view(
+    game_id: int,
+    version: int,
+    controls: list[Control],
+    *,
+    page: int = 0,
+    source: str | None = None,
+    labels: tuple[str, str] = ("◀", "▶"),
+) -> discord.ui.View | None:
+    """A fully dynamic view (discord.py stores nothing per message for it), within Discord's limits.
+
+    Never raises: a control that cannot be drawn (an action too long for a custom_id, a
+    duplicate) is left out with a log line, so a committed move always reaches the table.
+    ``source`` is the ui code that draws this list again (for the paging buttons); without
+    one, a list too long for one message shows its first page only.
+    """
     if not controls:
         return None
+    rows, page, pages = layout(controls, page)
     view = discord.ui.View(timeout=None)
-    for index, control in enumerate(controls[:25]):
-        if isinstance(control, Select):
-            options = [
-                discord.SelectOption(label=c.label[:100], value=c.action.encode(), description=c.description)
-                for c in control.choices[:25]
-            ]
-            select: discord.ui.Select[Any] = discord.ui.Select(
-                custom_id=custom_id("s", game_id, version, f"pick{index}"),  # ids are unique per message
-                placeholder=control.placeholder[:150],
-                options=options,
-                row=control.row,
-            )
-            view.add_item(ActionSelect(select, f"{game_id}:{version}:pick{index}"))
-            continue
-        view.add_item(_button(game_id, version, control))
+    seen: set[str] = set()
+    for number, row in enumerate(rows):
+        for index, control in enumerate(row):
+            try:
+                item = _item(game_id, version, control, f"{number}x{index}")
+            except ValueError as exc:
+                log.error("game %s: a control was left out of a view: %s", game_id, exc)
+                continue
+            if item.item.custom_id in seen:
+                continue
+            seen.add(item.item.custom_id)
+            item.item.row = number
+            view.add_item(item)
+    if pages > 1 and source is not None:
+        back, forward = labels
+        nav = [
+            Button(back, ui=page_code(page - 1, source), disabled=page == 0),
+            Button(f"{page + 1}/{pages}", ui=page_code(page, source), disabled=True),
+            Button(forward, ui=page_code(page + 1, source), disabled=page == pages - 1),
+        ]
+        for index, control in enumerate(nav):
+            try:
+                item = _button(game_id, version, control)
+            except ValueError as exc:
+                log.error("game %s: paging left out: %s", game_id, exc)
+                break
+            if item.item.custom_id in seen:
+                item.item.custom_id = f"{item.item.custom_id}.{index}"[:MAX_ID]
+            item.item.row = len(rows)
+            view.add_item(item)
     return view
 
 
+def _item(game_id: int, version: int, control: Control, tag: str) -> discord.ui.DynamicItem[Any]:
+    if isinstance(control, Button):
+        return _button(game_id, version, control)
+    options = [
+        discord.SelectOption(
+            label=c.label[:100] or "?",
+            value=c.action.encode(),
+            description=c.description[:100] if c.description else None,
+        )
+        for c in control.choices[:MAX_OPTIONS]
+    ]
+    if not options or any(len(o.value) > 100 for o in options):
+        raise ValueError(f"a select with no options or an action too long: {control.placeholder[:40]!r}")
+    multi = control.max_values > 1 and control.combine is not None
+    ref = f"set{tag}.{control.combine}" if multi else f"pick{tag}"
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=custom_id("s", game_id, version, ref),  # ids are unique per message
+        placeholder=control.placeholder[:150],
+        options=options,
+        min_values=max(0, min(control.min_values, len(options))) if multi else 1,
+        max_values=min(control.max_values, len(options)) if multi else 1,
+    )
+    return ActionSelect(select, f"{game_id}:{version}:{ref}")
+
+
 def _button(game_id: int, version: int, control: Button) -> RoutedButton:
+    """One button; ``ValueError`` when it cannot be drawn (no target, an id over 100 characters)."""
     if control.action is not None:
         kind, ref = "g", control.action.encode()
     elif control.ui is not None:
@@ -178,7 +328,6 @@ def _button(game_id: int, version: int, control: Button) -> RoutedButton:
         label=control.label[:80],
         style=STYLES[control.style],
         custom_id=custom_id(kind, game_id, version, ref),
-        row=control.row,
         disabled=control.disabled,
         emoji=control.emoji,
     )

@@ -21,7 +21,7 @@ import io
 import logging
 import re
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -33,6 +33,7 @@ from bot.components import (
     custom_id,
     decode_action,
     lobby_button,
+    parse_page,
     parse_ref,
 )
 from bot.i18n import Catalog, clip
@@ -59,6 +60,8 @@ LOCK_PATIENCE = 1.0
 """Seconds a click waits for another post of its table before it is acknowledged on its own."""
 
 CATCH_UP = "h.catchup"
+TABLE = "table"
+"""The paging source of the table's own buttons (``h.pg.<page>.table``)."""
 """The code of the host's own "Catch me up" button (a ``u:`` id); a game's presenter never sees it."""
 
 _NUMBER = re.compile(r"-?[0-9]{1,9}")
@@ -165,9 +168,7 @@ class Tables:
     async def on_select(self, interaction: discord.Interaction, rest: str, values: Sequence[str]) -> None:
         try:
             ref = parse_ref(rest)
-            if len(values) != 1:
-                raise Malformed(rest)
-            action = decode_action(values[0])
+            action = _chosen(ref.ref, values)
         except Malformed:
             await self.refuse(interaction, Refusal("host.refuse.malformed"))
             return
@@ -205,13 +206,20 @@ class Tables:
         ]
         private.append(presenter.confirmation(applied.game, applied))
         if _on_private_panel(interaction):
-            # The choice was made on a private panel: close it so its buttons cannot be pressed again.
-            done = "\n".join(p for p in private if p) or self.t("host.panel_done", applied.game.row.language)
+            # The choice was made on a private panel: it shows its next step, or closes so its
+            # buttons cannot be pressed again.
+            said = "\n".join(p for p in private if p)
             private = []
-            try:
-                await interaction.response.edit_message(content=done, view=None, attachments=[])
-            except safe.FAILURES as exc:
-                log.warning("could not close a panel: %s", exc)
+            following = presenter.next_panel(applied.game, applied.seat, applied)
+            if following is not None:
+                text = "\n".join(p for p in (said, following.text) if p)
+                await self.send_panel(interaction, applied.game, replace(following, text=text))
+            else:
+                done = said or self.t("host.panel_done", applied.game.row.language)
+                try:
+                    await interaction.response.edit_message(content=done, view=None, attachments=[])
+                except safe.FAILURES as exc:
+                    log.warning("could not close a panel: %s", exc)
         if applied.public:
             await self.publish(applied.game, responder=interaction)
         await safe.defer(interaction)
@@ -231,8 +239,8 @@ class Tables:
         """
         try:
             ref = parse_ref(rest)
-            if form and "." in ref.ref:
-                raise Malformed(rest)
+            if form:
+                decode_action(ref.ref)  # a kind, perhaps with leading arguments ("offer_cash.2")
         except Malformed:
             await self.on_malformed(interaction, rest)
             return None
@@ -263,12 +271,23 @@ class Tables:
         if found is None:
             return
         game, seat, code = found
+        paging = parse_page(code)
+        page, code = paging if paging is not None else (0, code)
+        if code == TABLE:
+            await self.send_panel(
+                interaction,
+                game,
+                Panel("", self.presenter(game).controls(game), public=True),
+                page=page,
+                source=TABLE,
+            )
+            return
         try:
             panel = await self.presenter(game).on_ui(interaction, game, seat, code)
         except Refusal as refusal:
             await self.refuse(interaction, refusal, game.row.language)
             return
-        await self.send_panel(interaction, game, panel)
+        await self.send_panel(interaction, game, panel, page=page, source=code)
 
     async def catch_up(self, interaction: discord.Interaction, game_id: int) -> None:
         """ "Catch me up": privately, every public event since the player's own last action, what
@@ -326,14 +345,32 @@ class Tables:
             kept.insert(0, self.t("host.catch_up.earlier", lang, count=skipped))
         return clip("\n".join([head, *kept, *tail]))
 
-    async def send_panel(self, interaction: discord.Interaction, game: LiveGame, panel: Panel) -> None:
-        """A private panel; a click on a private panel replaces it instead of stacking a new one."""
-        view = build_view(game.id, game.public_version, panel.controls)
+    async def send_panel(
+        self,
+        interaction: discord.Interaction,
+        game: LiveGame,
+        panel: Panel,
+        *,
+        page: int = 0,
+        source: str | None = None,
+    ) -> None:
+        """A private panel; a click on a private panel replaces it instead of stacking a new one.
+
+        ``source`` is the ui code that draws the panel again, for its paging buttons when its
+        list is longer than one message holds.
+        """
+        view = build_view(game.id, game.public_version, panel.controls, page=page, source=source)
         if panel.public and self._on_table(interaction):
             # In order with the table's own posts, and drawn for the version now on disk.
             shown = self.shown(game.id)
             async with self._holding(shown, interaction):
-                view = build_view(game.id, game.public_version, self._with_host(game, panel.controls))
+                view = build_view(
+                    game.id,
+                    game.public_version,
+                    self._with_host(game, panel.controls),
+                    page=page,
+                    source=source,
+                )
                 content = "\n".join(
                     p for p in (self._table_content(game, shown.lines or []), panel.text) if p
                 )
@@ -398,7 +435,8 @@ class Tables:
         except Refusal as refusal:
             await self.refuse(interaction, refusal, game.row.language)
             return
-        await self.act(interaction, game.id, Action(kind, (number,)), game.public_version)
+        lead = decode_action(kind)
+        await self.act(interaction, game.id, Action(lead.kind, (*lead.args, number)), game.public_version)
 
     # -- table messages --------------------------------------------------------------------------
     #
@@ -684,7 +722,7 @@ class Tables:
             shown.since = row.since if row is not None else game.public_version
             lines = shown.unposted = []
         turn = [*shown.lines, *lines]
-        view = build_view(game.id, game.public_version, self._controls(game))
+        view = build_view(game.id, game.public_version, self._controls(game), source=TABLE)
         png = await self._render(game)
         name = f"table-{game.id}.png"
         if row is not None and not new and not repost:
@@ -910,6 +948,25 @@ class NumberForm(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Deliberately empty: the host's ``on_interaction`` answers every form, before or after a restart."""
+
+
+def _chosen(ref: str, values: Sequence[str]) -> Action:
+    """The action a select stands for: its one value, or (a multi-select, ``set<n>.<kind>``) the
+    chosen values' arguments combined into one action, in a canonical order."""
+    if not ref.startswith("set"):
+        if len(values) != 1:
+            raise Malformed(ref)
+        return decode_action(values[0])
+    kind = ref.partition(".")[2]
+    args: list[int | str] = []
+    for value in values:
+        action = decode_action(value)
+        if action.kind != kind:
+            raise Malformed(ref)
+        args.extend(action.args)
+    if len(set(args)) != len(args):
+        raise Malformed(ref)
+    return Action(kind, tuple(sorted(args, key=lambda a: (isinstance(a, str), a))))
 
 
 def _newcomers(game: LiveGame, told: frozenset[int] | None) -> frozenset[int]:
