@@ -105,6 +105,7 @@ from benchmarks.torture_discord_common import (
 )
 from bot.client import GameBot
 from bot.registry import REGISTRY
+from bot.session import stamp
 from rules.core import Action
 
 GOAL_INPUTS = 20_000
@@ -256,6 +257,8 @@ NOTHING = Expect()
 PLAIN_NUMBER = re.compile(r"-?[0-9]+")
 _NUM = r"(0|[1-9][0-9]*)"
 _G_ID = re.compile(rf"g:{_NUM}:{_NUM}:(.+)")
+_A_ID = re.compile(rf"a:{_NUM}:{_NUM}:(.+)")
+"""A lasting action: the middle number is its stamp (the engine's fingerprint, hashed), not a version."""
 _S_ID = re.compile(rf"s:{_NUM}:{_NUM}:([A-Za-z0-9_.-]{{1,80}})")
 _N_ID = re.compile(rf"n:{_NUM}:{_NUM}:([A-Za-z_][A-Za-z0-9_-]*)")
 _L_ID = re.compile(rf"l:{_NUM}:(join|leave|start|cancel|withdraw)")
@@ -531,9 +534,18 @@ class Fuzz:
     # -- expectations ----------------------------------------------------------------------------
 
     def may_act(
-        self, game_id: int, version: int, user_id: int, action: Action | None, *, lenient: bool = False
+        self,
+        game_id: int,
+        version: int,
+        user_id: int,
+        action: Action | None,
+        *,
+        lenient: bool = False,
+        lasting: bool = False,
     ) -> Expect:
-        """A canonical input may apply ``action`` if it is legal now; a lenient one may apply what it reads as."""
+        """A canonical input may apply ``action`` if it is legal now; a lenient one may apply what it reads as.
+
+        ``lasting``: ``version`` is the button's stamp, good while the action means the same."""
         if action is None or game_id >= 2**63:
             return NOTHING
         facts = self.db.game(game_id)
@@ -542,11 +554,12 @@ class Fuzz:
         seat = self.db.seats(game_id).get(user_id)
         if seat is None or facts.status != "active":
             return NOTHING
-        if version != facts.public_version:
-            return NOTHING
         state = state_of(facts)
         entry = REGISTRY.get(facts.game)
         if state is None or entry is None:
+            return NOTHING
+        drawn_for = stamp(entry.rules, state, action) if lasting else facts.public_version
+        if version != drawn_for:
             return NOTHING
         legal = action in entry.rules.legal_actions(state, seat)
         if lenient:
@@ -561,6 +574,11 @@ class Fuzz:
         match = _G_ID.fullmatch(custom_id)
         if match and kind == BUTTON and canonical_action(match[3]) is not None:
             return self.may_act(int(match[1]), int(match[2]), user_id, canonical_action(match[3]))
+        match = _A_ID.fullmatch(custom_id)
+        if match and kind == BUTTON and canonical_action(match[3]) is not None:
+            return self.may_act(
+                int(match[1]), int(match[2]), user_id, canonical_action(match[3]), lasting=True
+            )
         loose = _LOOSE_G.fullmatch(custom_id)
         if loose:
             return self.may_act(int(loose[1]), int(loose[2]), user_id, read_action(loose[3]), lenient=True)
@@ -817,8 +835,11 @@ class Fuzz:
             if form in ids:
                 await self.form_path("legit", actor, handle, form, str(action.args[0]))
                 return
-        if direct in ids:
-            await self.click("legit", actor, handle, direct)
+        lasting = next(
+            (i for i in ids if i.startswith(f"a:{gid}:") and i.endswith(f":{action.encode()}")), None
+        )
+        if direct in ids or lasting is not None:
+            await self.click("legit", actor, handle, direct if direct in ids else str(lasting))
             return
         if facts.game == "toy" and action.kind == "reroll":
             panel = await self.click("legit", actor, handle, f"u:{gid}:{pv}:secret")
@@ -919,7 +940,7 @@ class Fuzz:
             return
         ids = list(dict.fromkeys(self.rng.sample(old, k=min(len(old), 20))))
         posted = await self.post_junk(
-            [(cid, BUTTON, ()) for cid in ids if cid.startswith(("g:", "u:", "m:", "l:"))]
+            [(cid, BUTTON, ()) for cid in ids if cid.startswith(("g:", "a:", "u:", "m:", "l:"))]
         )
         if posted is None:
             return

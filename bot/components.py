@@ -8,15 +8,17 @@ the prefix, newlines included): a malformed id is parsed here and answered with
 a clear message instead of being dropped, which Discord would show as "This
 interaction failed".
 
-Prefixes: ``g`` engine action, ``u`` private panel, ``m`` number form,
-``s`` select of actions, ``l`` lobby.  None of them carries hidden
-information.
+Prefixes: ``g`` engine action (drawn for one public version), ``a`` lasting
+engine action (drawn for what it means: the engine's fingerprint, hashed, in
+place of the version), ``u`` private panel, ``m`` number form, ``s`` select of
+actions, ``l`` lobby.  None of them carries hidden information.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -73,7 +75,7 @@ def custom_id(prefix: str, game_id: int, version: int, ref: str) -> str:
 
 
 class RoutedButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<kind>[guml]):(?P<rest>(?s:.*))"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<kind>[gumla]):(?P<rest>(?s:.*))"
 ):
     """Every button the bot draws; the first letter of its id says which handler answers it."""
 
@@ -95,6 +97,7 @@ class RoutedButton(
             return
         handlers = {
             "g": bot.tables.on_action_click,
+            "a": bot.tables.on_lasting_click,
             "u": bot.tables.on_panel_click,
             "m": bot.tables.on_form_click,
             "l": bot.lobby_desk.on_click,
@@ -125,7 +128,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RoutedButton, ActionSelect)
-COMPONENT_PREFIXES = ("g:", "u:", "m:", "s:", "l:")
+COMPONENT_PREFIXES = ("g:", "a:", "u:", "m:", "s:", "l:")
 """Ids the dynamic items above answer (any component type: a wrong one gets the malformed reply)."""
 FORM_PREFIX = "n:"
 """Number forms, answered from ``GameBot.on_interaction`` so they survive a restart."""
@@ -244,13 +247,15 @@ def build_view(
     page: int = 0,
     source: str | None = None,
     labels: tuple[str, str] = ("◀", "▶"),
+    lasting: Callable[[Action], int | None] | None = None,
 ) -> discord.ui.View | None:
     """A fully dynamic view (discord.py stores nothing per message for it), within Discord's limits.
 
     Never raises: a control that cannot be drawn (an action too long for a custom_id, a
     duplicate) is left out with a log line, so a committed move always reaches the table.
     ``source`` is the ui code that draws this list again (for the paging buttons); without
-    one, a list too long for one message shows its first page only.
+    one, a list too long for one message shows its first page only.  ``lasting`` gives an
+    action's stamp when its button should outlast other moves (``a:`` instead of ``g:``).
     """
     if not controls:
         return None
@@ -260,7 +265,7 @@ def build_view(
     for number, row in enumerate(rows):
         for index, control in enumerate(row):
             try:
-                item = _item(game_id, version, control, f"{number}x{index}")
+                item = _item(game_id, version, control, f"{number}x{index}", lasting)
             except ValueError as exc:
                 log.error("game %s: a control was left out of a view: %s", game_id, exc)
                 continue
@@ -289,8 +294,17 @@ def build_view(
     return view
 
 
-def _item(game_id: int, version: int, control: Control, tag: str) -> discord.ui.DynamicItem[Any]:
+def _item(
+    game_id: int,
+    version: int,
+    control: Control,
+    tag: str,
+    lasting: Callable[[Action], int | None] | None = None,
+) -> discord.ui.DynamicItem[Any]:
     if isinstance(control, Button):
+        marked = lasting(control.action) if lasting is not None and control.action is not None else None
+        if marked is not None:
+            return _button(game_id, marked, control, kind="a")
         return _button(game_id, version, control)
     options = [
         discord.SelectOption(
@@ -314,10 +328,13 @@ def _item(game_id: int, version: int, control: Control, tag: str) -> discord.ui.
     return ActionSelect(select, f"{game_id}:{version}:{ref}")
 
 
-def _button(game_id: int, version: int, control: Button) -> RoutedButton:
-    """One button; ``ValueError`` when it cannot be drawn (no target, an id over 100 characters)."""
+def _button(game_id: int, version: int, control: Button, kind: str = "g") -> RoutedButton:
+    """One button; ``ValueError`` when it cannot be drawn (no target, an id over 100 characters).
+
+    ``kind="a"``: a lasting action, ``version`` then being its stamp.
+    """
     if control.action is not None:
-        kind, ref = "g", control.action.encode()
+        ref = control.action.encode()
     elif control.ui is not None:
         kind, ref = "u", control.ui
     elif control.modal is not None:

@@ -9,9 +9,9 @@ better.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from bot.i18n import Catalog
 from bot.session import Applied, LiveGame
@@ -106,6 +106,27 @@ class Presenter:
     """Default presentation; ``game`` is the registry name the presenter serves."""
 
     game: str = ""
+    seat_params: ClassVar[frozenset[str]] = frozenset(
+        {"seat", "buyer", "seller", "bidder", "winner", "owner"}
+    )
+    """Event params that hold one seat, besides any ``*_seat`` (see :func:`is_seat_param`).
+
+    A short list of names that mean a seat in every game, not "every int": ``from`` is a seat in
+    California (where a guest came from) but would be a square in Monopoly, so a game adds its own
+    (``seat_params = Presenter.seat_params | {"from"}``) rather than the host guessing.
+    """
+    seat_list_params: ClassVar[frozenset[str]] = frozenset({"seats", "winners"})
+    """Event params that hold a list of seats, besides any ``*_seats``: phrased by :meth:`names`.
+
+    Lists with one value *per* seat (``scores``, ``ranks``, The Estates' ``buildings``) are not
+    seats; a game phrases those itself.
+    """
+    colour_marks: ClassVar[Mapping[str, str]] = {}
+    """Colour key -> the letters the board image prints beside that colour (``Bl``, ``Rd``...).
+
+    Labels carry them so a colour-blind player can match a button to the picture; :meth:`mark`
+    reads them, so every game writes the same letters its renderer draws.
+    """
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
@@ -117,6 +138,62 @@ class Presenter:
         if seat is None or not 0 <= seat < len(game.seats):
             return self.t("host.nobody", game.row.language)
         return game.seats[seat].name
+
+    # -- words every game needs ------------------------------------------------------------------
+
+    def names(self, game: LiveGame, seats: object) -> str:
+        """Seats as one phrase ("Ana and Bob"), or the catalog's "nobody" for none.
+
+        The joining word is the catalog's ``host.and``, or the game's own ``<game>.and`` while the
+        host's table has none, so a translation changes it in one place.  Anything that is not a
+        list of seats (a corrupt param) reads as nobody rather than breaking the line.
+        """
+        lang = game.row.language
+        found = (
+            [self.player(game, s) for s in seats if isinstance(s, int) and not isinstance(s, bool)]
+            if isinstance(seats, list | tuple)
+            else []
+        )
+        if not found:
+            return self.t("host.nobody", lang)
+        joiner = next(
+            (self.t(key, lang) for key in ("host.and", f"{self.game}.and") if self.catalog.has(key, lang)),
+            ", ",
+        )
+        return joiner.join(found)
+
+    def number(self, game: LiveGame, value: int) -> str:
+        """``1,500``: a whole number as the table's language writes it.
+
+        Thousands are grouped with the catalog's ``host.thousands`` (a comma when it has none),
+        so Monopoly's prices read well and a French table can use a thin space; every number in an
+        event passes here (:meth:`event_param`), so no game formats numbers itself.
+        """
+        lang = game.row.language
+        group = self.t("host.thousands", lang) if self.catalog.has("host.thousands", lang) else ","
+        return f"{value:,}".replace(",", group)
+
+    def count(self, key: str, lang: str, count: int) -> str:
+        """``{count} point`` or ``{count} points``: the catalog's ``<key>_one`` / ``<key>_other``."""
+        return self.t(f"{key}_one" if count == 1 else f"{key}_other", lang, count=count)
+
+    def mark(self, colour: object) -> str:
+        """``Bl``, ``Rd``...: the letters :attr:`colour_marks` gives a colour key, ``?`` for none."""
+        return self.colour_marks.get(colour, "?") if isinstance(colour, str) else "?"
+
+    def public(self, game: LiveGame) -> dict[str, Any]:
+        """The spectator view: the only source of anything shown to everyone.
+
+        Never ``game.state``: in a game with hidden information (money in The Estates, hands in
+        Last Will) the state holds secrets, and the table is seen by everyone.
+        """
+        view: dict[str, Any] = game.entry.rules.view(game.state, None)
+        return view
+
+    def view_of(self, game: LiveGame, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: the source of its private panels, forms and summaries."""
+        view: dict[str, Any] = game.entry.rules.view(game.state, seat)
+        return view
 
     # -- the table message -----------------------------------------------------------------------
 
@@ -157,12 +234,53 @@ class Presenter:
 
     # -- events and results ----------------------------------------------------------------------
 
+    def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
+        """One event param as a sentence shows it.
+
+        A seat becomes its player's name and a list of seats one phrase (by the naming rule of
+        :func:`is_seat_param` / :func:`is_seat_list_param`), a whole number is formatted by
+        :meth:`number`; anything else stays as it is.  A game overrides this for values only it
+        knows (California's colour keys) and calls it for the rest.
+        """
+        if is_seat_param(key, self.seat_params):
+            seat = value if isinstance(value, int) and not isinstance(value, bool) else None
+            return self.player(game, seat)
+        if is_seat_list_param(key, self.seat_list_params):
+            return self.names(game, value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.number(game, value)
+        return value
+
+    def event_params(self, game: LiveGame, event: Event) -> dict[str, Any]:
+        """The params of ``event`` ready for its catalog line, one way for every game.
+
+        Each param goes through :meth:`event_param` (seats named, numbers formatted); ``player``
+        names the event's own seat (it wins over a param of that name); and a ``reason`` code
+        becomes ``why``, the catalog's ``<game>.reason.<code>`` phrased with these same params
+        (so a reason may name the player), when the catalog has that key.  Logic that needs the
+        raw values (a seat number, a token) reads ``event.params`` instead.
+        """
+        lang = game.row.language
+        params = {key: self.event_param(game, key, value) for key, value in event.params.items()}
+        params["player"] = self.player(game, event.seat)
+        reason = event.params.get("reason")
+        if isinstance(reason, str):
+            key = f"{self.game}.reason.{reason}"
+            if self.catalog.has(key, lang):
+                params["why"] = self.t(key, lang, **params)
+        return params
+
+    def event_key(self, game: LiveGame, event: Event) -> str:
+        """The catalog key of ``event``'s public line; a game picks a variant here (a rooftop's
+        auction names its value, an automatic repayment reads differently)."""
+        return f"{self.game}.event.{event.kind}"
+
     def event_line(self, game: LiveGame, event: Event) -> str | None:
-        """A public log line for ``event`` (never called for private events)."""
-        key = f"{self.game}.event.{event.kind}"
+        """A public log line for ``event`` (never called for private events); none without a key."""
+        key = self.event_key(game, event)
         if not self.catalog.has(key, game.row.language):
             return None
-        return self.t(key, game.row.language, player=self.player(game, event.seat), **dict(event.params))
+        return self.t(key, game.row.language, **self.event_params(game, event))
 
     def lines(self, game: LiveGame, events: Sequence[Event]) -> list[str]:
         """Public log lines for one accepted action; games may merge events into one sentence."""
@@ -179,10 +297,19 @@ class Presenter:
         key = f"{self.game}.private.{event.kind}"
         if not self.catalog.has(key, game.row.language):
             return None
-        return self.t(key, game.row.language, player=self.player(game, event.seat), **dict(event.params))
+        return self.t(key, game.row.language, **self.event_params(game, event))
 
     def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
         """A private line for the player whose action was accepted ("You took a loan: +3 silver")."""
+        return None
+
+    def panel_for(self, game: LiveGame, seat: int, action: Action) -> Panel | None:
+        """The private panel where ``seat`` finds ``action`` now, drawn afresh.
+
+        Shown in place of a panel whose button went stale (its price or the thing it names
+        changed), under one line saying so, so a player is never left at a dead end.
+        ``None``: the action is not on a private panel (the table is redrawn anyway).
+        """
         return None
 
     def next_panel(self, game: LiveGame, seat: int, applied: Applied) -> Panel | None:
@@ -232,3 +359,17 @@ class Presenter:
     async def on_ui(self, interaction: discord.Interaction, game: LiveGame, seat: int, code: str) -> Panel:
         """Answer a ``Button(ui=...)`` click privately; the default knows no codes."""
         return Panel(self.t("host.refuse.unknown_button", game.row.language))
+
+
+def is_seat_param(key: str, names: frozenset[str] = Presenter.seat_params) -> bool:
+    """Whether an event param holds one seat: one of ``names`` or any ``*_seat``.
+
+    The rule engines follow when they name a new param (``payer_seat``, ``owner``), so the host
+    names the player without each game mapping it by hand.
+    """
+    return key in names or key.endswith("_seat")
+
+
+def is_seat_list_param(key: str, names: frozenset[str] = Presenter.seat_list_params) -> bool:
+    """Whether an event param holds a list of seats: one of ``names`` or any ``*_seats``."""
+    return key in names or key.endswith("_seats")

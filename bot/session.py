@@ -15,6 +15,7 @@ anyone else can observe, not even a custom_id.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import time
@@ -102,6 +103,15 @@ class Step:
     events: list[Event]
     public_version: int
     """The game's public version once this action was applied."""
+
+
+def stamp(rules: Any, state: Any, action: Action) -> int | None:
+    """The short number a lasting button carries instead of the version: a hash of the engine's
+    ``fingerprint`` of its action (``None`` when the action has none and belongs to its moment)."""
+    meaning = rules.fingerprint(state, action)
+    if meaning is None:
+        return None
+    return int(hashlib.sha256(f"{action.encode()}|{meaning}".encode()).hexdigest()[:7], 16)
 
 
 def is_public(finished: bool, before: frozenset[int], after: frozenset[int], events: list[Event]) -> bool:
@@ -282,8 +292,14 @@ class SessionService:
         self.forget(game_id)
         return await self.load(game_id)
 
-    async def act(self, game_id: int, user_id: int, action: Action, *, version: int | None) -> Applied:
+    async def act(
+        self, game_id: int, user_id: int, action: Action, *, version: int | None, lasting: int | None = None
+    ) -> Applied:
         """Apply one action for ``user_id`` and commit it before returning.
+
+        ``version`` is the public version the button was drawn for: any public change since
+        makes it stale.  ``lasting`` instead is the button's :func:`stamp`: it stays good, other
+        moves or not, while the action means the same (else ``Refusal("host.refuse.changed")``).
 
         Raises ``Refusal`` or ``IllegalAction`` (nothing changed), or ``StoreError``
         when the database cannot take the write (nothing changed either: the
@@ -293,7 +309,7 @@ class SessionService:
         async with self.lock(game_id):
             for last_try in (False, True):
                 try:
-                    return await self._act_once(game_id, user_id, action, version, started)
+                    return await self._act_once(game_id, user_id, action, version, lasting, started)
                 except VersionConflict:
                     # Another process committed first.  If it was a private move (a stow),
                     # our copy had the right public version but an older log: the click is
@@ -303,18 +319,24 @@ class SessionService:
             raise AssertionError("unreachable: the last try returns or raises")
 
     async def _act_once(
-        self, game_id: int, user_id: int, action: Action, version: int | None, started: float
+        self,
+        game_id: int,
+        user_id: int,
+        action: Action,
+        version: int | None,
+        lasting: int | None,
+        started: float,
     ) -> Applied:
         """One try at :meth:`act`, under the game's lock; ``VersionConflict`` when another process won."""
         game = await self.load(game_id)
-        if version is not None and version != game.public_version:
+        if not self._drawn_for(game, action, version, lasting):
             game = await self._fresh(game_id, game)
         self._check_playable(game)
         seat = game.seat_of(user_id)
         if seat is None:
             raise Refusal("host.refuse.not_seated")
-        if version is not None and version != game.public_version:
-            raise Refusal("host.refuse.stale")
+        if not self._drawn_for(game, action, version, lasting):
+            raise Refusal("host.refuse.changed" if lasting is not None else "host.refuse.stale")
         rules = game.entry.rules
         before = game.waiting()
         # The move is made on a copy: until it is committed, everyone (a panel
@@ -386,6 +408,13 @@ class SessionService:
         except (IllegalAction, StateError, ValueError, KeyError, TypeError, IndexError) as exc:
             log.error("game %s: its log does not replay: %s", game_id, exc)
             raise Refusal("host.refuse.internal") from None
+
+    @staticmethod
+    def _drawn_for(game: LiveGame, action: Action, version: int | None, lasting: int | None) -> bool:
+        """Whether a button still stands for what it was drawn for."""
+        if lasting is not None:
+            return game.state is not None and stamp(game.entry.rules, game.state, action) == lasting
+        return version is None or version == game.public_version
 
     @staticmethod
     def _check_playable(game: LiveGame) -> None:

@@ -20,7 +20,7 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,7 +38,7 @@ from bot.components import (
 )
 from bot.i18n import Catalog, clip
 from bot.presenter import Button, Control, Panel, Presenter
-from bot.session import Applied, LiveGame, Refusal, SessionService
+from bot.session import Applied, LiveGame, Refusal, SessionService, stamp
 from bot.store import MessageRow, StoreError
 from rules.core import Action, IllegalAction
 
@@ -165,6 +165,16 @@ class Tables:
             return
         await self.act(interaction, ref.game_id, action, ref.version)
 
+    async def on_lasting_click(self, interaction: discord.Interaction, rest: str) -> None:
+        """A lasting action (``a:``): good while it means what it meant when drawn, other moves or not."""
+        try:
+            ref = parse_ref(rest)
+            action = decode_action(ref.ref)
+        except Malformed:
+            await self.refuse(interaction, Refusal("host.refuse.malformed"))
+            return
+        await self.act(interaction, ref.game_id, action, None, lasting=ref.version)
+
     async def on_select(self, interaction: discord.Interaction, rest: str, values: Sequence[str]) -> None:
         try:
             ref = parse_ref(rest)
@@ -175,17 +185,27 @@ class Tables:
         await self.act(interaction, ref.game_id, action, ref.version)
 
     async def act(
-        self, interaction: discord.Interaction, game_id: int, action: Action, version: int | None
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        action: Action,
+        version: int | None,
+        *,
+        lasting: int | None = None,
     ) -> None:
         if interaction.guild_id is None:
             await self.refuse(interaction, Refusal("host.refuse.dm"))
             return
         try:
-            applied = await self.sessions.act(game_id, interaction.user.id, action, version=version)
+            applied = await self.sessions.act(
+                game_id, interaction.user.id, action, version=version, lasting=lasting
+            )
         except Refusal as refusal:
-            if refusal.key == "host.refuse.stale":
+            if refusal.key in ("host.refuse.stale", "host.refuse.changed"):
                 # The player may be pressing an old table because the new one never got posted.
                 self.repair_soon(game_id)
+                if await self._redraw(interaction, game_id, action, refusal):
+                    return
             await self.refuse(interaction, refusal, await self.language(game_id))
             return
         except IllegalAction as exc:
@@ -226,6 +246,36 @@ class Tables:
         said = "\n".join(text for text in private if text)
         if said:
             await safe.reply(interaction, said)
+
+    async def _redraw(
+        self, interaction: discord.Interaction, game_id: int, action: Action, refusal: Refusal
+    ) -> bool:
+        """A stale button on a private panel: the panel as it is now, under the refusal's line.
+
+        ``True`` when the panel was redrawn (the game's presenter knows where the action lives).
+        """
+        if not _on_private_panel(interaction):
+            return False
+        try:
+            game = await self.sessions.load(game_id)
+        except (Refusal, StoreError):
+            return False
+        seat = game.seat_of(interaction.user.id)
+        if seat is None or game.status != "active":
+            return False
+        panel = self.presenter(game).panel_for(game, seat, action)
+        if panel is None:
+            return False
+        line = self.t(refusal.key, game.row.language, **refusal.params)
+        await self.send_panel(
+            interaction, game, replace(panel, text="\n".join(p for p in (line, panel.text) if p))
+        )
+        return True
+
+    def _lasting(self, game: LiveGame) -> Callable[[Action], int | None]:
+        """Stamps for buttons that outlast other moves (the engine's ``fingerprint``)."""
+        rules, state = game.entry.rules, game.state
+        return lambda action: stamp(rules, state, action) if state is not None else None
 
     async def on_malformed(self, interaction: discord.Interaction, rest: str) -> None:
         await self.refuse(interaction, Refusal("host.refuse.malformed"))
@@ -359,7 +409,14 @@ class Tables:
         ``source`` is the ui code that draws the panel again, for its paging buttons when its
         list is longer than one message holds.
         """
-        view = build_view(game.id, game.public_version, panel.controls, page=page, source=source)
+        view = build_view(
+            game.id,
+            game.public_version,
+            panel.controls,
+            page=page,
+            source=source,
+            lasting=self._lasting(game),
+        )
         if panel.public and self._on_table(interaction):
             # In order with the table's own posts, and drawn for the version now on disk.
             shown = self.shown(game.id)
@@ -370,6 +427,7 @@ class Tables:
                     self._with_host(game, panel.controls),
                     page=page,
                     source=source,
+                    lasting=self._lasting(game),
                 )
                 content = "\n".join(
                     p for p in (self._table_content(game, shown.lines or []), panel.text) if p
@@ -722,7 +780,9 @@ class Tables:
             shown.since = row.since if row is not None else game.public_version
             lines = shown.unposted = []
         turn = [*shown.lines, *lines]
-        view = build_view(game.id, game.public_version, self._controls(game), source=TABLE)
+        view = build_view(
+            game.id, game.public_version, self._controls(game), source=TABLE, lasting=self._lasting(game)
+        )
         png = await self._render(game)
         name = f"table-{game.id}.png"
         if row is not None and not new and not repost:

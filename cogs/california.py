@@ -68,6 +68,9 @@ STYLE: dict[str, Style] = {"buy": "success", LOAN_BUY: "primary"}
 
 class CaliforniaPresenter(Presenter):
     game = "california"
+    seat_params = Presenter.seat_params | {"from"}
+    """``from``: the seat a guest leaves to visit the buyer (``None``: the guest came from the table)."""
+    colour_marks = MARK
 
     # -- the table message -----------------------------------------------------------------------
 
@@ -93,7 +96,7 @@ class CaliforniaPresenter(Presenter):
         and the draw stack), because the table's buttons are shared by everyone.
         """
         lang = game.row.language
-        view = game.entry.rules.view(game.state, None)
+        view = self.public(game)
         players = view.get("players") or []
         controls: list[Control] = [
             Button(self.t("california.button.coin", lang), action=COIN, style="primary", row=0),
@@ -110,7 +113,7 @@ class CaliforniaPresenter(Presenter):
 
     def private_summary(self, game: LiveGame, seat: int) -> list[str]:
         """The seat's own position in one line: money in silver and in coins, the loan, the score."""
-        view = game.entry.rules.view(game.state, seat)
+        view = self.view_of(game, seat)
         players = view.get("players") or []
         if not 0 <= seat < len(players):
             return []
@@ -150,7 +153,7 @@ class CaliforniaPresenter(Presenter):
 
     async def mansion_panel(self, game: LiveGame, seat: int) -> Panel:
         """The seat's own mansion at full size, drawn in a worker thread; any seat, any time."""
-        view = game.entry.rules.view(game.state, seat)
+        view = self.view_of(game, seat)
         me = (view.get("players") or [])[seat]
         text = self.t("california.panel.mansion", game.row.language, summary=self.summary(game, me))
         try:
@@ -272,8 +275,8 @@ class CaliforniaPresenter(Presenter):
         if c < 0:
             return tile_name(tile)
         if TILE_KIND[tile] == "room":
-            return f"{cal.COLOUR_NAMES[c]} room [{MARK[cal.COLOURS[c]]}]"
-        return f"{cal.FURNITURE_NAMES[c]} [{MARK[cal.COLOURS[c]]}]"
+            return f"{cal.COLOUR_NAMES[c]} room [{self.mark(cal.COLOURS[c])}]"
+        return f"{cal.FURNITURE_NAMES[c]} [{self.mark(cal.COLOURS[c])}]"
 
     # -- what happened ---------------------------------------------------------------------------
 
@@ -285,27 +288,19 @@ class CaliforniaPresenter(Presenter):
         for event in events:
             if event.visible_to is not None:
                 continue
-            p = dict(event.params)
-            who = self.player(game, event.seat)
             if event.kind == "tile_bought":
                 if sentence:
                     out.append("".join(sentence))
-                sentence = [self._bought(game, who, p)]
+                sentence = [self._bought(game, event)]
             elif event.kind in ("furniture_moved", "guest_arrives", "guest_stays", "gift", "no_gift_left"):
-                came_from = p.get("from")
-                params = {
-                    **p,
-                    "colour": colour_name(p.get("colour")),
-                    "other": self.player(game, came_from) if isinstance(came_from, int) else "",
-                }
                 key = f"california.part.{event.kind}"
-                if event.kind == "guest_arrives" and isinstance(came_from, int):
+                if event.kind == "guest_arrives" and isinstance(event.params.get("from"), int):
                     key = "california.part.guest_moves"
-                piece = self.t(key, lang, **params)
+                piece = self.t(key, lang, **self.event_params(game, event))
                 if sentence:
                     sentence.append(piece)
                 else:
-                    out.append(who + piece)
+                    out.append(self.player(game, event.seat) + piece)
             else:
                 if sentence:
                     out.append("".join(sentence) + ".")
@@ -317,54 +312,46 @@ class CaliforniaPresenter(Presenter):
             out.append("".join(sentence) + ".")
         return out
 
-    def _bought(self, game: LiveGame, who: str, p: dict[str, Any]) -> str:
+    def _bought(self, game: LiveGame, event: Event) -> str:
         lang = game.row.language
+        p = event.params
+        params = self.event_params(game, event)
         target = p.get("target")
-        kind = p.get("kind")
-        colour = colour_name(p.get("colour"))
         if target == ATTIC:
             placed = self.t("california.placed.attic", lang)
         elif target == EXPAND:
             placed = self.t("california.placed.expansion", lang)
-        elif kind == "room":
+        elif p.get("kind") == "room":
             placed = self.t("california.placed.room", lang, space=space_label(int(target or 0)))
         else:
-            placed = self.t("california.placed.furniture", lang, colour=colour)
-        fee = self.t("california.fee", lang, fee=p["fee"]) if p.get("fee") else ""
+            placed = self.t("california.placed.furniture", lang, colour=params["colour"])
+        fee = self.t("california.fee", lang, fee=params["fee"]) if p.get("fee") else ""
         name = str(p["name"])
         article = "an" if name[:1] in "aeiou" else "a"
         return self.t(
             "california.bought",
             lang,
-            player=who,
+            player=params["player"],
             article=article,
             name=name,
-            cost=p["cost"],
+            cost=params["cost"],
             fee=fee,
             placed=placed,
         )
 
-    def event_line(self, game: LiveGame, event: Event) -> str | None:
-        params = dict(event.params)
-        if event.kind == "day_ended":
-            reason = "store" if params.get("reason") == "store" else "bank"
-            params["why"] = self.t(
-                f"california.day_end.{reason}", game.row.language, store=int(params.get("store") or 0) + 1
-            )
-        if event.kind == "game_ends_tonight":
-            params["why"] = self.t(
-                f"california.ending.{params.get('reason')}",
-                game.row.language,
-                player=self.player(game, event.seat),
-            )
-        if event.kind == "loan_repaid" and params.get("automatic"):
-            return self.t(
-                "california.event.loan_repaid_auto", game.row.language, player=self.player(game, event.seat)
-            )
-        key = f"california.event.{event.kind}"
-        if not self.catalog.has(key, game.row.language):
-            return None
-        return self.t(key, game.row.language, **{**params, "player": self.player(game, event.seat)})
+    def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
+        """California's own values: a colour key in words, a store as numbered on the board (1-2)."""
+        if key == "colour":
+            return colour_name(value)
+        if key == "store" and isinstance(value, int):
+            return self.number(game, value + 1)
+        return super().event_param(game, key, value)
+
+    def event_key(self, game: LiveGame, event: Event) -> str:
+        """A loan repaid by the game's end reads differently from one repaid by choice."""
+        if event.kind == "loan_repaid" and event.params.get("automatic"):
+            return "california.event.loan_repaid_auto"
+        return super().event_key(game, event)
 
     def score_part(self, game: LiveGame, key: str, value: int) -> str:
         if key == "loan" and value == 0:
@@ -390,7 +377,7 @@ class CaliforniaPresenter(Presenter):
         p = dict(bought.params)
         key = "california.private.bought_on_loan" if borrowed else "california.private.bought"
         said = self.t(key, lang, name=p.get("name"), cost=p.get("cost"), where=self.where(game, p))
-        me = game.entry.rules.view(game.state, applied.seat)["players"][applied.seat]
+        me = self.view_of(game, applied.seat)["players"][applied.seat]
         repaid = next((e for e in mine if e.kind == "loan_repaid" and e.params.get("automatic")), None)
         if repaid is not None:
             after = self.t("california.private.repaid_at_end", lang, money=repaid.params["money"])

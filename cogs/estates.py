@@ -13,8 +13,9 @@ The table message, per phase of a turn (at most ``MAX_PUBLIC_CONTROLS``
 buttons, leaving the host room for its own "Catch me up"):
 
     choose  one button per piece on offer · My checks
-    bid     Bid $min, $min+1, $min+2, $min+5 (the same for everyone) · Bid… (a private
-            form from the minimum to one's own money) · Pass · My checks
+    bid     Bid $min, $min+1, $min+2, $min+5 (the same for everyone) · Other amount… (a private
+            form from the minimum to one's own money) · Pass · My checks: the host's
+            auction kit (``bot.auction``), worded by ``[estates.auction]``
     decide  Sell for $X · Buy for $X (always both; a buy the auctioneer cannot
             pay is refused privately by the engine) · My checks
     place   the placer's legal placements (where a piece may go is public) · My checks
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.auction import AuctionKit
 from bot.presenter import Button, Control, ModalSpec, Panel, Presenter
 from bot.session import LiveGame
 from renderers.estates import cube_label, render_holdings
@@ -53,19 +55,20 @@ log = logging.getLogger(__name__)
 View = dict[str, Any]
 
 STOW = Action("stow")
-PASS = Action("pass")
 SELL = Action("sell")
 BUY = Action("buy")
 
 MAX_PUBLIC_CONTROLS = 24
 """Discord allows 25 components on a message; the host adds its own "Catch me up" to every table."""
-QUICK_RAISES = (0, 1, 2, 5)
-"""Quick bids on the bid panel: the minimum bid plus these."""
+BIDS = AuctionKit("estates")
+"""The host's auction kit: Bid $min, +1, +2, +5, Other amount… (a form) and Pass."""
+MARKS = dict(zip(data.COLOURS, data.COLOUR_MARKS, strict=True))
+"""Colour key -> the letters the board image prints (colour-blind players)."""
 
 
 def mark(colour: object) -> str:
     """``Bl``, ``Re``...: the colour letters the board image prints (colour-blind players)."""
-    return data.COLOUR_MARKS[data.COLOURS.index(str(colour))] if colour in data.COLOURS else "?"
+    return MARKS.get(colour, "?") if isinstance(colour, str) else "?"
 
 
 def cube_code(cube: dict[str, Any]) -> str:
@@ -75,14 +78,11 @@ def cube_code(cube: dict[str, Any]) -> str:
 
 class EstatesPresenter(Presenter):
     game = "estates"
-
-    def public(self, game: LiveGame) -> View:
-        """The spectator view: the only source of anything shown to everyone."""
-        return game.entry.rules.view(game.state, None)
+    colour_marks = MARKS
 
     def own(self, game: LiveGame, seat: int) -> dict[str, Any]:
         """A seat's private part of its own view (money, cash box, round scores)."""
-        you: dict[str, Any] = game.entry.rules.view(game.state, seat)["you"]
+        you: dict[str, Any] = self.view_of(game, seat)["you"]
         return you
 
     def piece(self, lang: str, params: dict[str, Any]) -> str:
@@ -98,7 +98,7 @@ class EstatesPresenter(Presenter):
                 lang,
                 colour=params.get("colour"),
                 number=params.get("number"),
-                mark=mark(params.get("colour")),
+                mark=self.mark(params.get("colour")),
                 code=cube_code(params),
             )
         if kind in ("roof", "permit", "mayor", "cancel"):
@@ -158,7 +158,7 @@ class EstatesPresenter(Presenter):
         if phase == "choose":
             return [*self.choose_controls(lang, view), checks]
         if phase == "bid" and isinstance(auction, dict):
-            return [*self.bid_controls(lang, auction), dataclasses.replace(checks, row=1)]
+            return [*self.bid_controls(game, auction), dataclasses.replace(checks, row=1)]
         if phase == "decide" and isinstance(auction, dict):
             price = auction["high_bid"]
             return [
@@ -294,10 +294,6 @@ class EstatesPresenter(Presenter):
             points=self.count("estates.points", lang, int(you["cash_box"]) * data.CASH_BOX_POINTS),
         )
 
-    def count(self, key: str, lang: str, count: int) -> str:
-        """``{count} point`` or ``{count} points``: the catalog's ``<key>_one`` / ``<key>_other``."""
-        return self.t(f"{key}_one" if count == 1 else f"{key}_other", lang, count=count)
-
     def round_lines(self, game: LiveGame, you: dict[str, Any]) -> list[str]:
         """One line with the seat's own score of every finished round (private: cash box included).
 
@@ -331,7 +327,7 @@ class EstatesPresenter(Presenter):
         if STOW in game.entry.rules.legal_actions(game.state, seat):
             lines.append(self.t("estates.panel.stow_offer", lang))
             controls.append(Button(self.t("estates.button.stow", lang), ui="stow"))
-        view = game.entry.rules.view(game.state, seat)
+        view = self.view_of(game, seat)
         try:
             image: bytes | None = await asyncio.to_thread(render_holdings, view, list(game.names), seat)
         except Exception:
@@ -356,27 +352,15 @@ class EstatesPresenter(Presenter):
         confirm = Button(self.t("estates.button.stow_confirm", lang), action=STOW, style="danger")
         return Panel(self.t("estates.panel.stow_confirm", lang), [confirm, back])
 
-    def bid_controls(self, lang: str, auction: dict[str, Any]) -> list[Control]:
-        """Quick bids right on the table, a form for any other amount, and Pass.
+    def bid_controls(self, game: LiveGame, auction: dict[str, Any]) -> list[Control]:
+        """Quick bids right on the table, a form for any other amount, and Pass (the host's kit).
 
         The amounts follow the minimum bid, which is public; they are offered to everyone
         alike (never shortened to what the bidder can pay), so they reveal nothing, and a
         bid beyond one's money is refused privately by the engine.  On the table, a bid is
         one click and one message instead of a private panel first.
         """
-        minimum = int(auction["min_bid"])
-        controls: list[Control] = [
-            Button(
-                self.t("estates.panel.raise", lang, amount=amount),
-                action=Action("bid", (amount,)),
-                style="success",
-                row=0,
-            )
-            for amount in sorted({minimum + extra for extra in QUICK_RAISES})
-        ]
-        controls.append(Button(self.t("estates.panel.other", lang), modal="bid", row=1))
-        controls.append(Button(self.t("estates.button.pass", lang), action=PASS, row=1))
-        return controls
+        return BIDS.controls(self, game, int(auction["min_bid"]))
 
     def bid_panel(self, game: LiveGame, seat: int) -> Panel:
         """The bidder's private panel: minimum bid, own money, quick raises, a form and Pass."""
@@ -404,44 +388,29 @@ class EstatesPresenter(Presenter):
         text = self.t("estates.panel.bid", lang, piece=piece, high=high, min=minimum, money=money)
         if minimum > money:
             text += " " + self.t("estates.panel.bid_broke", lang)
-        controls: list[Control] = [
-            Button(
-                self.t("estates.panel.raise", lang, amount=amount),
-                action=Action("bid", (amount,)),
-                style="success",
-                disabled=amount > money,
-                row=0,
-            )
-            for amount in sorted({minimum + extra for extra in QUICK_RAISES})
-        ]
-        controls.append(Button(self.t("estates.panel.other", lang), modal="bid", row=1))
-        controls.append(Button(self.t("estates.button.pass", lang), action=PASS, row=1))
-        return Panel(text, controls)
+        return Panel(text, BIDS.controls(self, game, minimum, money=money))
 
     def modal(self, game: LiveGame, kind: str, seat: int | None = None) -> ModalSpec | None:
         """The bid form: from the minimum bid up to the clicking bidder's money in hand.
 
         The form is private, so its bounds may use the bidder's money.  Without ``seat`` (a host that
-        does not say who clicked) the upper bound is all the money in the game, which tells nobody
-        anything; the engine then refuses a bid above one's money privately, with the balance.  A
-        bidder who cannot reach the minimum gets the minimum as both bounds, so the engine's refusal
-        (the balance) is what they read, never an upside-down range.
+        does not say who clicked), or for a seat that is not bidding now, the upper bound is all the
+        money in the game, which tells nobody anything (see :meth:`bot.auction.AuctionKit.form`).
         """
-        if kind != "bid":
+        if not BIDS.is_form(kind):
             return None
         lang = game.row.language
         auction = self.public(game).get("auction")
-        minimum = int(auction["min_bid"]) if isinstance(auction, dict) else data.MIN_FIRST_BID
-        piece = self.piece(lang, auction) if isinstance(auction, dict) else ""
-        maximum = data.START_MONEY * len(game.seats)
+        money = None
         if seat is not None and isinstance(auction, dict) and auction.get("to_bid") == seat:
-            maximum = max(minimum, int(self.own(game, seat)["money"]))
-        return ModalSpec(
-            title=self.t("estates.form.title", lang, piece=piece),
-            label=self.t("estates.form.label", lang, min=minimum, max=maximum),
-            minimum=minimum,
-            maximum=maximum,
-            placeholder=self.t("estates.form.placeholder", lang, min=minimum),
+            money = int(self.own(game, seat)["money"])
+        return BIDS.form(
+            self,
+            game,
+            lot=self.piece(lang, auction) if isinstance(auction, dict) else "",
+            minimum=int(auction["min_bid"]) if isinstance(auction, dict) else data.MIN_FIRST_BID,
+            money=money,
+            ceiling=data.START_MONEY * len(game.seats),
         )
 
     def private_summary(self, game: LiveGame, seat: int) -> list[str]:
@@ -485,46 +454,36 @@ class EstatesPresenter(Presenter):
 
         ``game_over`` gets no line: the host's standings name the winner (once).
         """
-        lang = game.row.language
-        kind = event.kind
-        p: dict[str, Any] = dict(event.params)
-        key = f"estates.event.{kind}"
-        if kind == "picked" and p.get("kind") == "roof":
-            key = "estates.event.picked_roof"
-        if kind == "round_ended" and final:
-            key = "estates.event.round_ended_final"
-        if kind == "game_over":
+        if event.kind == "game_over":
             return None
-        if not self.catalog.has(key, lang):
-            return None
-        params: dict[str, Any] = {**p, "player": self.player(game, event.seat)}
-        if "kind" in p:
-            params["piece"] = self.piece(lang, p)
-        for name in ("buyer", "bidder"):
-            if isinstance(p.get(name), int):
-                params[name] = self.player(game, p[name])
-        if kind == "permit_placed":
-            params["direction"] = self.t(f"estates.direction.{p.get('direction')}", lang)
-        if kind == "round_ended":
-            params["why"] = self.t(f"estates.round_end.{p.get('reason')}", lang)
-            params["buildings"] = ", ".join(
-                f"{self.player(game, s)} {points}" for s, points in enumerate(p.get("buildings") or [])
-            )
-        if kind == "round_ended":
-            params["winners"] = self.names(game, p.get("winners"))
-        return self.t(key, lang, **params)
-
-    def names(self, game: LiveGame, seats: object) -> str:
-        found = [self.player(game, s) for s in seats if isinstance(s, int)] if isinstance(seats, list) else []
-        return self.t("estates.and", game.row.language).join(found) or self.t(
-            "host.nobody", game.row.language
-        )
-
-    def private_line(self, game: LiveGame, event: Event) -> str | None:
-        key = f"estates.private.{event.kind}"
+        final = final and event.kind == "round_ended"
+        key = "estates.event.round_ended_final" if final else self.event_key(game, event)
         if not self.catalog.has(key, game.row.language):
             return None
-        return self.t(key, game.row.language, **dict(event.params))
+        return self.t(key, game.row.language, **self.event_params(game, event))
+
+    def event_key(self, game: LiveGame, event: Event) -> str:
+        """A rooftop's auction has its own line: the random rooftop shows its value once picked."""
+        if event.kind == "picked" and event.params.get("kind") == "roof":
+            return "estates.event.picked_roof"
+        return super().event_key(game, event)
+
+    def event_params(self, game: LiveGame, event: Event) -> dict[str, Any]:
+        """The host's params (seats named, ``reason`` as ``why``) plus what only The Estates has:
+        the piece in words, a permit's direction, and each seat's building points of a round."""
+        lang = game.row.language
+        p: dict[str, Any] = dict(event.params)
+        params = super().event_params(game, event)
+        if "kind" in p:
+            params["piece"] = self.piece(lang, p)
+        if "direction" in p:
+            params["direction"] = self.t(f"estates.direction.{p['direction']}", lang)
+        if isinstance(p.get("buildings"), list):  # public: one figure per seat (private: one's own)
+            params["buildings"] = ", ".join(
+                f"{self.player(game, s)} {self.number(game, points)}"
+                for s, points in enumerate(p["buildings"])
+            )
+        return params
 
     def score_part(self, game: LiveGame, key: str, value: int) -> str:
         number = key.removeprefix("round")

@@ -246,6 +246,21 @@ class Rules(Protocol[S]):
         """Broken conservation laws, for fuzzers; empty when all hold."""
         ...
 
+    def fingerprint(self, state: S, action: Action) -> str | None:
+        """What ``action`` means now, for a button drawn for it to stay good across other moves.
+
+        A player managing their holdings between turns must not be turned away because
+        someone else moved meanwhile: a button whose action has a fingerprint stays valid for
+        as long as the fingerprint is the same (the price it would pay, the thing it names,
+        the facts its legality rests on), whatever else happened.  ``None``: the action
+        belongs to the moment it was drawn for (a turn's move, a bid), and any public change
+        makes its button stale.
+
+        Built from *public* information only: its hash travels in a button's custom_id,
+        which everyone can read, so it must not change when something hidden does.
+        """
+        ...
+
 
 def check_players(rules: Rules[Any], players: int) -> None:
     if not rules.min_players <= players <= rules.max_players:

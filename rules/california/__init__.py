@@ -71,6 +71,11 @@ class CaliforniaRules:
     def invariants(self, state: State) -> list[str]:
         return _invariants(state)
 
+    def fingerprint(self, state: State, action: Action) -> str | None:
+        """A loan or a repayment means the same whoever is on turn (+3 silver, or 4 back):
+        its button survives the turn moving on.  Every other action is the turn's own."""
+        return action.kind if action in (engine.LOAN, engine.REPAY) else None
+
 
 RULES = CaliforniaRules()
 _CHECK: Rules[State] = RULES  # mypy proves the contract is met

@@ -59,6 +59,11 @@ class EstatesRules:
     def invariants(self, state: EstatesState) -> list[str]:
         return _invariants(state)
 
+    def fingerprint(self, state: EstatesState, action: Action) -> str | None:
+        """Every move of The Estates belongs to its moment (a pick, a bid, a placement); the
+        private stow is drawn on a private panel for one turn.  Nothing lasts across moves."""
+        return None
+
 
 RULES = EstatesRules()
 _CHECK: Rules[EstatesState] = RULES  # mypy proves the contract is met

@@ -27,7 +27,7 @@ async def test_create_join_start_play_to_the_end(tmp_path: Path) -> None:
         table = await open_table(env, ["ana", "bob"])
         first = table.table_message()
         assert first.attachments and first.attachments[0].filename.endswith(".png")
-        assert all(i.startswith(("g:", "u:", "m:", "s:")) and len(i) <= 100 for i in ids(first))
+        assert all(i.startswith(("g:", "a:", "u:", "m:", "s:")) and len(i) <= 100 for i in ids(first))
         await play_to_end(table)
         final = table.thread.history()[-1]
         assert "Final standings" in final.content

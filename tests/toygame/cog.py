@@ -55,16 +55,23 @@ class ToyPresenter(Presenter):
             return ModalSpec("Add to the total", "How much? (1 to 3)", 0, 99)
         return None
 
+    def panel_for(self, game: LiveGame, seat: int, action: Action) -> Panel | None:
+        """Knock and Reroll live on the "My secret" panel."""
+        return self.secret_panel(game, seat) if action.kind in ("knock", "reroll") else None
+
+    def secret_panel(self, game: LiveGame, seat: int) -> Panel:
+        view = game.entry.rules.view(game.state, seat)
+        text = self.t("toy.secret", game.row.language, secret=view["secret"], points=view["points"][seat])
+        controls: list[Control] = []
+        if not game.state.knocked[seat] and game.state.phase == "play":
+            controls.append(Button("Knock", action=Action("knock")))
+        if not game.state.rerolled[seat] and game.state.phase == "play":
+            controls.append(Button("Reroll my secret", action=Action("reroll")))
+        return Panel(text, controls)
+
     async def on_ui(self, interaction: discord.Interaction, game: LiveGame, seat: int, code: str) -> Panel:
         if code == "secret":
-            view = game.entry.rules.view(game.state, seat)
-            text = self.t("toy.secret", game.row.language, secret=view["secret"], points=view["points"][seat])
-            controls: list[Control] = []
-            if not game.state.knocked[seat]:
-                controls.append(Button("Knock", action=Action("knock")))
-            if not game.state.rerolled[seat] and game.state.phase == "play":
-                controls.append(Button("Reroll my secret", action=Action("reroll")))
-            return Panel(text, controls)
+            return self.secret_panel(game, seat)
         return await super().on_ui(interaction, game, seat, code)
 
 

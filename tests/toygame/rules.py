@@ -141,6 +141,11 @@ class ToyRules:
             return events
         raise IllegalAction(f"Nobody can {action.kind} in this game.")
 
+    def fingerprint(self, state: ToyState, action: Action) -> str | None:
+        """A knock means the same all race long (a point and a peek), so its button lasts
+        across other players' moves until the race ends; every other action is the moment's."""
+        return f"knock:{state.phase}" if action.kind == "knock" else None
+
     def waiting_for(self, state: ToyState) -> frozenset[int]:
         if state.phase == "play":
             return frozenset({state.turn})
