@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import simcord
-from simcord.backend.errors import SetupError
+from simcord.backend.errors import BackendError, SetupError
 from simcord.components import walk_components
 from simcord.results import InteractionResult, ResponseMessage
 
@@ -49,6 +49,13 @@ EPHEMERAL_VIEW_SECONDS = 15 * 60
 """discord.py gives a view sent in an ephemeral reply this timeout (the interaction token's life)."""
 UNDELIVERABLE = (SetupError,)
 """SimCord refuses what a real Discord client could not send (a disabled button, an empty required field)."""
+
+
+def undeliverable(exc: BaseException) -> bool:
+    """Whether SimCord refused an input no client could send: ``UNDELIVERABLE``, or a form whose
+    message is gone (``/game show`` deletes the board a form was opened from; Discord code 10008)."""
+    return isinstance(exc, UNDELIVERABLE) or (isinstance(exc, BackendError) and exc.code == 10008)
+
 
 BUTTON, SELECT = 2, 3
 

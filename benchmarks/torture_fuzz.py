@@ -78,7 +78,6 @@ from simcord.results import InteractionResult, ResponseMessage
 from benchmarks.torture_discord_common import (
     BUTTON,
     SELECT,
-    UNDELIVERABLE,
     DbPeek,
     GameFacts,
     LogTap,
@@ -102,6 +101,7 @@ from benchmarks.torture_discord_common import (
     stored_of,
     summary_line,
     unanswered,
+    undeliverable,
 )
 from bot.client import GameBot
 from bot.registry import REGISTRY
@@ -407,7 +407,9 @@ class Fuzz:
         http_cursor = len(self.env.backend.http_requests)
         try:
             result = await op
-        except UNDELIVERABLE:
+        except Exception as exc:
+            if not undeliverable(exc):
+                raise
             self.stats.undeliverable += 1
             return None
         self.stats.inputs += 1
