@@ -384,6 +384,12 @@ class RaceRun:
             f.no_winner += 1
             f.note(f"race {f.races} ({kind}, {cache}): a legal, current action was refused every time")
         self.check_log(table, before, accepted, kind)
+        if kind == "two_processes" and len({press.service for press, _ in accepted}) > 1:
+            # Both processes committed (an any-time move outlasts the other's turn move): the one
+            # that committed first is behind the other's commit, and no cross-process
+            # invalidation is claimed, so neither copy is judged here; the probe still is.
+            self.a.forget(table.game_id)
+            self.b.forget(table.game_id)
         await self.check_progress(table, kind, cache)
 
     async def lobby_race(self) -> None:

@@ -160,7 +160,9 @@ class Presenter:
             (self.t(key, lang) for key in ("host.and", f"{self.game}.and") if self.catalog.has(key, lang)),
             ", ",
         )
-        return joiner.join(found)
+        if len(found) <= 2:
+            return joiner.join(found)
+        return joiner.join((", ".join(found[:-1]), found[-1]))  # "Ana, Bob and Cy"
 
     def number(self, game: LiveGame, value: int) -> str:
         """``1,500``: a whole number as the table's language writes it.

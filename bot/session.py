@@ -138,6 +138,37 @@ def replay_steps(
     return steps
 
 
+def fingerprint_at(
+    rules: Any,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    log: list[tuple[int, Action]],
+    version: int,
+    action: Action,
+) -> str | None:
+    """``action``'s fingerprint in the game as it stood at public ``version`` (replayed).
+
+    The last state with that public version is taken: hidden moves after it do not matter,
+    since a fingerprint is built from public information only.
+    """
+    state = rules.setup(players, options, seed)
+    public_version = 0
+    then = rules.fingerprint(state, action) if version == 0 else None
+    for seat, logged in log:
+        before = rules.waiting_for(state)
+        events = rules.apply(state, seat, logged)
+        finished = rules.outcome(state) is not None
+        after = frozenset() if finished else rules.waiting_for(state)
+        if is_public(finished, before, after, events):
+            public_version += 1
+        if public_version > version:
+            break
+        if public_version == version:
+            then = rules.fingerprint(state, action)
+    return then
+
+
 class SessionService:
     """Loads, caches and changes games; the cache never runs behind the database.
 
@@ -335,7 +366,9 @@ class SessionService:
         seat = game.seat_of(user_id)
         if seat is None:
             raise Refusal("host.refuse.not_seated")
-        if not self._drawn_for(game, action, version, lasting):
+        if not self._drawn_for(game, action, version, lasting) and not await self._means_the_same(
+            game, action, version
+        ):
             raise Refusal("host.refuse.changed" if lasting is not None else "host.refuse.stale")
         rules = game.entry.rules
         before = game.waiting()
@@ -408,6 +441,33 @@ class SessionService:
         except (IllegalAction, StateError, ValueError, KeyError, TypeError, IndexError) as exc:
             log.error("game %s: its log does not replay: %s", game_id, exc)
             raise Refusal("host.refuse.internal") from None
+
+    async def _means_the_same(self, game: LiveGame, action: Action, version: int | None) -> bool:
+        """Whether an action drawn at an older public version still means what it meant then.
+
+        For what carries a version rather than a stamp (a select, a form, a button drawn before
+        its game had fingerprints): the game as it was at ``version`` is rebuilt from the log and
+        the engine's two fingerprints compared.  Only for actions that have one; a turn's own
+        move (no fingerprint) stays stale at any public change.
+        """
+        rules = game.entry.rules
+        if version is None or game.state is None or game.row.seed is None:
+            return False
+        now = rules.fingerprint(game.state, action)
+        if now is None:
+            return False
+        log_rows = await self.store.actions(game.id)
+        then = await asyncio.to_thread(
+            fingerprint_at,
+            rules,
+            len(game.seats),
+            game.row.options,
+            game.row.seed,
+            [(seat, logged) for _, seat, logged in log_rows],
+            version,
+            action,
+        )
+        return then == now
 
     @staticmethod
     def _drawn_for(game: LiveGame, action: Action, version: int | None, lasting: int | None) -> bool:

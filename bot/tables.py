@@ -266,7 +266,8 @@ class Tables:
         panel = self.presenter(game).panel_for(game, seat, action)
         if panel is None:
             return False
-        line = self.t(refusal.key, game.row.language, **refusal.params)
+        # One line for both refusals: on a private panel, "use the newest table" would mislead.
+        line = self.t("host.refuse.changed", game.row.language)
         await self.send_panel(
             interaction, game, replace(panel, text="\n".join(p for p in (line, panel.text) if p))
         )
@@ -458,7 +459,9 @@ class Tables:
         await safe.reply(interaction, panel.text, **kwargs)
 
     async def on_form_click(self, interaction: discord.Interaction, rest: str) -> None:
-        found = await self._seated(interaction, rest, form=True)
+        # Opening a form changes nothing: an older one opens with today's bounds, and the
+        # number is judged against the game as it is when it arrives.
+        found = await self._seated(interaction, rest, form=True, fresh=False)
         if found is None:
             return
         game, seat, kind = found
@@ -475,8 +478,12 @@ class Tables:
             log.warning("could not open a form: %s", exc)
 
     async def on_form_submit(self, interaction: discord.Interaction, rest: str, raw: str) -> None:
-        """A submitted number form; handled from ``on_interaction`` so it survives restarts."""
-        found = await self._seated(interaction, rest, form=True)
+        """A submitted number form; handled from ``on_interaction`` so it survives restarts.
+
+        Its version is the one it was opened at: the session refuses it as stale only when the
+        action it makes no longer means what it meant then (the engine's fingerprint).
+        """
+        found = await self._seated(interaction, rest, form=True, fresh=False)
         if found is None:
             return
         game, seat, kind = found
@@ -494,7 +501,8 @@ class Tables:
             await self.refuse(interaction, refusal, game.row.language)
             return
         lead = decode_action(kind)
-        await self.act(interaction, game.id, Action(lead.kind, (*lead.args, number)), game.public_version)
+        opened_at = parse_ref(rest).version  # _seated has read this id already
+        await self.act(interaction, game.id, Action(lead.kind, (*lead.args, number)), opened_at)
 
     # -- table messages --------------------------------------------------------------------------
     #

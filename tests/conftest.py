@@ -6,7 +6,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-import tests.toygame  # noqa: F401  (registers the toy game)
+# Importing registers the test-only games: the toy (the smallest complete game) and the market
+# (offers, any-time moves, secret choices made at once: the host patterns of Monopoly and Last Will).
+import tests.toygame
+import tests.toymarket  # noqa: F401
 from tests.host.discord_kit import close_bots
 
 

@@ -22,7 +22,11 @@ SEEDS = range(20)
 """Seeds per player count for "every random game ends": random play now lets idle seats act
 (loans between turns), so a game that an idle seat could prolong is tried many times."""
 
-OUT_OF_TURN_KINDS = {"california": {"loan", "repay"}, "toy": {"knock", "reroll"}}
+OUT_OF_TURN_KINDS = {
+    "california": {"loan", "repay"},
+    "toy": {"knock", "reroll"},
+    "toymarket": {"improve", "deal", "give", "want", "pay", "ask", "send", "withdraw"},
+}
 """Action kinds that known games let a seat take while the game is not waiting for it.  A guard:
 should such a game stop offering them to idle seats, the generic check below ("offered, so
 taken") would pass silently; a game not named here is checked by that generic rule alone."""

@@ -55,4 +55,4 @@ async def test_a_turn_move_on_an_old_panel_is_still_stale(tmp_path: Path) -> Non
         assert reroll.startswith("g:")
         await idle.click(table.table_message(), label="Knock")
         result = await mover.click(opened.response.message, label="Reroll my secret")
-        assert result.response.ephemeral and "moved on" in result.response.message.content
+        assert result.response.ephemeral and "has changed since" in result.response.message.content

@@ -105,7 +105,7 @@ def test_the_event_seat_wins_over_a_param_called_player() -> None:
 
 def test_seat_lists_join_through_host_and_then_the_games_own_word() -> None:
     game = live()
-    assert kit(**{"host.and": " & ", "kit.and": " und "}).names(game, [0, 1, 2]) == "Ana & Bob & Cy"
+    assert kit(**{"host.and": " & ", "kit.and": " und "}).names(game, [0, 1, 2]) == "Ana, Bob & Cy"
     assert kit(**{"kit.and": " und "}).names(game, (1, 2)) == "Bob und Cy"
     assert kit().names(game, [0, 1]) == "Ana, Bob"
     assert kit().names(game, [2]) == "Cy"

@@ -47,6 +47,21 @@ async def test_two_presses_of_the_same_button_apply_exactly_once(
     assert game.state.total == 2
 
 
+async def test_an_any_time_move_outlasts_the_turn_moving_on(
+    services: tuple[SessionService, LobbyService],
+) -> None:
+    """A knock means the same all race long (its fingerprint): drawn before the player on turn
+    added, it is still taken, not refused as stale."""
+    sessions, lobby = services
+    game = await started(lobby)
+    version = game.public_version
+    mover = on_turn(game)
+    knocker = ANA if mover == BOB else BOB
+    await sessions.act(game.id, mover, Action("add", (1,)), version=version)
+    applied = await sessions.act(game.id, knocker, Action("knock"), version=version)
+    assert applied.action == Action("knock") and game.state.knocked.count(True) == 1
+
+
 async def test_racing_players_one_wins_the_other_is_told(
     services: tuple[SessionService, LobbyService],
 ) -> None:
@@ -54,27 +69,24 @@ async def test_racing_players_one_wins_the_other_is_told(
     game = await started(lobby)
     version = game.version
     mover = on_turn(game)
-    knocker = ANA if mover == BOB else BOB
-    # The player on turn adds while the other knocks (out of turn), both drawn from the same board.
+    # Two clicks for the turn's move, both drawn from the same board (a double click on two
+    # buttons): the turn's moves have no fingerprint, so the second is stale.
     results = await asyncio.gather(
         sessions.act(game.id, mover, Action("add", (1,)), version=version),
-        sessions.act(game.id, knocker, Action("knock"), version=version),
+        sessions.act(game.id, mover, Action("add", (2,)), version=version),
         return_exceptions=True,
     )
     applied = [r for r in results if isinstance(r, Applied)]
     refused = [r for r in results if isinstance(r, Refusal)]
     assert len(applied) == 1 and len(refused) == 1, results
-    # Either move changes what others see, so the other one was drawn for a board that moved on.
+    # The first changes what others see, so the other one was drawn for a board that moved on.
     assert refused[0].key == "host.refuse.stale"
     assert refused[0].params == {}
     winner = applied[0]
     assert (winner.version, game.version, game.public_version) == (1, 1, 1)
     logged = await sessions.store.actions(game.id)
     assert [(v, a) for v, _, a in logged] == [(1, winner.action)], "exactly one action was applied"
-    if winner.action.kind == "add":
-        assert (game.state.total, game.state.knocked) == (1, [False, False])
-    else:
-        assert game.state.total == 0 and game.state.knocked.count(True) == 1
+    assert game.state.total == winner.action.args[0] and game.state.knocked == [False, False]
     row = await sessions.store.game(game.id)
     assert row is not None and row.snapshot == canonical(game.entry.rules.dump(game.state))
 

@@ -1,0 +1,19 @@
+"""Toy Market, the second test-only game; importing this module registers it (hidden from players).
+
+It is the smallest complete game with the interaction patterns Monopoly and Last Will need
+(deals composed privately and answered by another seat, any-time actions on someone else's turn,
+secret simultaneous choices), so the host is tested on them before those games exist::
+
+    from rules.core import Action
+    from tests.toymarket.rules import RULES
+
+    state = RULES.setup(2, {"rounds": 1}, seed=7)
+    RULES.apply(state, state.turn, Action("roll"))  # [Event("rolled", ...)]
+"""
+
+from bot.registry import REGISTRY, GameEntry
+from tests.toymarket.renderer import render
+from tests.toymarket.rules import RULES
+
+ENTRY = GameEntry(rules=RULES, renderer=render, cog="tests.toymarket.cog", hidden=True)
+REGISTRY.register(ENTRY)

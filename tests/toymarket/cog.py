@@ -1,0 +1,498 @@
+"""Toy Market on Discord: the host's panel, multi-select, form and ping features in one small game.
+
+What may be public: lots, cash, open offers, whose roll it is and who is still to choose a
+discard.  Hands, pending discards and drafts are private, so the table (status, log lines,
+buttons) is built from ``view(state, None)`` and public events only; panels and forms of one seat
+read ``view(state, seat)``.
+
+The table message::
+
+    row 0   Roll (play phase) | Choose my discard… (discard phase) · My holdings…
+    row n   one row per open offer: Accept #n · Reject #n · Counter #n… · Withdraw #n
+
+Private panels (``Button(ui=...)``), each with Back and/or Done:
+
+    holdings   cash, lots, cards; Improve <lot> (its price), Make an offer…, Continue my offer…
+    offer      whom the offer is for: one button per other seat (``deal.<seat>``)
+    draft      the draft; a multi-select of one's own lots (``give``), one of the recipient's
+               (``want``), the forms "Cash you give…" (``pay.<seat>``) and "Cash you ask…"
+               (``ask.<seat>``), bounded 0 to what the payer holds; Send offer, Drop draft
+    offer.<n>  one offer: Accept / Reject / Counter for its recipient, Withdraw for its proposer
+    discard    one button per card in one's hand; the choice stays hidden until all have chosen
+
+Every drafting step keeps its panel open on the next step (:meth:`MarketPresenter.next_panel`),
+so a deal is composed in one private message that is edited in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select
+from bot.session import Applied, LiveGame
+from rules.core import Action, Event
+from tests.toymarket.rules import MAX_LEVEL, lot_name
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+View = dict[str, Any]
+
+ROLL = Action("roll")
+SEND = Action("send")
+DROP = Action("drop")
+
+MAX_OFFER_ROWS = 4
+"""Open offers shown on the table, one row each: Discord allows five rows and row 0 is the game's."""
+
+DRAFT_STEPS = frozenset({"deal", "give", "want", "pay", "ask", "counter"})
+"""Actions after which the draft panel stays open on the draft (a counter opens one)."""
+HOLDINGS_STEPS = frozenset({"improve", "drop"})
+"""Actions after which the holdings panel stays open (improve three lots in a row)."""
+
+TEXT = {
+    "toymarket.rules": (
+        "Each round every player rolls: the die names a lot, you take 2 cash and its owner collects its rent. "
+        "At any time you may improve your lots and make offers (lots and cash on each side) to another player, "
+        "who accepts, rejects or counters. An offer lapses when a lot in it changes. After each round everyone "
+        "discards one card in secret; the discards are revealed together and pay their value. "
+        "Score: cash + lots + cards kept."
+    ),
+    "toymarket.and": " and ",
+    "toymarket.nothing": "nothing",
+    "toymarket.cash": "{amount} cash",
+    "toymarket.terms": "{give} for {want}",
+    "toymarket.status.play": "Round {round} of {rounds}: {player} to roll. Waiting for {players}.",
+    "toymarket.status.discard": "Round {round} of {rounds}: secret discards. Waiting for {players}.",
+    "toymarket.event.rolled": "{player} rolls {die} ({lot}): +{income} cash; {owner} collects {rent} rent.",
+    "toymarket.event.improved": "{player} improves {lot} to level {level} for {cost} cash.",
+    "toymarket.event.offered": "{player} makes offer #{offer} to {to_seat}: {terms}.",
+    "toymarket.event.accepted": "{player} accepts offer #{offer} from {from_seat}: {terms}.",
+    "toymarket.event.rejected": "{player} rejects offer #{offer} from {from_seat}.",
+    "toymarket.event.countered": "{player} turns down offer #{offer} from {from_seat} to make a counter-offer.",
+    "toymarket.event.withdrawn": "{player} withdraws offer #{offer} to {to_seat}.",
+    "toymarket.event.lapsed": "Offer #{offer} from {from_seat} to {to_seat} lapses: {why}.",
+    "toymarket.reason.lot_changed": "{lot} changed",
+    "toymarket.reason.cash_short": "{payer_seat} can no longer pay the cash in it",
+    "toymarket.reason.game_over": "the market closed",
+    "toymarket.event.discard_phase": "Round {round} is over: everyone discards one card in secret.",
+    "toymarket.event.discards_revealed": "Discards revealed, each paid in cash: {values}.",
+    "toymarket.event.round_started": "Round {round} of {rounds} begins; {first_seat} rolls first.",
+    "toymarket.event.game_ended": "The market closes.",
+    "toymarket.private.draft_started": "You start an offer to {to_seat}.",
+    "toymarket.private.draft_changed": "Your offer to {to_seat} now reads: {terms}.",
+    "toymarket.private.draft_dropped": "You drop your offer.",
+    "toymarket.private.discard_chosen": "You discard a {value}; it is revealed when everyone has chosen.",
+    "toymarket.confirm.sent": "Offer #{offer} is on the table; {to_seat} is asked to answer.",
+    "toymarket.button.roll": "Roll",
+    "toymarket.button.discard": "Choose my discard…",
+    "toymarket.button.holdings": "My holdings…",
+    "toymarket.button.accept": "Accept #{offer}",
+    "toymarket.button.reject": "Reject #{offer}",
+    "toymarket.button.counter": "Counter #{offer}…",
+    "toymarket.button.counter_now": "Counter",
+    "toymarket.button.withdraw": "Withdraw #{offer}",
+    "toymarket.button.improve": "Improve {lot} ({cost})",
+    "toymarket.button.make_offer": "Make an offer…",
+    "toymarket.button.continue": "Continue my offer…",
+    "toymarket.button.pay": "Cash you give…",
+    "toymarket.button.ask": "Cash you ask…",
+    "toymarket.button.send": "Send offer",
+    "toymarket.button.drop": "Drop offer",
+    "toymarket.button.back": "Back",
+    "toymarket.button.done": "Done",
+    "toymarket.button.discard_card": "Discard {value}",
+    "toymarket.select.give": "Lots you give",
+    "toymarket.select.want": "Lots you want from {player}",
+    "toymarket.form.pay_title": "Cash you give {player}",
+    "toymarket.form.ask_title": "Cash you ask from {player}",
+    "toymarket.form.label": "Cash ({min} to {max})",
+    "toymarket.panel.holdings": "**Your holdings:** {cash} cash.\n{lots}\nYour cards: {cards}.",
+    "toymarket.panel.lot": "{lot}: level {level}, rent {rent}",
+    "toymarket.panel.no_lots": "You own no lots.",
+    "toymarket.panel.whom": "Whom is your offer for?",
+    "toymarket.panel.draft": (
+        "**Your offer to {player}** (only you see it until you send it)\nYou give: {give}\nYou ask for: {want}"
+    ),
+    "toymarket.panel.no_draft": "You have no offer in progress.",
+    "toymarket.panel.offer": "**Offer #{offer}** from {from_seat} to {to_seat}: {terms}.",
+    "toymarket.panel.offer_closed": "Offer #{offer} is no longer open.",
+    "toymarket.panel.discard": (
+        "Choose one card to discard. Nobody sees your choice until everyone has chosen; "
+        "each discard pays its value in cash."
+    ),
+    "toymarket.panel.discard_chosen": "You chose to discard a {value}; it is revealed when everyone has chosen.",
+    "toymarket.panel.no_discard": "There is no discard to choose now.",
+    "toymarket.panel.closed": "Closed. Anything you were composing is kept: My holdings → Continue my offer.",
+    "toymarket.summary.cards": "Your cards: {cards}.",
+    "toymarket.summary.draft": "Your offer in progress to {player}: {terms}.",
+    "toymarket.score.cash": "cash {value}",
+    "toymarket.score.lots": "lots {value}",
+    "toymarket.score.cards": "cards {value}",
+}
+"""The game's own catalog (a test-only game ships its text here, not in ``bot/locales``)."""
+
+
+class MarketPresenter(Presenter):
+    game = "toymarket"
+
+    # -- words -----------------------------------------------------------------------------------
+
+    def side(self, game: LiveGame, lots: Sequence[Any], cash: int) -> str:
+        """One side of a deal: "Acorn, Birch, 3 cash", or "nothing"."""
+        lang = game.row.language
+        parts = [lot_name(str(lot)) for lot in lots]
+        if cash:
+            parts.append(self.t("toymarket.cash", lang, amount=self.number(game, cash)))
+        return ", ".join(parts) or self.t("toymarket.nothing", lang)
+
+    def terms(self, game: LiveGame, deal: Mapping[str, Any]) -> str:
+        """A deal's two sides from the proposer's side: "Acorn, 2 cash for Birch"."""
+        return self.t(
+            "toymarket.terms",
+            game.row.language,
+            give=self.side(game, deal["give"], int(deal["pay"])),
+            want=self.side(game, deal["want"], int(deal["ask"])),
+        )
+
+    def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
+        """Lots by name, and the revealed discards as "Ana 3, Bob 5" (one value per seat)."""
+        if key == "lot" and isinstance(value, str):
+            return lot_name(value)
+        if key == "values" and isinstance(value, list):
+            return ", ".join(f"{self.player(game, seat)} {v}" for seat, v in enumerate(value))
+        return super().event_param(game, key, value)
+
+    def event_params(self, game: LiveGame, event: Event) -> dict[str, Any]:
+        params = super().event_params(game, event)
+        if {"give", "want", "pay", "ask"} <= set(event.params):
+            params["terms"] = self.terms(game, event.params)
+        return params
+
+    # -- the table -------------------------------------------------------------------------------
+
+    def status(self, game: LiveGame, view: dict[str, Any]) -> str:
+        """Round, whose roll it is (or that discards are being chosen) and who is waited for.
+
+        In the discard phase it names only who is still to choose, never what anyone chose.
+        """
+        key = "toymarket.status.discard" if view["phase"] == "discard" else "toymarket.status.play"
+        return self.t(
+            key,
+            game.row.language,
+            round=view["round"],
+            rounds=view["rounds"],
+            player=self.player(game, view["turn"]),
+            players=self.names(game, sorted(game.waiting())),
+        )
+
+    def controls(self, game: LiveGame) -> list[Control]:
+        """Built from the public view only (hands and drafts must not shape a public button)."""
+        lang = game.row.language
+        view = self.public(game)
+        controls: list[Control] = []
+        if view["phase"] == "play":
+            controls.append(
+                Button(self.t("toymarket.button.roll", lang), action=ROLL, style="primary", row=0)
+            )
+        elif view["phase"] == "discard":
+            controls.append(
+                Button(self.t("toymarket.button.discard", lang), ui="discard", style="primary", row=0)
+            )
+        controls.append(Button(self.t("toymarket.button.holdings", lang), ui="holdings", row=0))
+        for index, offer in enumerate(view["offers"][:MAX_OFFER_ROWS]):
+            number, row = offer["offer"], 1 + index
+            controls += [
+                Button(
+                    self.t("toymarket.button.accept", lang, offer=number),
+                    action=Action("accept", (number,)),
+                    style="success",
+                    row=row,
+                ),
+                Button(
+                    self.t("toymarket.button.reject", lang, offer=number),
+                    action=Action("reject", (number,)),
+                    style="danger",
+                    row=row,
+                ),
+                Button(self.t("toymarket.button.counter", lang, offer=number), ui=f"offer.{number}", row=row),
+                Button(
+                    self.t("toymarket.button.withdraw", lang, offer=number),
+                    action=Action("withdraw", (number,)),
+                    row=row,
+                ),
+            ]
+        return controls
+
+    def modal(self, game: LiveGame, kind: str, seat: int | None = None) -> ModalSpec | None:
+        """``pay.<seat>`` / ``ask.<seat>``: cash in a draft, from 0 to what the payer holds.
+
+        Cash is public in this game, so the bounds tell nobody anything; a form opened for a
+        draft since sent elsewhere is still drawn, and the engine explains the change.
+        """
+        try:
+            lead = Action.decode(kind)
+        except ValueError:
+            return None
+        if lead.kind not in ("pay", "ask") or len(lead.args) != 1 or not isinstance(lead.args[0], int):
+            return None
+        to = lead.args[0]
+        cash: list[int] = self.public(game)["cash"]
+        if not 0 <= to < len(cash):
+            return None
+        if lead.kind == "pay":
+            maximum = cash[seat] if seat is not None and 0 <= seat < len(cash) else sum(cash)
+        else:
+            maximum = cash[to]
+        lang = game.row.language
+        return ModalSpec(
+            self.t(f"toymarket.form.{lead.kind}_title", lang, player=self.player(game, to)),
+            self.t("toymarket.form.label", lang, min=0, max=maximum),
+            0,
+            maximum,
+            placeholder="0",
+        )
+
+    # -- private panels --------------------------------------------------------------------------
+
+    async def on_ui(self, interaction: discord.Interaction, game: LiveGame, seat: int, code: str) -> Panel:
+        lang = game.row.language
+        if code == "holdings":
+            return self.holdings_panel(game, seat)
+        if code == "offer":
+            return self.whom_panel(game, seat)
+        if code == "draft":
+            return self.draft_panel(game, seat)
+        if code == "discard":
+            return self.discard_panel(game, seat)
+        if code == "done":
+            return Panel(self.t("toymarket.panel.closed", lang))
+        kind, _, number = code.partition(".")
+        if kind == "offer" and number.isascii() and number.isdigit():
+            return self.offer_panel(game, seat, int(number))
+        return await super().on_ui(interaction, game, seat, code)
+
+    def _back(self, game: LiveGame) -> Button:
+        return Button(self.t("toymarket.button.back", game.row.language), ui="holdings", row=4)
+
+    def _done(self, game: LiveGame) -> Button:
+        return Button(self.t("toymarket.button.done", game.row.language), ui="done", row=4)
+
+    def holdings_panel(self, game: LiveGame, seat: int) -> Panel:
+        lang = game.row.language
+        view = self.view_of(game, seat)
+        you = view["you"]
+        cash = int(view["cash"][seat])
+        mine = [lot for lot in view["lots"] if lot["owner"] == seat]
+        lots = "\n".join(
+            self.t(
+                "toymarket.panel.lot", lang, lot=lot_name(lot["lot"]), level=lot["level"], rent=lot["rent"]
+            )
+            for lot in mine
+        ) or self.t("toymarket.panel.no_lots", lang)
+        cards = ", ".join(str(card["value"]) for card in you["hand"]) or self.t("toymarket.nothing", lang)
+        text = self.t("toymarket.panel.holdings", lang, cash=cash, lots=lots, cards=cards)
+        controls: list[Control] = []
+        if view["phase"] != "over":
+            for lot in mine:
+                if lot["level"] < MAX_LEVEL:
+                    controls.append(
+                        Button(
+                            self.t(
+                                "toymarket.button.improve",
+                                lang,
+                                lot=lot_name(lot["lot"]),
+                                cost=lot["improve_cost"],
+                            ),
+                            action=Action("improve", (lot["lot"],)),
+                            disabled=cash < int(lot["improve_cost"]),
+                            row=0,
+                        )
+                    )
+            controls.append(Button(self.t("toymarket.button.make_offer", lang), ui="offer", row=3))
+            if you["draft"] is not None:
+                controls.append(Button(self.t("toymarket.button.continue", lang), ui="draft", row=3))
+        controls.append(self._done(game))
+        return Panel(text, controls)
+
+    def whom_panel(self, game: LiveGame, seat: int) -> Panel:
+        lang = game.row.language
+        others: list[Control] = [
+            Button(self.player(game, other), action=Action("deal", (other,)), style="primary", row=0)
+            for other in range(len(game.seats))
+            if other != seat
+        ]
+        return Panel(self.t("toymarket.panel.whom", lang), [*others, self._back(game)])
+
+    def draft_panel(self, game: LiveGame, seat: int) -> Panel:
+        """The draft, with a multi-select per side, the two cash forms, Send, Drop, Back and Done."""
+        lang = game.row.language
+        view = self.view_of(game, seat)
+        draft = view["you"]["draft"]
+        if draft is None:
+            return Panel(
+                self.t("toymarket.panel.no_draft", lang),
+                [Button(self.t("toymarket.button.make_offer", lang), ui="offer"), self._back(game)],
+            )
+        to = int(draft["to"])
+        text = self.t(
+            "toymarket.panel.draft",
+            lang,
+            player=self.player(game, to),
+            give=self.side(game, draft["give"], int(draft["pay"])),
+            want=self.side(game, draft["want"], int(draft["ask"])),
+        )
+        controls: list[Control] = []
+        for kind, owner, row, placeholder in (
+            ("give", seat, 0, self.t("toymarket.select.give", lang)),
+            ("want", to, 1, self.t("toymarket.select.want", lang, player=self.player(game, to))),
+        ):
+            lots = [lot["lot"] for lot in view["lots"] if lot["owner"] == owner]
+            if lots:
+                controls.append(
+                    Select(
+                        placeholder,
+                        [Choice(lot_name(lot), Action(kind, (lot,))) for lot in lots],
+                        row=row,
+                        min_values=0,
+                        max_values=len(lots),
+                        combine=kind,
+                    )
+                )
+        controls += [
+            Button(self.t("toymarket.button.pay", lang), modal=f"pay.{to}", row=2),
+            Button(self.t("toymarket.button.ask", lang), modal=f"ask.{to}", row=2),
+            Button(self.t("toymarket.button.send", lang), action=SEND, style="success", row=3),
+            Button(self.t("toymarket.button.drop", lang), action=DROP, style="danger", row=3),
+            self._back(game),
+            self._done(game),
+        ]
+        return Panel(text, controls)
+
+    def offer_panel(self, game: LiveGame, seat: int, number: int) -> Panel:
+        lang = game.row.language
+        view = self.public(game)
+        offer = next((o for o in view["offers"] if o["offer"] == number), None)
+        if offer is None:
+            return Panel(self.t("toymarket.panel.offer_closed", lang, offer=number), [self._done(game)])
+        text = self.t(
+            "toymarket.panel.offer",
+            lang,
+            offer=number,
+            from_seat=self.player(game, offer["from_seat"]),
+            to_seat=self.player(game, offer["to_seat"]),
+            terms=self.terms(game, offer),
+        )
+        controls: list[Control] = []
+        if offer["to_seat"] == seat:
+            controls += [
+                Button(
+                    self.t("toymarket.button.accept", lang, offer=number),
+                    action=Action("accept", (number,)),
+                    style="success",
+                    row=0,
+                ),
+                Button(
+                    self.t("toymarket.button.reject", lang, offer=number),
+                    action=Action("reject", (number,)),
+                    style="danger",
+                    row=0,
+                ),
+                Button(
+                    self.t("toymarket.button.counter_now", lang), action=Action("counter", (number,)), row=0
+                ),
+            ]
+        if offer["from_seat"] == seat:
+            controls.append(
+                Button(
+                    self.t("toymarket.button.withdraw", lang, offer=number),
+                    action=Action("withdraw", (number,)),
+                    row=0,
+                )
+            )
+        return Panel(text, [*controls, self._done(game)])
+
+    def discard_panel(self, game: LiveGame, seat: int) -> Panel:
+        lang = game.row.language
+        view = self.view_of(game, seat)
+        you = view["you"]
+        if you["chosen"] is not None:
+            return Panel(self.t("toymarket.panel.discard_chosen", lang, value=you["chosen"]["value"]))
+        if view["phase"] != "discard":
+            return Panel(self.t("toymarket.panel.no_discard", lang))
+        cards: list[Control] = [
+            Button(
+                self.t("toymarket.button.discard_card", lang, value=card["value"]),
+                action=Action("discard", (card["card"],)),
+                style="primary",
+                row=0,
+            )
+            for card in you["hand"]
+        ]
+        return Panel(self.t("toymarket.panel.discard", lang), [*cards, self._done(game)])
+
+    def next_panel(self, game: LiveGame, seat: int, applied: Applied) -> Panel | None:
+        """Drafting steps stay on the draft, improving and dropping on the holdings; the rest close."""
+        if game.status != "active":
+            return None
+        if applied.action.kind in DRAFT_STEPS:
+            return self.draft_panel(game, seat)
+        if applied.action.kind in HOLDINGS_STEPS:
+            return self.holdings_panel(game, seat)
+        return None
+
+    def panel_for(self, game: LiveGame, seat: int, action: Action) -> Panel | None:
+        """Where an action lives, drawn afresh when its button went stale (a lot changed hands or
+        price): improving on the holdings, drafting on the draft, answers on their offer's panel,
+        a discard on the discard panel.  A roll lives on the table."""
+        kind = action.kind
+        if kind == "improve":
+            return self.holdings_panel(game, seat)
+        if kind in DRAFT_STEPS - {"counter"} or kind in ("send", "drop"):
+            return self.draft_panel(game, seat)
+        if kind in ("accept", "reject", "counter", "withdraw") and action.args:
+            number = action.args[0]
+            return self.offer_panel(game, seat, number) if isinstance(number, int) else None
+        if kind == "discard":
+            return self.discard_panel(game, seat)
+        return None
+
+    def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
+        """Sending is the one step whose result the sender should read at once: who must answer."""
+        for event in applied.events:
+            if event.kind == "offered":
+                return self.t(
+                    "toymarket.confirm.sent",
+                    game.row.language,
+                    offer=event.params["offer"],
+                    to_seat=self.player(game, event.params["to_seat"]),
+                )
+        return None
+
+    def private_summary(self, game: LiveGame, seat: int) -> list[str]:
+        """Catch me up: one's cards and the draft in progress, from ``view(state, seat)``."""
+        if not 0 <= seat < len(game.seats):
+            return []
+        lang = game.row.language
+        you = self.view_of(game, seat)["you"]
+        cards = ", ".join(str(card["value"]) for card in you["hand"]) or self.t("toymarket.nothing", lang)
+        lines = [self.t("toymarket.summary.cards", lang, cards=cards)]
+        draft = you["draft"]
+        if draft is not None:
+            lines.append(
+                self.t(
+                    "toymarket.summary.draft",
+                    lang,
+                    player=self.player(game, int(draft["to"])),
+                    terms=self.terms(game, draft),
+                )
+            )
+        return lines
+
+
+async def setup(bot: GameBot) -> None:
+    bot.catalog.extend("en", TEXT)
+    bot.tables.presenters["toymarket"] = MarketPresenter(bot.catalog)
