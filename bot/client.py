@@ -10,16 +10,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import safe
-from bot.components import COMPONENT_PREFIXES, DYNAMIC_ITEMS, FORM_PREFIX
 from bot.config import Settings
 from bot.i18n import Catalog
 from bot.lobby import LobbyService
-from bot.lobby_desk import LobbyDesk
 from bot.registry import REGISTRY, Registry
 from bot.session import SessionService
 from bot.store import Store, StoreError
-from bot.tables import Tables
+from bot.ui import safe
+from bot.ui.components import COMPONENT_PREFIXES, DYNAMIC_ITEMS, FORM_PREFIX
+from bot.ui.lobby_message import LobbyDesk
+from bot.ui.tables import Tables
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.presenter import Button, Control, Panel, Presenter, Style
 from bot.session import Applied, LiveGame
+from bot.ui.presenter import Button, Control, Panel, Presenter, Style
 from renderers.california import render_mansion
 from rules.california import ATTIC, COIN, EXPAND, LOAN, LOAN_BUY, REPAY, can_borrow, offers, price, tile_name
 from rules.california import data as cal

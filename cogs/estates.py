@@ -15,7 +15,7 @@ buttons, leaving the host room for its own "Catch me up"):
     choose  one button per piece on offer · My checks
     bid     Bid $min, $min+1, $min+2, $min+5 (the same for everyone) · Other amount… (a private
             form from the minimum to one's own money) · Pass · My checks: the host's
-            auction kit (``bot.auction``), worded by ``[estates.auction]``
+            auction kit (``bot.ui.auction``), worded by ``[estates.auction]``
     decide  Sell for $X · Buy for $X (always both; a buy the auctioneer cannot
             pay is refused privately by the engine) · My checks
     place   the placer's legal placements (where a piece may go is public) · My checks
@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.auction import AuctionKit
-from bot.presenter import Button, Control, ModalSpec, Panel, Presenter
 from bot.session import LiveGame
+from bot.ui.auction import AuctionKit
+from bot.ui.presenter import Button, Control, ModalSpec, Panel, Presenter
 from renderers.estates import cube_label, render_holdings
 from rules.core import Action, Event
 from rules.estates import data
@@ -395,7 +395,7 @@ class EstatesPresenter(Presenter):
 
         The form is private, so its bounds may use the bidder's money.  Without ``seat`` (a host that
         does not say who clicked), or for a seat that is not bidding now, the upper bound is all the
-        money in the game, which tells nobody anything (see :meth:`bot.auction.AuctionKit.form`).
+        money in the game, which tells nobody anything (see :meth:`bot.ui.auction.AuctionKit.form`).
         """
         if not BIDS.is_form(kind):
             return None

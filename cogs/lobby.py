@@ -15,10 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import safe
-from bot.components import lobby_button
 from bot.export import export_game
 from bot.session import LiveGame, Refusal
+from bot.ui import safe
+from bot.ui.components import lobby_button
 
 if TYPE_CHECKING:
     from bot.client import GameBot

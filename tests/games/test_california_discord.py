@@ -18,10 +18,10 @@ import pytest
 import simcord
 
 from bot.i18n import Catalog
-from bot.presenter import Button
 from bot.registry import REGISTRY
 from bot.session import Applied, LiveGame
 from bot.store import GameRow, SeatRow
+from bot.ui.presenter import Button
 from cogs.california import CaliforniaPresenter
 from rules.california import COIN, LOAN, RULES, State, data
 from rules.core import Action

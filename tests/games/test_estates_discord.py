@@ -27,8 +27,8 @@ from simcord.results import to_discord_message
 
 from bot.client import GameBot
 from bot.i18n import Catalog
-from bot.presenter import Button
 from bot.registry import REGISTRY
+from bot.ui.presenter import Button
 from cogs.estates import EstatesPresenter, cube_code
 from renderers.estates import cube_label
 from rules.core import Action

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.components import MAX_ID, Malformed, Ref, custom_id, decode_action, parse_lobby, parse_ref
+from bot.ui.components import MAX_ID, Malformed, Ref, custom_id, decode_action, parse_lobby, parse_ref
 from rules.core import Action
 
 TRAILING_JUNK = [

@@ -349,7 +349,7 @@ async def test_a_move_committed_just_before_a_crash_gets_its_table_after_restart
         async def crash(self: Any, game: Any) -> None:  # the process dies right after the commit
             return None
 
-        monkeypatch.setattr("bot.tables.Tables.publish", crash)
+        monkeypatch.setattr("bot.ui.tables.Tables.publish", crash)
         await mover.click(board, label="Add 2")
         assert table.table_message().id == board.id, "nothing was posted before the crash"
         monkeypatch.undo()

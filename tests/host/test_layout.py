@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.components import MAX_ROWS, Malformed, build_view, layout, page_code, parse_page
-from bot.presenter import Button, Choice, Panel, Select
-from bot.tables import _chosen
+from bot.ui.components import MAX_ROWS, Malformed, build_view, layout, page_code, parse_page
+from bot.ui.presenter import Button, Choice, Panel, Select
+from bot.ui.tables import _chosen
 from rules.core import Action
 from tests.host.discord_kit import ids, labels, make_bot, open_table
 

@@ -1,7 +1,7 @@
 """The presenters' shared kit: one way to phrase an event, one auction kit.
 
 Below Discord.  ``Presenter.event_params`` names seats and seat lists, formats numbers and
-phrases reason codes for every game; ``bot.auction.AuctionKit`` draws the quick bids, the form
+phrases reason codes for every game; ``bot.ui.auction.AuctionKit`` draws the quick bids, the form
 and Pass.  California and The Estates phrase every kind of event exactly as they did before
 the kit (the expected lines below were produced by the presenters as they stood before it),
 and over seeded random games no line is left with a placeholder or a bare seat number.
@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from bot.auction import QUICK_RAISES, AuctionKit
 from bot.i18n import Catalog
-from bot.presenter import Button, Presenter, is_seat_list_param, is_seat_param
 from bot.registry import REGISTRY
 from bot.session import LiveGame
 from bot.store import GameRow, SeatRow
+from bot.ui.auction import QUICK_RAISES, AuctionKit
+from bot.ui.presenter import Button, Presenter, is_seat_list_param, is_seat_param
 from cogs.california import CaliforniaPresenter
 from cogs.estates import EstatesPresenter
 from rules.core import Action, Event

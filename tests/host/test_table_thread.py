@@ -192,7 +192,7 @@ async def test_a_click_that_would_wait_for_a_slow_post_is_acknowledged_first(tmp
     """Discord gives a click three seconds: one that queues behind another post is deferred."""
     import asyncio
 
-    from bot.tables import LOCK_PATIENCE, Tables, _Shown
+    from bot.ui.tables import LOCK_PATIENCE, Tables, _Shown
 
     class Response:
         deferred = False
@@ -225,7 +225,7 @@ async def test_a_click_that_would_wait_for_a_slow_post_is_acknowledged_first(tmp
 
 
 def test_catch_up_keeps_the_newest_lines_that_fit_one_message(tmp_path: Path) -> None:
-    from bot.tables import Tables
+    from bot.ui.tables import Tables
 
     tables: Any = Tables.__new__(Tables)
     tables.catalog = make_bot(tmp_path).catalog

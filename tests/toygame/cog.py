@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select
 from bot.session import LiveGame
+from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select
 from rules.core import Action
 
 if TYPE_CHECKING:

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select
 from bot.session import Applied, LiveGame
+from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select
 from rules.core import Action, Event
 from tests.toymarket.rules import MAX_LEVEL, lot_name
 

@@ -48,12 +48,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.presenter import Button, Control, ModalSpec
+from bot.ui.presenter import Button, Control, ModalSpec
 from rules.core import Action, Arg
 
 if TYPE_CHECKING:
-    from bot.presenter import Presenter
     from bot.session import LiveGame
+    from bot.ui.presenter import Presenter
 
 QUICK_RAISES = (0, 1, 2, 5)
 """The quick bids: the minimum bid plus these (a raise of one, a nudge, a jump)."""

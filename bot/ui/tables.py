@@ -26,8 +26,11 @@ from typing import Any
 
 import discord
 
-from bot import safe
-from bot.components import (
+from bot.i18n import Catalog, clip
+from bot.session import Applied, LiveGame, Refusal, SessionService, stamp
+from bot.store import MessageRow, StoreError
+from bot.ui import safe
+from bot.ui.components import (
     Malformed,
     build_view,
     custom_id,
@@ -36,10 +39,7 @@ from bot.components import (
     parse_page,
     parse_ref,
 )
-from bot.i18n import Catalog, clip
-from bot.presenter import Button, Control, Panel, Presenter
-from bot.session import Applied, LiveGame, Refusal, SessionService, stamp
-from bot.store import MessageRow, StoreError
+from bot.ui.presenter import Button, Control, Panel, Presenter
 from rules.core import Action, IllegalAction
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.presenter import Button, Control, Select
+from bot.ui.presenter import Button, Control, Select
 from rules.core import Action
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The lobby message of a table: who sits, Join / Leave / Start / Cancel, and what those buttons do.
 
-Kept apart from :mod:`bot.tables` because none of it draws a board or applies
+Kept apart from :mod:`bot.ui.tables` because none of it draws a board or applies
 a game action; it only decides who plays and when the game begins.
 """
 
@@ -10,11 +10,11 @@ import logging
 
 import discord
 
-from bot import safe
-from bot.components import Malformed, lobby_button, parse_lobby
 from bot.lobby import LobbyService, options_summary
 from bot.session import LiveGame, Refusal
-from bot.tables import Tables
+from bot.ui import safe
+from bot.ui.components import Malformed, lobby_button, parse_lobby
+from bot.ui.tables import Tables
 
 log = logging.getLogger(__name__)
 
