@@ -396,3 +396,24 @@ async def test_a_cash_form_submitted_after_other_moves_is_accepted(tmp_path: Pat
         await mover.click(table.table_message(), label="Roll")
         typed = await idle.submit_modal(shown, {"value": "2"})
         assert "2 cash" in panel(typed).content
+
+
+async def test_a_cash_form_is_bounded_again_when_it_is_submitted(tmp_path: Path) -> None:
+    """The form opened with "0 to what you hold"; spending meanwhile lowers that bound, and the
+    number is judged against the bound as it is when it arrives, not as it was drawn."""
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"], game=GAME)
+        mover, idle = two(table)
+        seat = await seat_of(bot, idle)
+        held = (await state_of(bot)).cash[seat]
+        draft = await start_offer(table, idle, mover)
+        shown = await idle.click(draft, label="Cash you give…")
+        assert shown.modal is not None
+        lot = lots_of(await state_of(bot), seat)[0]
+        holdings = panel(await idle.click(table.table_message(), label="My holdings…"))
+        await idle.click(holdings, label=f"Improve {lot_name(lot)} ({IMPROVE_COST[0]})")
+        now = (await state_of(bot)).cash[seat]
+        assert now == held - IMPROVE_COST[0]
+        refused = await idle.submit_modal(shown, {"value": str(held)})
+        assert private(refused) == f"Please choose a number from 0 to {now} (you typed {held})."
