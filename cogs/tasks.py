@@ -1,6 +1,6 @@
 """The bot's background work: once a minute, check the database file and repair tables.
 
-Thin by design (the work is :meth:`bot.ui.tables.Tables.sweep` and
+Thin by design (the work is :meth:`bot.ui.publisher.Publisher.sweep` and
 :meth:`bot.store.Store.health`); this cog only owns the loop.  Each tick
 catches everything, so one bad minute never ends the loop.
 """

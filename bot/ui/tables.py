@@ -1,129 +1,49 @@
-"""Everything a table shows on Discord, and every click that reaches a game.
+"""Every click that reaches a game: actions, lasting actions, selects, panels, forms, Catch me up.
 
-The flow for a click: parse the custom_id -> the session service applies and
-commits (or refuses: an ephemeral sentence, nothing changes) -> acknowledge
--> render off the event loop -> post a new table message when the set of
-players we wait for changed (pinging only them), else edit the current one.
-Publishing is serialised per game and always draws the newest state, so two
-quick moves never show up out of order.
-
-Posting can fail after the move is safely committed (Discord down, a refused
-upload).  It is retried a few times at once, and :meth:`Tables.sweep`, run
-every minute and at every (re)connect, reposts any table or final standings
-that is still behind its game, so no table is ever left without live buttons.
+The flow for a click: parse the custom_id -> the session service applies and commits (or
+refuses: an ephemeral sentence, nothing changes) -> the table is redrawn by the
+:class:`bot.ui.publisher.Publisher` this class builds on, whose edit of the message the click was
+pressed on doubles as the answer to the click.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import io
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.i18n import Catalog, clip
-from bot.session import Applied, LiveGame, Refusal, SessionService, stamp
-from bot.store import MessageRow, StoreError
+from bot.i18n import clip
+from bot.session import LiveGame, Refusal
+from bot.store import StoreError
 from bot.ui import safe
 from bot.ui.components import (
     Malformed,
     build_view,
     custom_id,
     decode_action,
-    lobby_button,
     parse_page,
     parse_ref,
 )
-from bot.ui.presenter import Button, Control, Panel, Presenter
+from bot.ui.presenter import Panel
+from bot.ui.publisher import CATCH_UP, TABLE, Publisher
 from rules.core import Action, IllegalAction
 
 log = logging.getLogger(__name__)
-
-MAX_LINES = 12
-"""Event lines kept on a table message that is edited in place."""
-
-RETRY_DELAYS = (1.0, 4.0)
-"""Seconds before the second and third try of a table post; after that the sweep takes over."""
-
-FINAL_WINDOW = 7 * 24 * 3600.0
-"""The sweep looks for missing final messages among games that ended this recently."""
-
-SWEEP_BACKOFF_MAX = 3600.0
-"""A table whose repost keeps failing (a deleted thread) is retried at most this often."""
-
-LOCK_PATIENCE = 1.0
-"""Seconds a click waits for another post of its table before it is acknowledged on its own."""
-
-CATCH_UP = "h.catchup"
-TABLE = "table"
-"""The paging source of the table's own buttons (``h.pg.<page>.table``)."""
-"""The code of the host's own "Catch me up" button (a ``u:`` id); a game's presenter never sees it."""
 
 _NUMBER = re.compile(r"-?[0-9]{1,9}")
 """A form's number: ASCII digits only (``str.isdigit`` also accepts "²" and "①", which ``int`` refuses)."""
 
 
-@dataclass(slots=True)
-class _Shown:
-    """What the current table message of one game shows (memory only; rebuilt after a restart)."""
+class Tables(Publisher):
+    """The host's side of every table: what players press (this class) and what they see
+    (:class:`Publisher`)."""
 
-    waiting: frozenset[int] | None = None
-    """Who has been told we wait for them and still is waited on (``None``: ask the database)."""
-    lines: list[str] | None = None
-    """The current turn's event lines on the live message (``None``: rebuild them by replay)."""
-    since: int | None = None
-    """The public version the live message's turn began at."""
-    journal: list[Applied] = field(default_factory=list)
-    unposted: list[str] = field(default_factory=list)
-    """Event lines of moves whose table post failed; the next post of this table carries them."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-
-class Tables:
-    def __init__(
-        self,
-        client: discord.Client,
-        sessions: SessionService,
-        catalog: Catalog,
-    ) -> None:
-        self.client = client
-        self.sessions = sessions
-        self.catalog = catalog
-        self.presenters: dict[str, Presenter] = {}
-        self._shown: dict[int, _Shown] = {}
-        self.retry_delays: tuple[float, ...] = RETRY_DELAYS
-        self._failures: dict[int, tuple[int, float]] = {}  # game -> (failed sweeps, next try at loop time)
-        self._repairs: set[int] = set()
-        self._background: set[asyncio.Task[None]] = set()
-
-    # -- helpers ---------------------------------------------------------------------------------
-
-    def presenter(self, game: LiveGame) -> Presenter:
-        presenter = self.presenters.get(game.entry.name)
-        if presenter is None:
-            presenter = self.presenters[game.entry.name] = Presenter(self.catalog)
-            presenter.game = game.entry.name
-        return presenter
-
-    def t(self, key: str, language: str = "en", /, **params: Any) -> str:
-        return self.catalog.text(key, language, **params)
-
-    def shown(self, game_id: int) -> _Shown:
-        shown = self._shown.get(game_id)
-        if shown is None:
-            shown = self._shown[game_id] = _Shown()
-        return shown
-
-    def channel(self, channel_id: int) -> discord.abc.Messageable:
-        found = self.client.get_channel(channel_id)
-        if isinstance(found, discord.abc.Messageable):
-            return found
-        return self.client.get_partial_messageable(channel_id)
+    # -- answers ---------------------------------------------------------------------------------
 
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, language: str = "en") -> None:
         text = self.t(refusal.key, language, **refusal.params)
@@ -147,12 +67,6 @@ class Tables:
         """The one honest line when a move could not be saved: it was not, and the player may retry."""
         log.error("user %s: nothing saved: %s", interaction.user.id, exc)
         await safe.reply(interaction, self.t("host.storage_down", language))
-
-    async def language(self, game_id: int) -> str:
-        try:
-            return (await self.sessions.load(game_id)).row.language
-        except (Refusal, StoreError):
-            return "en"
 
     # -- clicks ----------------------------------------------------------------------------------
 
@@ -272,11 +186,6 @@ class Tables:
             interaction, game, replace(panel, text="\n".join(p for p in (line, panel.text) if p))
         )
         return True
-
-    def _lasting(self, game: LiveGame) -> Callable[[Action], int | None]:
-        """Stamps for buttons that outlast other moves (the engine's ``fingerprint``)."""
-        rules, state = game.entry.rules, game.state
-        return lambda action: stamp(rules, state, action) if state is not None else None
 
     async def on_malformed(self, interaction: discord.Interaction, rest: str) -> None:
         await self.refuse(interaction, Refusal("host.refuse.malformed"))
@@ -504,505 +413,6 @@ class Tables:
         opened_at = parse_ref(rest).version  # _seated has read this id already
         await self.act(interaction, game.id, Action(lead.kind, (*lead.args, number)), opened_at)
 
-    # -- table messages --------------------------------------------------------------------------
-    #
-    # One live board per table.  The live message holds the board, the buttons, the
-    # lines of the current turn and a mention of whoever we wait for.  While the same
-    # players are waited on it is edited in place (no new ping).  When the game starts
-    # waiting for someone else, the live message is *folded*: edited down to its turn's
-    # text lines (no image, no buttons, no mention) and a new live message is posted
-    # at the bottom: a new message is the only way to notify, and the answered ping
-    # does not linger.  The thread reads as a log of short lines with one board at the
-    # bottom.  A click on the live message is answered by the edit itself (one call).
-
-    async def open_table(self, game: LiveGame) -> None:
-        """The first table message of a freshly started game."""
-        lang = game.row.language
-        shown = self.shown(game.id)
-        shown.journal.clear()
-        async with shown.lock:
-            shown.lines, shown.since = [], game.public_version
-            await self._post_safely(
-                game, [self.t("host.started", lang, game=game.entry.rules.title)], new=True
-            )
-
-    async def publish(self, game: LiveGame, responder: discord.Interaction | None = None) -> None:
-        """Show the moves committed since the last post.  Never raises: the moves are saved
-        whatever happens here, and a table left behind is reposted by :meth:`sweep`.
-
-        ``responder`` is the click that made the move; when it was pressed on the live
-        message, the edit of that message doubles as the answer to the click.
-        """
-        shown = self.shown(game.id)
-        async with self._holding(shown, responder):
-            if not shown.journal:
-                return
-            batch, shown.journal = shown.journal, []
-            presenter = self.presenter(game)
-            lines = [line for applied in batch for line in presenter.lines(game, applied.events)]
-            try:
-                live = await self.sessions.load(game.id)
-            except (Refusal, StoreError) as exc:
-                shown.unposted.extend(lines)
-                log.error("game %s: the table could not be read to post it: %s", game.id, exc)
-                return
-            if live.status in ("finished", "abandoned", "broken"):
-                await self.close_table(live, [], events=lines, responder=responder)
-                return
-            try:
-                pinged = await self._pinged(live)
-            except StoreError as exc:
-                shown.unposted.extend(lines)
-                log.error("game %s: the table could not be read to post it: %s", game.id, exc)
-                return
-            # A new message only when someone new is waited on: they are the ones to notify.
-            # Fewer players waited on (one of several pressed) is an edit in place.
-            await self._post_safely(
-                live, lines, new=_newcomers(live, pinged) != frozenset(), responder=responder
-            )
-
-    @contextlib.asynccontextmanager
-    async def _holding(self, shown: _Shown, responder: discord.Interaction | None) -> AsyncIterator[None]:
-        """The game's publishing lock; a click that would wait long for it is acknowledged first,
-        so Discord's three seconds never run out while another post retries."""
-        if responder is not None and not responder.response.is_done() and shown.lock.locked():
-            try:
-                await asyncio.wait_for(shown.lock.acquire(), LOCK_PATIENCE)
-            except TimeoutError:
-                await safe.defer(responder)
-                await shown.lock.acquire()
-        else:
-            await shown.lock.acquire()
-        try:
-            yield
-        finally:
-            shown.lock.release()
-
-    async def _pinged(self, game: LiveGame) -> frozenset[int] | None:
-        """Who was told we wait for them (memory, or the newest table message's record)."""
-        shown = self.shown(game.id)
-        if shown.waiting is None:
-            last = await self.sessions.store.last_message(game.id, "table")
-            shown.waiting = last.pinged if last is not None else None
-        return shown.waiting
-
-    async def _turn_lines(self, game: LiveGame, since: int | None) -> list[str]:
-        """The event lines of the public moves after ``since``, rebuilt by replay (after a restart)."""
-        if since is None or since >= game.public_version:
-            return []
-        try:
-            steps = await self.sessions.history(game.id)
-        except Refusal:
-            return []
-        presenter = self.presenter(game)
-        return [
-            line
-            for step in steps
-            if step.public_version > since
-            for line in presenter.lines(game, step.events)
-        ]
-
-    async def resume(self) -> int:
-        """After a start or reconnect: the same repair as the periodic sweep."""
-        return await self.sweep()
-
-    async def sweep(self) -> int:
-        """Repost every table whose newest message is behind its game, and every final
-        standings message that never got out.  Returns how many were repaired.
-
-        A game whose repost keeps failing (its thread was deleted, say) is retried
-        with a doubling delay up to an hour, so a dead thread costs one log line an hour.
-        """
-        store = self.sessions.store
-        behind = await store.games_behind_their_table()
-        unfinished = await store.games_missing_final(ended_since=self.sessions.clock() - FINAL_WINDOW)
-        repaired = 0
-        for game_id in [*behind, *unfinished]:
-            if not self._due(game_id):
-                continue
-            ok = await self.repair(game_id)
-            self._note(game_id, ok)
-            repaired += ok
-        return repaired
-
-    def _due(self, game_id: int) -> bool:
-        failures = self._failures.get(game_id)
-        return failures is None or failures[1] <= asyncio.get_running_loop().time()
-
-    def _note(self, game_id: int, ok: bool) -> None:
-        if ok:
-            self._failures.pop(game_id, None)
-            return
-        count = self._failures.get(game_id, (0, 0.0))[0] + 1
-        wait = min(SWEEP_BACKOFF_MAX, 60.0 * 2 ** (count - 1))
-        self._failures[game_id] = (count, asyncio.get_running_loop().time() + wait)
-
-    def repair_soon(self, game_id: int) -> None:
-        """Repair one table in the background (after a stale click), at most once at a time."""
-        if game_id in self._repairs:
-            return
-        self._repairs.add(game_id)
-
-        async def run() -> None:
-            try:
-                await self.repair(game_id)
-            except Exception:
-                log.exception("game %s: repair failed", game_id)
-            finally:
-                self._repairs.discard(game_id)
-
-        task = asyncio.get_running_loop().create_task(run())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def repair(self, game_id: int) -> bool:
-        """Bring one game's table up to date if it is behind; ``True`` when it is up to date now."""
-        shown = self.shown(game_id)
-        async with shown.lock:
-            game = await self.sessions.load(game_id)
-            store = self.sessions.store
-            if game.status == "active":
-                tables = await store.live_messages(game_id, "table")
-                if tables and tables[-1].version == game.public_version:
-                    if len(tables) > 1:
-                        log.info("game %s: removing an older table message that was left live", game_id)
-                        await self._retire(game, tables[:-1], None)
-                    return True
-                log.info("game %s: reposting its table, which was behind the game", game_id)
-                new = bool(_newcomers(game, await self._pinged(game))) or not tables
-                return await self._post_safely(game, [], new=new)
-            if game.status in ("finished", "abandoned"):
-                if await store.has_message(game_id, "final") or not await store.has_message(game_id, "table"):
-                    return True
-                log.info("game %s: posting its final message, which never got out", game_id)
-                lines = [] if game.status == "finished" else [self._closed_line(game)]
-                return await self.close_table(game, lines)
-            return True
-
-    def _closed_line(self, game: LiveGame) -> str:
-        return self.t("host.closed", game.row.language, reason=clip(game.row.reason or "", 100))
-
-    async def refresh(self, game: LiveGame) -> bool:
-        """Repost the table at the bottom of the thread (``/game show``); ``True`` once posted.
-
-        The repost carries the turn's lines, pings nobody (the players were pinged when
-        the game started waiting for them), and the message it replaces is deleted, so
-        the thread still holds one board.  A finished game reposts its final standings.
-        """
-        shown = self.shown(game.id)
-        async with shown.lock:
-            if game.status in ("finished", "abandoned"):
-                return await self._repost_final(game)
-            return await self._post_safely(game, [], new=False, repost=True)
-
-    async def _render(self, game: LiveGame) -> bytes | None:
-        """The board as PNG bytes; a renderer bug costs the picture, not the move."""
-        view = game.entry.rules.view(game.state, None)
-        try:
-            return await asyncio.to_thread(game.entry.renderer, view, game.names)
-        except Exception:
-            log.exception("game %s: the board could not be drawn", game.id)
-            return None
-
-    def _table_content(self, game: LiveGame, lines: list[str]) -> str:
-        lang = game.row.language
-        presenter = self.presenter(game)
-        view = game.entry.rules.view(game.state, None)
-        head = self.t(
-            "host.table.head", lang, game=game.entry.rules.title, id=game.id, move=game.public_version
-        )
-        status = presenter.status(game, view)
-        mentions = " ".join(f"<@{game.user_of(s)}>" for s in sorted(game.waiting()))
-        body = "\n".join(lines[-MAX_LINES:])
-        parts = [part for part in (body, head, status, mentions) if part]
-        return clip("\n".join(parts))
-
-    def _controls(self, game: LiveGame) -> list[Control]:
-        return self._with_host(game, self.presenter(game).controls(game))
-
-    def _with_host(self, game: LiveGame, controls: Sequence[Control]) -> list[Control]:
-        """A game's buttons plus the host's own ("Catch me up"), when Discord has room for it."""
-        out = list(controls)
-        if len(out) < 25:
-            out.append(Button(self.t("host.button.catch_up", game.row.language), ui=CATCH_UP, emoji="📜"))
-        return out
-
-    async def _send(
-        self, channel_id: int, png: bytes | None, name: str, **kwargs: Any
-    ) -> discord.Message | None:
-        """Send with a few quick retries (a fresh file each time: a sent one is consumed)."""
-        for delay in (0.0, *self.retry_delays):
-            if delay:
-                await asyncio.sleep(delay)
-            files = {"file": discord.File(io.BytesIO(png), filename=name)} if png is not None else {}
-            sent = await safe.send(self.channel(channel_id), **kwargs, **files)
-            if sent is not None:
-                return sent
-        return None
-
-    async def _post_safely(
-        self,
-        game: LiveGame,
-        lines: list[str],
-        *,
-        new: bool,
-        responder: discord.Interaction | None = None,
-        repost: bool = False,
-    ) -> bool:
-        try:
-            return await self._post(game, lines, new=new, responder=responder, repost=repost)
-        except StoreError as exc:
-            log.error("game %s: the table could not be recorded: %s", game.id, exc)
-        except Exception:
-            log.exception("game %s: the table could not be posted", game.id)
-        return False
-
-    async def _post(
-        self,
-        game: LiveGame,
-        lines: list[str],
-        *,
-        new: bool,
-        responder: discord.Interaction | None,
-        repost: bool,
-    ) -> bool:
-        """Show ``game`` as it is now; ``True`` when players can see this version.
-
-        ``new``: the game now waits for other players, so the live message is folded
-        into history and a new one pings them.  ``repost``: the same table again at the
-        bottom (``/game show``), pinging nobody.  Otherwise the live message is edited.
-        """
-        shown = self.shown(game.id)
-        store = self.sessions.store
-        channel_id = game.row.table_channel_id
-        if channel_id is None:
-            return True
-        # Kept as unposted until players can see them, whatever fails on the way.
-        lines = shown.unposted = [*shown.unposted, *lines]
-        current = await store.live_messages(game.id, "table")
-        row = current[-1] if current else None
-        if shown.lines is None or (row is not None and shown.since != row.since):
-            # After a restart (or another process's post) the turn is read back from the log,
-            # up to now: that already holds the lines of this post's moves.
-            shown.lines = await self._turn_lines(game, row.since) if row is not None else []
-            shown.since = row.since if row is not None else game.public_version
-            lines = shown.unposted = []
-        turn = [*shown.lines, *lines]
-        view = build_view(
-            game.id, game.public_version, self._controls(game), source=TABLE, lasting=self._lasting(game)
-        )
-        png = await self._render(game)
-        name = f"table-{game.id}.png"
-        if row is not None and not new and not repost:
-            picture = [discord.File(io.BytesIO(png), filename=name)] if png is not None else []
-            content = self._table_content(game, turn)
-            if await self._edit(row, responder, content=content, view=view, attachments=picture):
-                shown.unposted, shown.lines = [], turn
-                shown.waiting = game.waiting()
-                await store.update_message_version(row.message_id, game.public_version, pinged=shown.waiting)
-                await self._retire(game, current[:-1], None)
-                return True
-        # A new turn starts empty: its lines so far close the old turn, folded into history.
-        # With no old message to fold them into (the first table, or one lost), they stay.
-        fresh = [] if new and row is not None else turn
-        if new and row is not None and responder is not None and self._on(responder, row):
-            # Folding the message the click was pressed on is also the answer to the click.
-            await self._retire(game, current, turn, responder)
-            current, shown.unposted, shown.lines = [], [], []
-        waiting = game.waiting()
-        mention_ids = [
-            discord.Object(id=game.user_of(s)) for s in sorted(_newcomers(game, await self._pinged(game)))
-        ]
-        sent = await self._send(
-            channel_id,
-            png,
-            name,
-            content=self._table_content(game, fresh),
-            view=view or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
-        )
-        if sent is None:
-            log.warning("game %s: the table message could not be posted; the sweep will retry", game.id)
-            return False
-        # The moves this message's lines tell of begin after ``since`` (rebuilt from it after a restart).
-        since = shown.since if fresh and shown.since is not None else game.public_version
-        await store.add_message(
-            game.id, channel_id, sent.id, "table", game.public_version, since=since, pinged=waiting
-        )
-        shown.unposted = []
-        shown.waiting = waiting
-        # The old message: folded into its turn's history (a new turn) or deleted (a repost).
-        await self._retire(game, [m for m in current if m.message_id != sent.id], turn if new else [])
-        shown.lines = fresh
-        shown.since = since
-        return True
-
-    @staticmethod
-    def _on_table(interaction: discord.Interaction) -> bool:
-        """Whether a click, not yet answered, was pressed on a public message (a table)."""
-        message = interaction.message
-        return message is not None and not message.flags.ephemeral and not interaction.response.is_done()
-
-    def _on(self, responder: discord.Interaction, row: MessageRow) -> bool:
-        """Whether a click, not yet answered, was pressed on this table message."""
-        message = responder.message
-        return message is not None and message.id == row.message_id and not responder.response.is_done()
-
-    async def _edit(
-        self,
-        row: MessageRow,
-        responder: discord.Interaction | None,
-        *,
-        missing_ok: bool = False,
-        **fields: Any,
-    ) -> bool:
-        """Edit a table message, through the click pressed on it when there is one (one call
-        that both answers the click and changes the message)."""
-        if responder is not None and self._on(responder, row):
-            try:
-                await responder.response.edit_message(**fields)
-                return True
-            except safe.FAILURES as exc:
-                log.warning("could not answer a click by editing its table: %s", exc)
-        message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-        return await safe.edit(message, missing_ok=missing_ok, **fields)
-
-    async def _retire(
-        self,
-        game: LiveGame,
-        rows: Sequence[MessageRow],
-        history: list[str] | None,
-        responder: discord.Interaction | None = None,
-    ) -> None:
-        """Old table messages leave no board and no buttons behind: the newest is folded into
-        its turn's lines (``history``), the others (and one with nothing to say) are deleted.
-        ``history=None`` strips them instead, keeping their text (a leftover of a failed fold,
-        whose lines nobody else holds)."""
-        store = self.sessions.store
-        for index, row in enumerate(rows):
-            if history is None:
-                done = await self._edit(row, responder, missing_ok=True, attachments=[], view=None)
-            elif text := ("\n".join(history) if index == len(rows) - 1 else ""):
-                done = await self._edit(
-                    row, responder, missing_ok=True, content=clip(text), attachments=[], view=None
-                )
-            else:
-                done = await safe.delete(
-                    self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-                )
-            if done:
-                await store.retire_message(row.message_id)
-            else:
-                log.warning(
-                    "game %s: an old table message could not be folded; the sweep will retry", game.id
-                )
-
-    def _final_content(self, game: LiveGame, lines: list[str]) -> str:
-        lang = game.row.language
-        outcome = game.outcome() if game.state is not None and game.status == "finished" else None
-        parts = list(lines)
-        if outcome is not None:
-            parts.append(self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id))
-            parts.extend(self.presenter(game).standings(game, outcome))
-        parts.append(" ".join(f"<@{seat.user_id}>" for seat in game.seats))
-        return clip("\n".join(p for p in parts if p)) or "\u200b"
-
-    def _final_view(self, game: LiveGame) -> discord.ui.View:
-        """Rematch (a lobby button: it opens a new table) and, after a real game, Catch me up."""
-        lang = game.row.language
-        view = build_view(
-            game.id,
-            game.public_version,
-            [Button(self.t("host.button.catch_up", lang), ui=CATCH_UP, emoji="📜")]
-            if game.state is not None
-            else [],
-        ) or discord.ui.View(timeout=None)
-        view.add_item(lobby_button(game.id, "rematch", self.t("host.button.rematch", lang), "success"))
-        return view
-
-    async def close_table(
-        self,
-        game: LiveGame,
-        closing: list[str],
-        *,
-        events: Sequence[str] = (),
-        responder: discord.Interaction | None = None,
-    ) -> bool:
-        """Final message (why it closed, board, standings, Rematch) pinging every player, and no
-        live board left anywhere; ``True`` once it is posted.  ``events`` are the last move's
-        lines: they close the last turn, folded into history above.
-
-        Never raises: when it cannot be posted now, :meth:`sweep` posts it later.
-        """
-        shown = self.shown(game.id)
-        lines = [*shown.unposted, *events]
-        try:
-            store = self.sessions.store
-            channel_id = game.row.table_channel_id
-            current = await store.live_messages(game.id, "table")
-            if shown.lines is None and current:
-                # Read back from the log up to now, the last move's lines included.
-                shown.lines, lines = await self._turn_lines(game, current[-1].since), []
-            history = [*(shown.lines or []), *lines]
-            if current:
-                await self._retire(game, current, history, responder)
-                history = []
-            history.extend(closing)
-            if channel_id is None:
-                return True
-            png = await self._render(game) if game.state is not None else None
-            sent = await self._send(
-                channel_id,
-                png,
-                f"table-{game.id}.png",
-                content=self._final_content(game, history),
-                view=self._final_view(game),
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(id=s.user_id) for s in game.seats], everyone=False, roles=False
-                ),
-            )
-            if sent is None:
-                # The unposted event lines stay; the sweep adds the closing lines again itself.
-                shown.unposted = history[: len(history) - len(closing)]
-                log.warning("game %s: the final message could not be posted; the sweep will retry", game.id)
-                return False
-            await store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
-        except StoreError as exc:
-            log.error("game %s: the final message could not be recorded: %s", game.id, exc)
-            return False
-        except Exception:
-            log.exception("game %s: the final message could not be posted", game.id)
-            return False
-        self._shown.pop(game.id, None)
-        return True
-
-    async def _repost_final(self, game: LiveGame) -> bool:
-        """``/game show`` after the end: the standings again at the bottom, without pinging, and the
-        older copy loses its picture so the thread still shows one board."""
-        store = self.sessions.store
-        channel_id = game.row.table_channel_id
-        if channel_id is None:
-            return False
-        old = await store.live_messages(game.id, "final")
-        png = await self._render(game) if game.state is not None else None
-        lines = [] if game.status == "finished" else [self._closed_line(game)]
-        sent = await self._send(
-            channel_id,
-            png,
-            f"table-{game.id}.png",
-            content=self._final_content(game, lines),
-            view=self._final_view(game),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        if sent is None:
-            return False
-        await store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
-        for row in old:
-            message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-            if await safe.delete(message):
-                await store.retire_message(row.message_id)
-        return True
-
 
 class NumberForm(discord.ui.Modal):
     """A one-field form; its submission is routed by custom_id in ``on_interaction``."""
@@ -1035,11 +445,6 @@ def _chosen(ref: str, values: Sequence[str]) -> Action:
     if len(set(args)) != len(args):
         raise Malformed(ref)
     return Action(kind, tuple(sorted(args, key=lambda a: (isinstance(a, str), a))))
-
-
-def _newcomers(game: LiveGame, told: frozenset[int] | None) -> frozenset[int]:
-    """Players the game waits for who have not been told yet (all of them when nobody knows)."""
-    return game.waiting() - (told or frozenset())
 
 
 def _on_private_panel(interaction: discord.Interaction) -> bool:

@@ -192,7 +192,7 @@ async def test_a_click_that_would_wait_for_a_slow_post_is_acknowledged_first(tmp
     """Discord gives a click three seconds: one that queues behind another post is deferred."""
     import asyncio
 
-    from bot.ui.tables import LOCK_PATIENCE, Tables, _Shown
+    from bot.ui.publisher import LOCK_PATIENCE, Publisher, _Shown
 
     class Response:
         deferred = False
@@ -213,7 +213,7 @@ async def test_a_click_that_would_wait_for_a_slow_post_is_acknowledged_first(tmp
     entered = asyncio.Event()
 
     async def publish() -> None:
-        async with Tables._holding(None, shown, click):  # type: ignore[arg-type]
+        async with Publisher._holding(None, shown, click):  # type: ignore[arg-type]
             entered.set()
 
     task = asyncio.create_task(publish())
