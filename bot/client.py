@@ -17,7 +17,7 @@ from bot.registry import REGISTRY, Registry
 from bot.session import SessionService
 from bot.store import Store, StoreError
 from bot.ui import safe
-from bot.ui.components import COMPONENT_PREFIXES, DYNAMIC_ITEMS, FORM_PREFIX
+from bot.ui.components import COMPONENT_PREFIXES, DYNAMIC_ITEMS, FORM_PREFIX, Handler
 from bot.ui.lobby_message import LobbyDesk
 from bot.ui.tables import Tables
 
@@ -80,6 +80,20 @@ class GameBot(commands.Bot):
             await self.tables.resume()
         except StoreError as exc:
             log.error("could not check the tables after connecting: %s", exc)
+
+    def handler(self, kind: str) -> Handler:
+        """Who answers a component id of this kind (:class:`bot.ui.components.Router`)."""
+        handlers: dict[str, Handler] = {
+            "g": self.tables.on_action_click,
+            "a": self.tables.on_lasting_click,
+            "u": self.tables.on_panel_click,
+            "m": self.tables.on_form_click,
+            "l": self.lobby_desk.on_click,
+        }
+        return handlers.get(kind, self.tables.on_malformed)
+
+    async def on_select(self, interaction: discord.Interaction, rest: str, values: list[str]) -> None:
+        await self.tables.on_select(interaction, rest, values)
 
     async def guarded(self, interaction: discord.Interaction, work: Awaitable[None]) -> None:
         """Run a click or form handler so that it always answers, even when it fails.

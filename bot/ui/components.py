@@ -18,17 +18,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 
 from bot.ui.presenter import Button, Control, Select
 from rules.core import Action
-
-if TYPE_CHECKING:
-    from bot.client import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +60,29 @@ def parse_ref(rest: str) -> Ref:
     return Ref(int(match["gid"]), int(match["ver"]), match["ref"])
 
 
-def host(interaction: discord.Interaction) -> GameBot:
-    return cast("GameBot", interaction.client)
+Handler = Callable[[discord.Interaction, str], Awaitable[None]]
+
+
+class Router(Protocol):
+    """What a component needs from the client that received its click (``GameBot`` is one).
+
+    Components sit below the services that answer them, so they ask for a handler by the id's
+    kind instead of importing the client: a test or a sandbox can route clicks its own way.
+    """
+
+    def handler(self, kind: str) -> Handler:
+        """The handler for an id of this kind (``g``, ``a``, ``u``, ``m``, ``l``; else malformed)."""
+        ...
+
+    async def on_select(self, interaction: discord.Interaction, rest: str, values: list[str]) -> None: ...
+
+    async def guarded(self, interaction: discord.Interaction, work: Awaitable[None]) -> None:
+        """Run a handler so that it always answers, even when it fails."""
+        ...
+
+
+def host(interaction: discord.Interaction) -> Router:
+    return cast(Router, interaction.client)
 
 
 def custom_id(prefix: str, game_id: int, version: int, ref: str) -> str:
@@ -91,19 +109,9 @@ class RoutedButton(
         return cls(cast(discord.ui.Button[Any], item), match["kind"], match["rest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = host(interaction)
-        if not isinstance(self.item, discord.ui.Button):
-            await bot.guarded(interaction, bot.tables.on_malformed(interaction, self.rest))
-            return
-        handlers = {
-            "g": bot.tables.on_action_click,
-            "a": bot.tables.on_lasting_click,
-            "u": bot.tables.on_panel_click,
-            "m": bot.tables.on_form_click,
-            "l": bot.lobby_desk.on_click,
-        }
-        handler = handlers.get(self.kind, bot.tables.on_malformed)
-        await bot.guarded(interaction, handler(interaction, self.rest))
+        router = host(interaction)
+        kind = self.kind if isinstance(self.item, discord.ui.Button) else "malformed"
+        await router.guarded(interaction, router.handler(kind)(interaction, self.rest))
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?P<rest>(?s:.*))"):
@@ -120,11 +128,11 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:
         return cls(cast(discord.ui.Select[Any], item), match["rest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = host(interaction)
+        router = host(interaction)
         if not isinstance(self.item, discord.ui.Select):
-            await bot.guarded(interaction, bot.tables.on_malformed(interaction, self.rest))
+            await router.guarded(interaction, router.handler("malformed")(interaction, self.rest))
             return
-        await bot.guarded(interaction, bot.tables.on_select(interaction, self.rest, list(self.item.values)))
+        await router.guarded(interaction, router.on_select(interaction, self.rest, list(self.item.values)))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RoutedButton, ActionSelect)
