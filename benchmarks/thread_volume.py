@@ -183,8 +183,16 @@ class Driver:
         prefix = f"{self.game_id}:{live.public_version}:"
         target = f"g:{prefix}{action.encode()}"
         board = self.board()
-        if target in custom_ids(board):
-            await self.click(player, board, target)
+        lasting = next(
+            (
+                i
+                for i in custom_ids(board)
+                if i.startswith(f"a:{self.game_id}:") and i.endswith(f":{action.encode()}")
+            ),
+            None,
+        )
+        if target in custom_ids(board) or lasting is not None:
+            await self.click(player, board, target if lasting is None else lasting)
             return True
         where = board
         for opener in self.panel_path(prefix, action):
