@@ -1,0 +1,123 @@
+"""Monopoly California Dreaming: buy, rent, build, deal and bankrupt everyone else (2-6 players).
+
+``RULES`` is the one object the host needs; it satisfies :class:`rules.core.Rules`.  The engine
+module's docstring is the catalogue of actions, events and who the game waits for.
+
+>>> from rules.monopoly import RULES
+>>> state = RULES.setup(3, {"turns": "20"}, seed=1)
+>>> RULES.legal_actions(state, 0)
+[Action(kind='roll', args=())]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.core import (
+    JSON,
+    Action,
+    Event,
+    OptionSpec,
+    Outcome,
+    Rules,
+    check_players,
+    rank_by,
+    validate_options,
+)
+from rules.monopoly import data, engine, holdings
+from rules.monopoly.invariants import invariants as _invariants
+from rules.monopoly.state import OVER, SCHEMA, MonopolyState, dump_state, load_state
+from rules.monopoly.tokens import card_token, parse_card, parse_space, space_name, space_token
+from rules.monopoly.view import view as _view
+
+
+class MonopolyRules:
+    name = "monopoly"
+    title = "Monopoly California Dreaming"
+    min_players = data.MIN_PLAYERS
+    max_players = data.MAX_PLAYERS
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "turns",
+            data.DEFAULT_TURNS,
+            "End after this many full rounds, richest by net worth wins (0: play until one is left).",
+            minimum=0,
+            maximum=data.MAX_TURNS_OPTION,
+        ),
+        OptionSpec(
+            "rent",
+            data.DEFAULT_RENT_MODE,
+            "auto: rent is paid at once; ask: the owner must collect it before the next player rolls.",
+            choices=data.RENT_MODES,
+        ),
+    )
+    schema = SCHEMA
+
+    def setup(self, players: int, options: Mapping[str, object], seed: int) -> MonopolyState:
+        check_players(self, players)
+        chosen = validate_options(self.options, options)
+        return engine.new_state(players, int(chosen["turns"]), str(chosen["rent"]), seed)
+
+    def legal_actions(self, state: MonopolyState, seat: int) -> list[Action]:
+        return engine.legal_actions(state, seat)
+
+    def apply(self, state: MonopolyState, seat: int, action: Action) -> list[Event]:
+        return engine.apply(state, seat, action)
+
+    def waiting_for(self, state: MonopolyState) -> frozenset[int]:
+        return engine.waiting_for(state)
+
+    def outcome(self, state: MonopolyState) -> Outcome | None:
+        """Net worth for the seats still in, 0 for the bankrupt; a seat out later ranks higher."""
+        if state.phase != OVER:
+            return None
+        parts = []
+        keys = []
+        for seat in range(state.players):
+            if state.alive[seat]:
+                worth = holdings.net_worth(state, seat)
+                parts.append({"cash": state.cash[seat], "worth": worth})
+                keys.append((1, worth, 0))
+            else:
+                parts.append({"cash": 0, "worth": 0})
+                keys.append((0, 0, state.out.index(seat)))
+        scores = tuple(part["worth"] for part in parts)
+        return Outcome(scores, rank_by(keys), tuple(parts))
+
+    def view(self, state: MonopolyState, seat: int | None) -> dict[str, JSON]:
+        result: dict[str, JSON] | None = None
+        outcome = self.outcome(state)
+        if outcome is not None:
+            result = {
+                "ranks": list(outcome.ranks),
+                "scores": list(outcome.scores),
+                "winners": list(outcome.winners()),
+            }
+        return _view(state, seat, result)
+
+    def dump(self, state: MonopolyState) -> dict[str, JSON]:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, JSON]) -> MonopolyState:
+        return load_state(data)
+
+    def invariants(self, state: MonopolyState) -> list[str]:
+        return _invariants(state)
+
+    def fingerprint(self, state: MonopolyState, action: Action) -> str | None:
+        return engine.fingerprint(state, action)
+
+
+RULES = MonopolyRules()
+_CHECK: Rules[MonopolyState] = RULES  # mypy proves the contract is met
+
+__all__ = [
+    "RULES",
+    "MonopolyRules",
+    "MonopolyState",
+    "card_token",
+    "parse_card",
+    "parse_space",
+    "space_name",
+    "space_token",
+]

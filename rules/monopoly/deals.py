@@ -1,0 +1,379 @@
+"""Deals between players as engine state: private drafts, public offers, answers, lapses, fees.
+
+A seat composes a deal privately in small steps (a *draft*: ``deal.<seat>`` then toggles and
+amounts), then ``send``s it: it becomes a public, numbered offer and the game waits for its
+recipient, who may ``accept``, ``reject`` or ``counter`` (which closes it and opens a draft
+back, sides swapped); the proposer may ``withdraw``.  One open offer per proposer.  An offer
+*lapses* (public event) as soon as a holding named in it changes: a property changes owner,
+mortgage or gets buildings on its group, a get-out card changes hands, a side can no longer pay
+the cash named, or a side leaves the game.
+
+Only unimproved property trades (rulebook: sell every building of a colour group first), with
+cash and get-out cards in any combination.  A mortgaged property's receiver owes the bank 10%
+at once or repays the mortgage in full, their choice (``keep.<pos>`` / ``lift.<pos>``): a
+``Fee`` the game waits for.
+"""
+
+from __future__ import annotations
+
+from rules.core import JSON, Action, Event, IllegalAction
+from rules.monopoly import data, holdings
+from rules.monopoly.state import Fee, MonopolyState, Offer, Terms
+from rules.monopoly.tokens import space_name, space_token
+
+CLOSED_WORDS = {
+    "accepted": "was accepted",
+    "rejected": "was rejected",
+    "countered": "was countered",
+    "withdrawn": "was withdrawn",
+    "changed": "lapsed because a holding named in it changed",
+    "cash_short": "lapsed because its cash could no longer be paid",
+    "bankrupt": "lapsed because a player left the game",
+    "game_over": "lapsed when the game ended",
+}
+VERBS = {"accept": "accepted", "reject": "rejected", "counter": "countered", "withdraw": "withdrawn"}
+
+
+def tradeable(state: MonopolyState, seat: int, pos: int) -> bool:
+    return (
+        0 <= pos < data.SPACES
+        and bool(data.BOARD[pos].price)
+        and state.owner[pos] == seat
+        and not holdings.improved(state, pos)
+    )
+
+
+def terms_json(terms: Terms) -> dict[str, JSON]:
+    return {
+        "spaces": list(terms.props),
+        "tokens": [space_token(p) for p in terms.props],
+        "cards": list(terms.cards),
+        "cash": terms.cash,
+    }
+
+
+def offer_params(offer: Offer) -> dict[str, JSON]:
+    return {
+        "offer": offer.number,
+        "from_seat": offer.proposer,
+        "to_seat": offer.recipient,
+        "give": terms_json(offer.give),
+        "want": terms_json(offer.want),
+    }
+
+
+def _private(seat: int, kind: str, params: dict[str, JSON]) -> Event:
+    return Event(kind, seat, params, visible_to=frozenset({seat}))
+
+
+def _draft_event(seat: int, draft: Offer) -> Event:
+    return _private(seat, "draft_changed", offer_params(draft))
+
+
+# --- drafting -------------------------------------------------------------------------------
+
+
+def draft_actions(state: MonopolyState, seat: int) -> list[Action]:
+    """Every drafting step open to ``seat`` (amounts as a ladder: ``data.CASH_STEPS``).
+
+    ``deal.<seat>`` is listed only while no draft is open (chosen (engine): applying it still
+    restarts an open draft; listing it beside every toggle made random play restart drafts
+    more often than it finished them)."""
+    acts = [
+        Action("deal", (other,)) for other in range(state.players) if other != seat and state.alive[other]
+    ]
+    draft = state.drafts[seat]
+    if draft is None:
+        return acts
+    to = draft.recipient
+    acts += [Action("give", (p,)) for p in data.PROPERTIES if tradeable(state, seat, p)]
+    acts += [Action("want", (p,)) for p in data.PROPERTIES if tradeable(state, to, p)]
+    acts += [Action("givec", (d,)) for d, holder in state.getout.items() if holder == seat]
+    acts += [Action("wantc", (d,)) for d, holder in state.getout.items() if holder == to]
+    acts += [Action("cash", (n,)) for n in _ladder(state.cash[seat])]
+    acts += [Action("ask", (n,)) for n in _ladder(state.cash[to])]
+    if send_problem(state, seat) is None:
+        acts.append(Action("send"))
+    acts.append(Action("drop"))
+    return acts
+
+
+def _ladder(cash: int) -> list[int]:
+    return sorted({n for n in data.CASH_STEPS if n <= cash} | {cash})
+
+
+def _draft(state: MonopolyState, seat: int) -> Offer:
+    draft = state.drafts[seat]
+    if draft is None:
+        raise IllegalAction("Start a deal first: choose whom it is for.")
+    return draft
+
+
+def draft_step(state: MonopolyState, seat: int, action: Action) -> list[Event]:
+    """Validate and apply one drafting step (``deal``, ``give``, ``want``, ``givec``, ``wantc``,
+    ``cash``, ``ask``, ``drop``); ``send`` is :func:`send`."""
+    kind, args = action.kind, action.args
+    if kind == "deal":
+        to = _int_arg(args)
+        if to == seat:
+            raise IllegalAction("You cannot make a deal with yourself.")
+        if not 0 <= to < state.players or not state.alive[to]:
+            raise IllegalAction("There is no such player in the game to deal with.")
+        state.drafts[seat] = Offer(0, seat, to, Terms(), Terms())
+        return [_private(seat, "draft_started", {"to_seat": to})]
+    if kind == "drop":
+        if action.args:
+            raise IllegalAction("That is not a valid move in Monopoly.")
+        _draft(state, seat)
+        state.drafts[seat] = None
+        return [_private(seat, "draft_dropped", {})]
+    draft = _draft(state, seat)
+    if kind in ("give", "want"):
+        pos = _int_arg(args)
+        side, holder = (draft.give, seat) if kind == "give" else (draft.want, draft.recipient)
+        if pos not in side.props:
+            if not 0 <= pos < data.SPACES or not data.BOARD[pos].price:
+                raise IllegalAction("Only properties can be traded.")
+            if state.owner[pos] != holder:
+                whose = "You do not own" if holder == seat else "The other player does not own"
+                raise IllegalAction(f"{whose} {space_name(pos)}.")
+            if not tradeable(state, holder, pos):
+                raise IllegalAction(
+                    f"{space_name(pos)} cannot be traded while its colour group has buildings."
+                )
+            side.props = sorted([*side.props, pos])
+        else:
+            side.props = [p for p in side.props if p != pos]
+        return [_draft_event(seat, draft)]
+    if kind in ("givec", "wantc"):
+        deck = _word_arg(args)
+        side, holder = (draft.give, seat) if kind == "givec" else (draft.want, draft.recipient)
+        if deck not in side.cards:
+            if deck not in data.DECKS:
+                raise IllegalAction("There is no such card.")
+            if state.getout.get(deck) != holder:
+                whose = "You do not hold" if holder == seat else "The other player does not hold"
+                raise IllegalAction(f"{whose} that get-out card.")
+            side.cards = sorted([*side.cards, deck])
+        else:
+            side.cards = [c for c in side.cards if c != deck]
+        return [_draft_event(seat, draft)]
+    if kind in ("cash", "ask"):
+        amount = _int_arg(args)
+        payer = seat if kind == "cash" else draft.recipient
+        if amount < 0:
+            raise IllegalAction("Cash in a deal cannot be negative.")
+        if amount > state.cash[payer]:
+            who = "You have" if payer == seat else "They have"
+            raise IllegalAction(f"{who} only ${state.cash[payer]}, not ${amount}.")
+        (draft.give if kind == "cash" else draft.want).cash = amount
+        return [_draft_event(seat, draft)]
+    raise IllegalAction("That is not a valid move in Monopoly.")
+
+
+def _int_arg(args: tuple[int | str, ...]) -> int:
+    if len(args) != 1 or not isinstance(args[0], int):
+        raise IllegalAction("That is not a valid move in Monopoly.")
+    return args[0]
+
+
+def _word_arg(args: tuple[int | str, ...]) -> str:
+    if len(args) != 1 or not isinstance(args[0], str):
+        raise IllegalAction("That is not a valid move in Monopoly.")
+    return args[0]
+
+
+def _terms_problem(state: MonopolyState, terms: Terms, holder: int, mine: bool) -> str | None:
+    who = "You" if mine else "They"
+    for pos in terms.props:
+        if not tradeable(state, holder, pos):
+            return f"{who} can no longer trade {space_name(pos)}; change the deal."
+    for deck in terms.cards:
+        if state.getout.get(deck) != holder:
+            return f"{who} no longer hold that get-out card; change the deal."
+    if terms.cash > state.cash[holder]:
+        return f"{who} have only ${state.cash[holder]}, not the ${terms.cash} in the deal."
+    return None
+
+
+def send_problem(state: MonopolyState, seat: int) -> str | None:
+    draft = state.drafts[seat]
+    if draft is None:
+        return "Start a deal first: choose whom it is for."
+    if draft.give.empty() and draft.want.empty():
+        return "Your deal is empty: put something on at least one side."
+    mine = next((o for o in state.offers if o.proposer == seat), None)
+    if mine is not None:
+        return f"Your offer #{mine.number} is still open; withdraw it before sending another."
+    if not state.alive[draft.recipient]:
+        return "That player has left the game."
+    return _terms_problem(state, draft.give, seat, True) or _terms_problem(
+        state, draft.want, draft.recipient, False
+    )
+
+
+def send(state: MonopolyState, seat: int) -> list[Event]:
+    problem = send_problem(state, seat)
+    if problem is not None:
+        raise IllegalAction(problem)
+    draft = state.drafts[seat]
+    assert draft is not None
+    named = [*draft.give.props, *draft.want.props]
+    offer = Offer(
+        state.next_offer,
+        seat,
+        draft.recipient,
+        draft.give,
+        draft.want,
+        sorted(p for p in named if state.mortgaged[p]),
+    )
+    state.next_offer += 1
+    state.offers.append(offer)
+    state.drafts[seat] = None
+    return [Event("offered", seat, offer_params(offer))]
+
+
+# --- answers --------------------------------------------------------------------------------
+
+
+def open_offer(state: MonopolyState, action: Action) -> Offer:
+    number = _int_arg(action.args)
+    for offer in state.offers:
+        if offer.number == number:
+            return offer
+    if number in state.closed:
+        words = CLOSED_WORDS[state.closed[number]]
+        raise IllegalAction(f"Offer #{number} {words}, so it can no longer be {VERBS[action.kind]}.")
+    raise IllegalAction(f"There is no offer #{number}.")
+
+
+def answer_problem(state: MonopolyState, seat: int, action: Action) -> str | None:
+    try:
+        offer = open_offer(state, action)
+    except IllegalAction as exc:
+        return str(exc)
+    if action.kind == "withdraw":
+        if offer.proposer != seat:
+            return f"Only the player who made offer #{offer.number} can withdraw it."
+    elif offer.recipient != seat:
+        return f"Offer #{offer.number} is not addressed to you."
+    return None
+
+
+def answer(state: MonopolyState, seat: int, action: Action) -> list[Event]:
+    problem = answer_problem(state, seat, action)
+    if problem is not None:
+        raise IllegalAction(problem)
+    offer = open_offer(state, action)
+    kind = action.kind
+    _close(state, offer, VERBS[kind])
+    params = {"offer": offer.number, "from_seat": offer.proposer, "to_seat": offer.recipient}
+    if kind == "withdraw":
+        return [Event("withdrawn", seat, params)]
+    if kind == "reject":
+        return [Event("rejected", seat, params)]
+    if kind == "counter":
+        draft = Offer(0, seat, offer.proposer, offer.want, offer.give)
+        state.drafts[seat] = draft
+        return [
+            Event("countered", seat, params),
+            _private(seat, "draft_started", {"to_seat": offer.proposer}),
+            _draft_event(seat, draft),
+        ]
+    # accept: an open offer is always good (it lapses the moment it is not), so it trades now
+    events = [Event("accepted", seat, offer_params(offer))]
+    _move(state, offer.give, offer.proposer, offer.recipient)
+    _move(state, offer.want, offer.recipient, offer.proposer)
+    for pos in [*offer.give.props, *offer.want.props]:
+        if state.mortgaged[pos]:
+            receiver = offer.recipient if pos in offer.give.props else offer.proposer
+            state.fees.append(Fee(receiver, pos))
+    return events + lapse_changed(state)
+
+
+def _move(state: MonopolyState, terms: Terms, giver: int, receiver: int) -> None:
+    for pos in terms.props:
+        state.owner[pos] = receiver
+    for deck in terms.cards:
+        state.getout[deck] = receiver
+    holdings.transfer(state, giver, receiver, terms.cash)
+
+
+def _close(state: MonopolyState, offer: Offer, why: str) -> None:
+    state.offers.remove(offer)
+    state.closed[offer.number] = why
+
+
+def _lapse(state: MonopolyState, offer: Offer, why: str) -> Event:
+    _close(state, offer, why)
+    return Event(
+        "lapsed",
+        None,
+        {"offer": offer.number, "from_seat": offer.proposer, "to_seat": offer.recipient, "reason": why},
+    )
+
+
+def _changed(state: MonopolyState, offer: Offer) -> str | None:
+    if not (state.alive[offer.proposer] and state.alive[offer.recipient]):
+        return "bankrupt"
+    for terms, holder in ((offer.give, offer.proposer), (offer.want, offer.recipient)):
+        for pos in terms.props:
+            if not tradeable(state, holder, pos) or state.mortgaged[pos] != (pos in offer.mortgaged):
+                return "changed"
+        for deck in terms.cards:
+            if state.getout.get(deck) != holder:
+                return "changed"
+        if terms.cash > state.cash[holder]:
+            return "cash_short"
+    return None
+
+
+def lapse_changed(state: MonopolyState) -> list[Event]:
+    """Every open offer whose named holdings changed lapses, with a public event."""
+    events = []
+    for offer in list(state.offers):
+        why = _changed(state, offer)
+        if why is not None:
+            events.append(_lapse(state, offer, why))
+    return events
+
+
+def lapse_seat(state: MonopolyState, seat: int) -> list[Event]:
+    """A seat left the game: its draft goes, and every offer to or from it lapses."""
+    state.drafts[seat] = None
+    for other, draft in enumerate(state.drafts):
+        if draft is not None and draft.recipient == seat:
+            state.drafts[other] = None
+    return lapse_changed(state)
+
+
+def lapse_all(state: MonopolyState) -> list[Event]:
+    state.drafts = [None] * state.players
+    return [_lapse(state, offer, "game_over") for offer in list(state.offers)]
+
+
+# --- mortgaged property received: pay 10% or repay ---------------------------------------------
+
+
+def fee_problem(state: MonopolyState, seat: int, action: Action) -> str | None:
+    if len(action.args) != 1 or not isinstance(action.args[0], int):
+        return "That is not a valid move in Monopoly."
+    pos = action.args[0]
+    if not any(f.seat == seat and f.pos == pos for f in state.fees):
+        return "You owe no mortgage interest on that property."
+    if action.kind == "lift" and state.cash[seat] < data.repay_cost(pos):
+        return f"Repaying the mortgage on {space_name(pos)} costs ${data.repay_cost(pos)}; you have ${state.cash[seat]}."
+    return None
+
+
+def fee_actions(state: MonopolyState, seat: int) -> list[Action]:
+    acts: list[Action] = []
+    for fee in state.fees:
+        if fee.seat == seat:
+            acts.append(Action("keep", (fee.pos,)))
+            if state.cash[seat] >= data.repay_cost(fee.pos):
+                acts.append(Action("lift", (fee.pos,)))
+    return acts
+
+
+__all__ = ["Fee"]

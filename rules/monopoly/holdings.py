@@ -1,0 +1,253 @@
+"""Property facts and any-time holdings rules: sets, rent, building, selling, mortgaging, net worth.
+
+Each ``*_problem`` function returns the sentence that refuses an action, or ``None`` when it is
+legal; ``legal_actions`` and ``apply`` both ask the same function, so a listed action always
+applies and a refused one is explained the same way everywhere.  Nothing here changes the
+state except the ``do_*`` functions, which run only after their problem check said ``None``.
+"""
+
+from __future__ import annotations
+
+from rules.core import Event
+from rules.monopoly import data
+from rules.monopoly.state import MonopolyState
+from rules.monopoly.tokens import space_name, space_token
+
+B = data.BOARD
+
+
+def group_of(pos: int) -> tuple[int, ...]:
+    return data.GROUPS[B[pos].group]
+
+
+def full_set(state: MonopolyState, seat: int, pos: int) -> bool:
+    """``seat`` owns every site of ``pos``'s colour group."""
+    return all(state.owner[p] == seat for p in group_of(pos))
+
+
+def group_levels(state: MonopolyState, pos: int) -> list[int]:
+    return [state.level[p] for p in group_of(pos)]
+
+
+def improved(state: MonopolyState, pos: int) -> bool:
+    """Any building on ``pos``'s colour group (airports and utilities never have any)."""
+    return B[pos].kind == data.SITE and any(group_levels(state, pos))
+
+
+def rent(state: MonopolyState, pos: int, dice_total: int, card: bool = False) -> int:
+    """Rent due for landing on an owned, unmortgaged ``pos``; ``card``: the "nearest" cards' rent.
+
+    Sites: by deed, doubled unimproved for a full unmortgaged set; airports by how many the owner
+    holds (mortgaged ones count: chosen); utilities 4x / 10x the dice, 10x for the card.
+    """
+    owner = state.owner[pos]
+    space = B[pos]
+    if owner is None or state.mortgaged[pos]:
+        return 0
+    if space.kind == data.SITE:
+        level = state.level[pos]
+        if level:
+            return space.rents[level]
+        whole = full_set(state, owner, pos) and not any(state.mortgaged[p] for p in group_of(pos))
+        return space.rents[0] * (data.FULL_SET_MULTIPLIER if whole else 1)
+    held = [p for p in group_of(pos) if state.owner[p] == owner]
+    if not data.AIRPORTS_COUNT_MORTGAGED:
+        held = [p for p in held if not state.mortgaged[p]]
+    if space.kind == data.AIRPORT:
+        base = data.AIRPORT_RENT[len(held)]
+        return base * (data.NEAREST_AIRPORT_RENT_MULTIPLIER if card else 1)
+    multiplier = data.NEAREST_UTILITY_MULTIPLIER if card else data.UTILITY_MULTIPLIER[len(held)]
+    return multiplier * dice_total
+
+
+# --- money ----------------------------------------------------------------------------------
+
+
+def to_bank(state: MonopolyState, seat: int, amount: int) -> None:
+    state.cash[seat] -= amount
+    state.bank += amount
+
+
+def from_bank(state: MonopolyState, seat: int, amount: int) -> None:
+    state.cash[seat] += amount
+    state.bank -= amount
+
+
+def transfer(state: MonopolyState, payer: int, payee: int, amount: int) -> None:
+    state.cash[payer] -= amount
+    state.cash[payee] += amount
+
+
+# --- building -------------------------------------------------------------------------------
+
+
+def build_item(state: MonopolyState, pos: int) -> str:
+    """What building ``pos`` would get next: a "hotel" on four houses, else a "house"."""
+    return "hotel" if state.level[pos] == data.MAX_HOUSES else "house"
+
+
+def build_rule_problem(state: MonopolyState, seat: int, pos: int, *, cash: bool = True) -> str | None:
+    """Why ``seat`` may not put the next building on ``pos`` (supply aside), or ``None``."""
+    if not 0 <= pos < data.SPACES or B[pos].kind != data.SITE:
+        return "You can only build on sites."
+    name = space_name(pos)
+    if state.owner[pos] != seat:
+        return f"You do not own {name}."
+    if not full_set(state, seat, pos):
+        return f"You need every {B[pos].group} site to build on {name}."
+    if any(state.mortgaged[p] for p in group_of(pos)):
+        return f"You cannot build on {name} while a site of its group is mortgaged."
+    level = state.level[pos]
+    if level >= data.HOTEL:
+        return f"{name} already has a hotel."
+    if level > min(group_levels(state, pos)):
+        return f"Build evenly: put a building on the other {B[pos].group} sites before {name}."
+    cost = B[pos].house_cost
+    if cash and state.cash[seat] < cost:
+        return f"A building on {name} costs ${cost}; you have ${state.cash[seat]}."
+    return None
+
+
+def supply(state: MonopolyState, item: str) -> int:
+    return state.hotels if item == "hotel" else state.houses
+
+
+def could_build(state: MonopolyState, seat: int, item: str) -> list[int]:
+    """Sites where ``seat`` could legally put a building of kind ``item`` now (cash included)."""
+    return [
+        pos
+        for pos in data.PROPERTIES
+        if state.owner[pos] == seat
+        and B[pos].kind == data.SITE
+        and build_item(state, pos) == item
+        and build_rule_problem(state, seat, pos) is None
+    ]
+
+
+def do_build(state: MonopolyState, seat: int, pos: int, price: int) -> Event:
+    """Put the next building on ``pos`` for ``price`` (list price, or a shortage auction's bid)."""
+    item = build_item(state, pos)
+    to_bank(state, seat, price)
+    if item == "hotel":
+        state.hotels -= 1
+        state.houses += data.MAX_HOUSES
+    else:
+        state.houses -= 1
+    state.level[pos] += 1
+    return Event(
+        "built",
+        seat,
+        {"space": pos, "token": space_token(pos), "item": item, "price": price, "level": state.level[pos]},
+    )
+
+
+def sell_problem(state: MonopolyState, seat: int, pos: int) -> str | None:
+    if not 0 <= pos < data.SPACES or B[pos].kind != data.SITE:
+        return "Only sites have buildings to sell."
+    name = space_name(pos)
+    if state.owner[pos] != seat:
+        return f"You do not own {name}."
+    if state.level[pos] == 0:
+        return f"{name} has no buildings to sell."
+    if state.level[pos] < max(group_levels(state, pos)):
+        return f"Sell evenly: sell from the other {B[pos].group} sites before {name}."
+    return None
+
+
+def do_sell(state: MonopolyState, seat: int, pos: int) -> Event:
+    """Sell one building at half price; a hotel comes back as four houses, or as many as the
+    bank has (the site is then sold down to what the bank can supply: public rule)."""
+    half = B[pos].house_cost // data.SELL_BACK_DIVISOR
+    if state.level[pos] == data.HOTEL:
+        houses_back = min(data.MAX_HOUSES, state.houses)
+        levels = data.HOTEL - houses_back
+        state.hotels += 1
+        state.houses -= houses_back
+        state.level[pos] = houses_back
+        item = "hotel"
+    else:
+        levels = 1
+        state.houses += 1
+        state.level[pos] -= 1
+        item = "house"
+    refund = half * levels
+    from_bank(state, seat, refund)
+    return Event(
+        "sold_building",
+        seat,
+        {"space": pos, "token": space_token(pos), "item": item, "refund": refund, "level": state.level[pos]},
+    )
+
+
+def mortgage_problem(state: MonopolyState, seat: int, pos: int) -> str | None:
+    if not 0 <= pos < data.SPACES or not B[pos].price:
+        return "Only properties can be mortgaged."
+    name = space_name(pos)
+    if state.owner[pos] != seat:
+        return f"You do not own {name}."
+    if state.mortgaged[pos]:
+        return f"{name} is already mortgaged."
+    if improved(state, pos):
+        return f"Sell every building on the {B[pos].group} sites before mortgaging {name}."
+    return None
+
+
+def do_mortgage(state: MonopolyState, seat: int, pos: int) -> Event:
+    value = data.mortgage_value(pos)
+    state.mortgaged[pos] = True
+    from_bank(state, seat, value)
+    return Event("mortgaged", seat, {"space": pos, "token": space_token(pos), "value": value})
+
+
+def repay_problem(state: MonopolyState, seat: int, pos: int) -> str | None:
+    if not 0 <= pos < data.SPACES or not B[pos].price:
+        return "Only properties have mortgages."
+    name = space_name(pos)
+    if state.owner[pos] != seat:
+        return f"You do not own {name}."
+    if not state.mortgaged[pos]:
+        return f"{name} is not mortgaged."
+    cost = data.repay_cost(pos)
+    if state.cash[seat] < cost:
+        return f"Repaying the mortgage on {name} costs ${cost}; you have ${state.cash[seat]}."
+    return None
+
+
+def do_repay(state: MonopolyState, seat: int, pos: int) -> Event:
+    cost = data.repay_cost(pos)
+    state.mortgaged[pos] = False
+    to_bank(state, seat, cost)
+    return Event("repaid", seat, {"space": pos, "token": space_token(pos), "cost": cost})
+
+
+# --- worth ----------------------------------------------------------------------------------
+
+
+def building_worth(state: MonopolyState, pos: int) -> int:
+    """Houses at their price, a hotel at five house prices (components §3)."""
+    return state.level[pos] * B[pos].house_cost
+
+
+def net_worth(state: MonopolyState, seat: int) -> int:
+    """Cash + unmortgaged property at price + mortgaged at half + buildings at cost."""
+    worth = state.cash[seat]
+    for pos in data.PROPERTIES:
+        if state.owner[pos] == seat:
+            worth += data.mortgage_value(pos) if state.mortgaged[pos] else B[pos].price
+            worth += building_worth(state, pos)
+    return worth
+
+
+def raisable(state: MonopolyState, seat: int) -> int:
+    """Cash the seat could have by selling every building and mortgaging every property."""
+    total = state.cash[seat]
+    for pos in data.PROPERTIES:
+        if state.owner[pos] == seat:
+            total += building_worth(state, pos) // data.SELL_BACK_DIVISOR
+            if not state.mortgaged[pos]:
+                total += data.mortgage_value(pos)
+    return total
+
+
+def properties_of(state: MonopolyState, seat: int) -> list[int]:
+    return [pos for pos in data.PROPERTIES if state.owner[pos] == seat]
