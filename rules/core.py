@@ -211,6 +211,10 @@ class Rules(Protocol[S]):
     max_players: int
     options: tuple[OptionSpec, ...]
     schema: int
+    play_options: Mapping[str, object]
+    """Options the random player (``rules.play``, ``simulate``, the contract tests) uses when given
+    none: a limit that makes aimless play finish (Monopoly's ``turns``); empty for a game that
+    always ends by itself.  Players never get these unless they ask for them."""
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> S:
         """A fresh game; raises ``InvalidOptions`` for bad options or counts."""

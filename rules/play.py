@@ -44,6 +44,8 @@ class Playthrough:
 
     state: Any
     log: list[tuple[int, Action]] = field(default_factory=list)
+    options: dict[str, object] = field(default_factory=dict)
+    """The options the game was set up with (the game's ``play_options`` unless given)."""
     failures: list[str] = field(default_factory=list)
     finished: bool = False
     out_of_turn: int = 0
@@ -109,15 +111,18 @@ def random_playthrough(
     plays waiting seats only and tosses no coin: exactly the playthroughs from before idle
     seats were fuzzed.  All choices come from an ``Rng`` seeded from ``seed``, so a seed
     always gives the same playthrough.  With ``check`` every step also verifies the
-    game's invariants and that the chosen legal action really applies.
+    game's invariants and that the chosen legal action really applies.  Without ``options`` the
+    game's ``play_options`` are used (a round limit, for a game that aimless play would drag
+    on); the playthrough records the options it used, for replaying it.
     """
     if not 0.0 <= out_of_turn_chance < 1.0:
         raise ValueError(f"out_of_turn_chance must be in [0, 1), not {out_of_turn_chance!r}")
     # Heads when a 64-bit word falls below a threshold: one draw, no float arithmetic per step.
     heads_below = int(out_of_turn_chance * _WORD)
     chooser = Rng(seed ^ 0x5EED)
-    state = rules.setup(players, options or {}, seed)
-    run = Playthrough(state)
+    chosen = dict(rules.play_options if options is None else options)
+    state = rules.setup(players, chosen, seed)
+    run = Playthrough(state, options=chosen)
     limit = stop_after if stop_after is not None else max_actions
     while len(run.log) < limit:
         if rules.outcome(state) is not None:

@@ -41,6 +41,7 @@ class CaliforniaRules:
     max_players = data.MAX_PLAYERS
     options: tuple[OptionSpec, ...] = ()
     schema = SCHEMA
+    play_options: Mapping[str, object] = {}
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> State:
         check_players(self, players)

@@ -29,6 +29,7 @@ class EstatesRules:
         ),
     )
     schema = SCHEMA
+    play_options: Mapping[str, object] = {}
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> EstatesState:
         check_players(self, players)

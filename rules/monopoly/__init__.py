@@ -52,6 +52,9 @@ class MonopolyRules:
         ),
     )
     schema = SCHEMA
+    play_options: Mapping[str, object] = {"turns": data.PLAY_TURNS}
+    """Random play stops after this many rounds (richest wins): aimless deals and mortgages
+    would otherwise make a game run to thousands of actions before anyone goes bankrupt."""
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> MonopolyState:
         check_players(self, players)

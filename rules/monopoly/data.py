@@ -230,6 +230,7 @@ NEAREST_UTILITY_MULTIPLIER: Final = 10  # public: roll and pay 10x the roll
 RENT_MODES: Final[tuple[str, ...]] = ("auto", "ask")
 DEFAULT_RENT_MODE: Final = "auto"  # chosen: rent is collected automatically; "ask" is the rulebook's
 DEFAULT_TURNS: Final = 0  # chosen: no round limit; the game ends when one player is left
+PLAY_TURNS: Final = 15  # chosen (tooling): the round limit random play and `simulate` use
 MAX_TURNS_OPTION: Final = 1000
 SAFETY_ROUNDS: Final = 400
 """chosen (engine): even with ``turns=0`` a game ends by net worth after this many full rounds.

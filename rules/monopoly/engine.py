@@ -251,8 +251,19 @@ def apply(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     if not state.alive[seat]:
         raise IllegalAction("You are out of the game.")
     _gate(state, seat, action.kind)
-    events = handler(state, seat, action)
-    return events + _after_action(state)
+    events = handler(state, seat, action) + _after_action(state)
+    _remember_last(state, events)
+    return events
+
+
+def _remember_last(state: MonopolyState, events: list[Event]) -> None:
+    """The board marks the last public event that concerns a space (a move, a purchase, a rent,
+    a house); bookkeeping (a turn starting) and private drafts leave the mark where it was."""
+    for event in reversed(events):
+        where = event.params.get("space", event.params.get("to"))
+        if event.visible_to is None and isinstance(where, int) and not isinstance(where, bool):
+            state.last = {"kind": event.kind, "seat": event.seat, "space": where}
+            return
 
 
 def _gate(state: MonopolyState, seat: int, kind: str) -> None:

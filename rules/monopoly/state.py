@@ -197,6 +197,18 @@ class MonopolyState:
     next_offer: int = 1
     turns_taken: list[int] = field(default_factory=list)
     reason: str = ""  # why the game ended: "bankruptcy" | "turns" | "rounds"
+    last: dict[str, JSON] | None = None
+    """The last public move, for the board to mark: ``kind`` (its last public event), ``seat``
+    and ``space`` (a position, or None).  A private move (a draft) leaves it as it was."""
+
+
+def _last(value: Any) -> dict[str, JSON] | None:
+    """``last`` from a save (absent in saves made before it existed)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
+        raise StateError(f"Corrupt Monopoly save: bad last move {value!r}")
+    return {"kind": value["kind"], "seat": _opt(value.get("seat")), "space": _opt(value.get("space"))}
 
 
 def _opt(value: Any) -> int | None:
@@ -299,6 +311,7 @@ def dump_state(state: MonopolyState) -> dict[str, JSON]:
         "next_offer": state.next_offer,
         "turns_taken": list(state.turns_taken),
         "reason": state.reason,
+        "last": None if state.last is None else dict(state.last),
     }
 
 
@@ -350,6 +363,7 @@ def load_state(raw: Mapping[str, JSON]) -> MonopolyState:
             next_offer=int(raw["next_offer"]),
             turns_taken=[int(x) for x in raw["turns_taken"]],
             reason=str(raw["reason"]),
+            last=_last(raw.get("last")),
         )
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise StateError(f"Corrupt Monopoly save: {exc!r}") from None

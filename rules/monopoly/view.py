@@ -96,6 +96,7 @@ def view(state: MonopolyState, seat: int | None, result: dict[str, JSON] | None 
         "game": "monopoly",
         "players": state.players,
         "phase": state.phase,
+        "last": None if state.last is None else dict(state.last),
         "turn": state.turn,
         "waiting_for": sorted(waiting_for(state)),
         "dice": list(state.dice),

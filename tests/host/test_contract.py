@@ -71,7 +71,7 @@ def test_random_play_takes_out_of_turn_actions(entry: GameEntry) -> None:
         for seed in range(4):
             run = random_playthrough(rules, players, seed, check=False)
             assert run.finished, (players, seed, run.failures[:3])
-            state = rules.setup(players, {}, seed)
+            state = rules.setup(players, run.options, seed)
             by_idle_seats = 0
             for seat, action in run.log:
                 waiting = rules.waiting_for(state)
@@ -99,7 +99,7 @@ def test_json_round_trip_and_replay_equal_live(entry: GameEntry) -> None:
         assert dumped["schema"] == rules.schema
         text = canonical(dumped)
         assert canonical(rules.dump(rules.load(json.loads(text)))) == text
-        replayed = replay(rules, players, {}, 11, run.log)
+        replayed = replay(rules, players, run.options, 11, run.log)
         assert canonical(rules.dump(replayed)) == text
         # A reloaded state plays on exactly like the live one.
         reloaded = rules.load(json.loads(text))
@@ -111,7 +111,7 @@ def test_illegal_actions_are_refused_without_change(entry: GameEntry) -> None:
     rules = entry.rules
     chooser = Rng(99)
     for players in counts(entry):
-        state = rules.setup(players, {}, 5)
+        state = rules.setup(players, dict(rules.play_options), 5)
         for _ in range(60):
             if rules.outcome(state) is not None:
                 break
@@ -141,7 +141,7 @@ def test_views_are_fresh_json_and_public_view_is_a_subset(entry: GameEntry) -> N
     for players in sorted({rules.min_players, rules.max_players}):
         run = random_playthrough(rules, players, 3, check=False)
         assert run.finished
-        state = rules.setup(players, {}, 3)
+        state = rules.setup(players, run.options, 3)
         checkpoints = {0, len(run.log), *range(0, len(run.log), max(1, len(run.log) // 12))}
         for step, (seat, action) in enumerate([(None, None), *run.log]):
             if seat is not None and action is not None:
@@ -271,7 +271,7 @@ def test_fingerprints_are_public_and_steady(entry: GameEntry) -> None:
     rules = entry.rules
     for players in counts(entry):
         run = random_playthrough(rules, players, 5, check=False)
-        state = rules.setup(players, {}, 5)
+        state = rules.setup(players, run.options, 5)
         for seat, action in run.log:
             everyone = {s: rules.legal_actions(state, s) for s in range(players)}
             before = {(s, a): rules.fingerprint(state, a) for s, acts in everyone.items() for a in acts}

@@ -777,7 +777,7 @@ def test_replay_equals_live_and_json_round_trip() -> None:
     run = random_playthrough(RULES, 4, 11, stop_after=600)
     text = canonical(RULES.dump(run.state))
     assert canonical(RULES.dump(RULES.load(json.loads(text)))) == text
-    assert canonical(RULES.dump(replay(RULES, 4, {}, 11, run.log))) == text
+    assert canonical(RULES.dump(replay(RULES, 4, run.options, 11, run.log))) == text
     with pytest.raises(StateError):
         RULES.load({"schema": 99})
 

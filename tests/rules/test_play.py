@@ -45,6 +45,7 @@ class Countdown:
     max_players = 6
     options: tuple[OptionSpec, ...] = ()
     schema = 1
+    play_options: Mapping[str, object] = {}
 
     def __init__(self, length: int = 50, *, refuse_waves: bool = False, waves_break: bool = False) -> None:
         self.length = length

@@ -54,6 +54,7 @@ class ToyRules:
     min_players = 1
     max_players = 4
     schema = SCHEMA
+    play_options: Mapping[str, object] = {}
     options = (OptionSpec("target", 10, "the total that ends the race", minimum=3, maximum=60),)
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> ToyState:

@@ -241,6 +241,7 @@ class MarketRules:
     min_players = 2
     max_players = MAX_PLAYERS
     schema = SCHEMA
+    play_options: Mapping[str, object] = {}
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "rounds", DEFAULT_ROUNDS, "rounds before the market closes", minimum=1, maximum=MAX_ROUNDS
