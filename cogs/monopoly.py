@@ -1,0 +1,855 @@
+"""Monopoly California Dreaming on Discord: turns on the table, holdings and deals in private panels.
+
+All money and holdings are public in Monopoly (deeds lie face up, cash is counted in the open), so
+the table may show anyone's cash, and public buttons may follow the legal actions of the seats
+the game waits for.  What stays hidden: the order of both decks (never in a view or an event) and
+a seat's deal draft until it is sent, which only its own panels and "Catch me up" read, from
+``view(state, seat)``.
+
+The table message (rows; the host pages it beyond five):
+
+    row 0   the moment's moves: Roll · Pay $50 · Use <card> (Pool Party) | Buy for $X · Auction it |
+            End turn | the opening Roll | "Claim a house: <site>" · No claim (a shortage) |
+            "Keep <site> mortgaged ($10)" · "Repay <site> ($110)" (mortgaged property received) |
+            "Collect $X rent: <site>" (rent=ask) — or, during an auction, the host's auction kit
+            (``bot.ui.auction``: Bid $m, +1, +2, +5 on row 0; Other amount… and Pass on row 1)
+    row 1   My properties · Propose a deal · Raise $X… (only while someone is in debt)
+    row 2+  one row per open offer: Accept #n · Reject #n · Counter #n… · Withdraw #n
+
+Private panels (``Button(ui=...)``):
+
+    props       holdings by colour group with rent, buildings and mortgages, and one button per
+                building, sale, mortgage and repayment open now, each with its price; stays open
+                after each step (:meth:`MonopolyPresenter.next_panel`), paged by the host
+    debt        what is owed and to whom, the cash in hand, the amount still to raise and exactly
+                the sales and mortgages open (each with what it brings); Propose a deal; "Declare
+                bankruptcy…" only when the engine allows it (nothing else would cover the debt),
+                behind a confirmation (``bankrupt``)
+    deal        whom the deal is for, then the draft: a select per side toggling one property at a
+                time (the engine's ``give``/``want`` are toggles), the two cash forms, get-out card
+                toggles, Send, Drop, Done
+    offer.<n>   one offer, with Counter (which opens the draft back) for its recipient
+
+Every public event has one line (``[monopoly.event]``); a payment that follows its cause (rent,
+tax, a card) is folded into the cause's line: "Bob lands on Napa Valley (Ana): pays $100 rent."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.session import Applied, LiveGame
+from bot.ui.auction import AuctionKit
+from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select, Style
+from rules.core import Action, Event
+from rules.monopoly import data
+from rules.monopoly.tokens import space_name
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+View = dict[str, Any]
+
+BIDS = AuctionKit("monopoly.bids")
+"""The host's auction kit for property and shortage auctions: quick bids, a form and Pass.
+
+Worded by ``[monopoly.bids.auction]`` (dollars); the host's kit test keeps ``[monopoly.auction]``
+absent on purpose, so the game's own words live one level down."""
+
+BANK = -1
+"""The bank in ``to_seats`` params (``rules.monopoly.state.BANK``)."""
+
+TURN_KINDS = ("roll", "fine", "card", "buy", "decline", "end")
+"""Moves of the player on turn (and the opening rolls), drawn on row 0 in this order."""
+HOLDING_KINDS = frozenset({"build", "sell", "mort", "unmort"})
+"""Any-time moves on one's own property: the "My properties" (or debt) panel."""
+DRAFT_KINDS = frozenset({"deal", "give", "want", "givec", "wantc", "cash", "ask", "counter"})
+"""Moves after which the deal panel stays open on the draft (a counter opens one)."""
+ANSWER_KINDS = frozenset({"accept", "reject", "counter", "withdraw"})
+MAX_OFFER_ROWS = 6
+"""Open offers drawn on the table (one per proposer, so at most the six seats); the host pages."""
+FORM_CASH = frozenset({"cash", "ask"})
+"""Number forms of a draft: cash one gives, cash one asks for."""
+
+MERGED = {
+    ("rolled", "moved"): "rolled_moved",
+    ("rent_due", "paid"): "rent_paid",
+    ("tax", "paid"): "tax_paid",
+    ("card_drawn", "paid"): "card_paid",
+    ("card_drawn", "collected"): "card_collected",
+}
+"""Two events of one seat told as one line: the payment right after its cause."""
+
+
+WHY_KEYS = {"auction_started": "auction_reason", "lapsed": "lapse", "game_over": "end"}
+"""Events whose ``reason`` is not a payment's: phrased from their own table, not ``[monopoly.reason]``."""
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class MonopolyPresenter(Presenter):
+    game = "monopoly"
+    seat_list_params = Presenter.seat_list_params | {"bidders", "asked"}
+
+    # -- words -----------------------------------------------------------------------------------
+
+    def money(self, game: LiveGame, amount: object) -> str:
+        """``$1,500``: every amount of the game, formatted by the host's :meth:`number`."""
+        value = _int(amount)
+        return self.t("monopoly.money", game.row.language, amount=self.number(game, value or 0))
+
+    def place(self, pos: object) -> str:
+        """A space's printed name (names live in ``rules.monopoly.data``, where a host renames them)."""
+        value = _int(pos)
+        return space_name(value) if value is not None and 0 <= value < data.SPACES else "?"
+
+    def group(self, game: LiveGame, key: str) -> str:
+        return self.t(f"monopoly.group.{key}", game.row.language)
+
+    def card_name(self, game: LiveGame, deck: object) -> str:
+        """A get-out card by its deck ("Your Float Popped", "Party Canceled")."""
+        return self.t(f"monopoly.getout.{deck}", game.row.language)
+
+    def seats_or_bank(self, game: LiveGame, seats: object) -> str:
+        """Creditors: players by name, ``-1`` as the bank."""
+        lang = game.row.language
+        values = list(seats) if isinstance(seats, list | tuple) else []
+        if values and all(_int(s) == BANK for s in values):
+            return self.t("monopoly.bank", lang)
+        return self.names(game, [s for s in values if _int(s) != BANK])
+
+    def side(self, game: LiveGame, terms: Mapping[str, Any]) -> str:
+        """One side of a deal: "Route 66, Your Float Popped, $200", or "nothing"."""
+        parts = [self.place(p) for p in terms.get("spaces", [])]
+        parts += [self.card_name(game, d) for d in terms.get("cards", [])]
+        if terms.get("cash"):
+            parts.append(self.money(game, terms["cash"]))
+        return ", ".join(parts) or self.t("monopoly.nothing", game.row.language)
+
+    def terms(self, game: LiveGame, offer: Mapping[str, Any]) -> str:
+        return self.t(
+            "monopoly.terms",
+            game.row.language,
+            give=self.side(game, offer.get("give") or {}),
+            want=self.side(game, offer.get("want") or {}),
+        )
+
+    def lot(self, game: LiveGame, item: str, space: object) -> str:
+        """What an auction sells: the property's name, or "a house" / "a hotel" (a shortage)."""
+        if item == "property":
+            return self.place(space)
+        return self.t(f"monopoly.lot.{item}", game.row.language)
+
+    def level_words(self, game: LiveGame, level: int) -> str:
+        lang = game.row.language
+        if level >= data.HOTEL:
+            return self.t("monopoly.hotel", lang)
+        return self.count("monopoly.houses", lang, level)
+
+    # -- events ----------------------------------------------------------------------------------
+
+    def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
+        """Seats named (the bank too), spaces by name, dice as "3 + 4", amounts as ``$1,500``."""
+        lang = game.row.language
+        if key == "to_seats":
+            return self.seats_or_bank(game, value)
+        if key in ("space", "from", "to"):
+            return self.place(value)
+        if key == "spaces":
+            names = [self.place(p) for p in value] if isinstance(value, list) else []
+            return ", ".join(names) or self.t("monopoly.nothing", lang)
+        if key == "dice" and isinstance(value, list):
+            return " + ".join(str(d) for d in value)
+        if key in ("amount", "price", "owed", "cash", "value", "cost", "refund"):
+            return self.money(game, value)
+        if key == "card" and isinstance(value, str):
+            return self.t(f"monopoly.card.{value}", lang)
+        if key == "deck" and isinstance(value, str):
+            return self.t(f"monopoly.deck.{value}", lang)
+        if key == "cards" and isinstance(value, list):
+            return ", ".join(self.card_name(game, d) for d in value) or self.t("monopoly.nothing", lang)
+        if key in ("give", "want") and isinstance(value, dict):
+            return self.side(game, value)
+        if key in ("how", "why") and isinstance(value, str):
+            return self.t(f"monopoly.{key}.{value}", lang)
+        if key == "item" and isinstance(value, str):
+            return self.t(f"monopoly.item.{value}", lang)
+        return super().event_param(game, key, value)
+
+    def event_params(self, game: LiveGame, event: Event) -> dict[str, Any]:
+        """The host's params plus a deal's ``terms``, a building's ``now`` and an auction's ``lot``."""
+        p = event.params
+        params = super().event_params(game, event)
+        if isinstance(p.get("give"), dict) and isinstance(p.get("want"), dict):
+            params["terms"] = self.terms(game, p)
+        level = _int(p.get("level"))
+        if level is not None:
+            params["now"] = self.level_words(game, level)
+        if isinstance(p.get("item"), str):
+            params["lot"] = self.lot(game, p["item"], p.get("space"))
+        why = WHY_KEYS.get(event.kind)
+        if why is not None and isinstance(p.get("reason"), str):
+            params["why"] = self.t(f"monopoly.{why}.{p['reason']}", game.row.language)
+        if event.kind == "in_debt":
+            params["short"] = self.money(game, max(0, int(p.get("owed", 0)) - int(p.get("cash", 0))))
+        return params
+
+    def event_key(self, game: LiveGame, event: Event) -> str:
+        """Variants: a move by a card, a rent for a mortgaged airport... only where the words differ."""
+        if event.kind == "moved" and event.params.get("how") == "card":
+            return "monopoly.event.moved_card"
+        if event.kind == "rolled" and event.params.get("doubles") is True:
+            return "monopoly.event.rolled_doubles"
+        if event.kind == "auction_won" and event.params.get("item") != "property":
+            return "monopoly.event.auction_won_building"
+        return super().event_key(game, event)
+
+    def lines(self, game: LiveGame, events: Sequence[Event]) -> list[str]:
+        """Public lines, with a payment folded into the line of what caused it (:data:`MERGED`)."""
+        public = [e for e in events if e.visible_to is None]
+        out: list[str] = []
+        index = 0
+        while index < len(public):
+            event = public[index]
+            following = public[index + 1] if index + 1 < len(public) else None
+            merged = MERGED.get((event.kind, following.kind)) if following is not None else None
+            if following is not None and merged is not None and following.seat == event.seat:
+                lang = game.row.language
+                params = {**self.event_params(game, event), **self.event_params(game, following)}
+                params["player"] = self.player(game, event.seat)
+                if event.params.get("doubles") is True:
+                    merged += "_doubles"
+                out.append(self.t(f"monopoly.event.{merged}", lang, **params))
+                index += 2
+                continue
+            line = self.event_line(game, event)
+            if line:
+                out.append(line)
+            index += 1
+        return out
+
+    # -- the table message -----------------------------------------------------------------------
+
+    def status(self, game: LiveGame, view: dict[str, Any]) -> str:
+        """What the game waits for, in one line, then everyone's cash (public in Monopoly)."""
+        lang = game.row.language
+        auction, shortage = view.get("auction"), view.get("shortage")
+        turn = _int(view.get("turn")) or 0
+        if view["phase"] == "over":
+            return self.t("monopoly.status.over", lang)
+        if view["phase"] == "opening":
+            head = self.t(
+                "monopoly.status.opening", lang, players=self.names(game, view["opening"]["rolling"])
+            )
+        elif isinstance(auction, dict):
+            lot = self.lot(game, auction["item"], auction["space"])
+            high = (
+                self.t(
+                    "monopoly.status.high",
+                    lang,
+                    amount=self.money(game, auction["high"]),
+                    player=self.player(game, auction["high_bidder"]),
+                )
+                if auction["high_bidder"] is not None
+                else self.t("monopoly.status.no_bid", lang)
+            )
+            head = self.t(
+                "monopoly.status.auction", lang, lot=lot, high=high, player=self.player(game, auction["turn"])
+            )
+        elif isinstance(shortage, dict):
+            head = self.t(
+                "monopoly.status.shortage",
+                lang,
+                item=self.t(f"monopoly.item.{shortage['item']}", lang),
+                supply=shortage["supply"],
+                players=self.names(game, shortage["asked"]),
+            )
+        elif view["debts"]:
+            debts = view["debts"]
+            head = "; ".join(
+                self.t(
+                    "monopoly.status.debt",
+                    lang,
+                    player=self.player(game, d["debtor"]),
+                    owed=self.money(game, d["total"]),
+                    to=self.seats_or_bank(game, d["to_seats"]),
+                )
+                for d in debts
+            )
+        elif view["fees"]:
+            head = self.t(
+                "monopoly.status.fees",
+                lang,
+                players=self.names(game, sorted({f["seat"] for f in view["fees"]})),
+            )
+        else:
+            seat = view["seats"][turn]
+            where = self.place(seat["position"])
+            if seat["pool"] is not None:
+                where = self.t("monopoly.status.in_pool", lang, tries=seat["pool"])
+            key = {"roll": "roll", "buy": "buy", "end": "end"}.get(view["phase"], "roll")
+            head = self.t(
+                f"monopoly.status.{key}",
+                lang,
+                player=self.player(game, turn),
+                where=where,
+                price=self.money(game, view["spaces"][seat["position"]]["price"]),
+            )
+        if view["offers"]:
+            head += " " + self.t("monopoly.status.offers", lang, count=len(view["offers"]))
+        cash = " · ".join(
+            self.t(
+                "monopoly.status.cash" if s["alive"] else "monopoly.status.out",
+                lang,
+                player=self.player(game, s["seat"]),
+                cash=self.money(game, s["cash"]),
+            )
+            for s in view["seats"]
+        )
+        return f"{head}\n{cash}"
+
+    def controls(self, game: LiveGame) -> list[Control]:
+        """The table (see the module docstring); everything on it is public in Monopoly."""
+        lang = game.row.language
+        view = self.public(game)
+        if view["phase"] == "over":
+            return []
+        rules = game.entry.rules
+        panels: list[Control] = [
+            Button(self.t("monopoly.button.props", lang), ui="props", row=1),
+            Button(self.t("monopoly.button.deal", lang), ui="deal", row=1),
+        ]
+        auction = view.get("auction")
+        if isinstance(auction, dict):
+            return [*BIDS.controls(self, game, int(auction["min_bid"])), panels[0]]
+        moves: list[Control] = []
+        waiting = sorted(game.waiting())
+        legal = {seat: rules.legal_actions(game.state, seat) for seat in waiting}
+        if isinstance(view.get("shortage"), dict):
+            seen: set[Action] = set()
+            for seat in waiting:
+                for action in legal[seat]:
+                    if action not in seen:
+                        seen.add(action)
+                        moves.append(self.move_button(game, view, action, seat))
+            return [*moves, panels[0]]
+        seen = set()
+        for seat in waiting:
+            for action in legal[seat]:
+                if action.kind in (*TURN_KINDS, "keep", "lift", "rent") and action not in seen:
+                    seen.add(action)
+                    moves.append(self.move_button(game, view, action, seat))
+        moves.sort(key=_order)
+        turn = _int(view["turn"]) or 0
+        buying = view["phase"] == "buy" and not view["debts"] and not view["fees"] and turn in waiting
+        if buying and not any(isinstance(c, Button) and c.action == Action("buy") for c in moves):
+            price = view["spaces"][view["seats"][turn]["position"]]["price"]
+            moves.insert(
+                0,
+                Button(
+                    self.t("monopoly.button.buy", lang, price=self.money(game, price)),
+                    action=Action("buy"),
+                    style="success",
+                    disabled=True,
+                    row=0,
+                ),
+            )
+        if view["debts"]:
+            panels.append(Button(self.t("monopoly.button.debt", lang), ui="debt", style="danger", row=1))
+        if view["phase"] == "opening":
+            panels = []
+        offers: list[Control] = []
+        for index, offer in enumerate(view["offers"][:MAX_OFFER_ROWS]):
+            offers += self.offer_buttons(game, offer, 2 + index)
+        return [*moves, *panels, *offers]
+
+    def move_button(self, game: LiveGame, view: View, action: Action, seat: int) -> Button:
+        """One move of the table with its price in the label ("Buy for $240", "Repay Napa Valley ($132)")."""
+        lang = game.row.language
+        kind, args = action.kind, action.args
+        pos = _int(args[0]) if args else None
+        params: dict[str, Any] = {}
+        style: Style = "secondary"
+        if kind in ("roll", "end"):
+            style = "primary"
+        elif kind == "fine":
+            params = {"amount": self.money(game, data.POOL_FINE)}
+        elif kind == "card":
+            params = {"card": self.card_name(game, args[0] if args else "")}
+        elif kind == "buy":
+            position = view["seats"][seat]["position"]
+            params, style = {"price": self.money(game, view["spaces"][position]["price"])}, "success"
+        elif kind == "claim" and pos is not None and isinstance(view.get("shortage"), dict):
+            item = self.t(f"monopoly.item.{view['shortage']['item']}", lang)
+            params, style = {"space": self.place(pos), "item": item}, "success"
+        elif kind in ("keep", "lift") and pos is not None:
+            amount = data.fee(pos) if kind == "keep" else data.repay_cost(pos)
+            params = {"space": self.place(pos), "amount": self.money(game, amount)}
+            style = "success" if kind == "lift" else "secondary"
+        elif kind == "rent" and pos is not None:
+            claim = next((c for c in view["claims"] if c["space"] == pos), None)
+            amount = claim["amount"] if claim else 0
+            params, style = {"space": self.place(pos), "amount": self.money(game, amount)}, "success"
+        key = f"monopoly.button.{kind}"
+        label = self.t(key, lang, **params) if self.catalog.has(key, lang) else action.encode()
+        return Button(label, action=action, style=style, row=0)
+
+    def offer_buttons(self, game: LiveGame, offer: Mapping[str, Any], row: int) -> list[Control]:
+        lang = game.row.language
+        number = offer["offer"]
+        return [
+            Button(
+                self.t("monopoly.button.accept", lang, offer=number),
+                action=Action("accept", (number,)),
+                style="success",
+                row=row,
+            ),
+            Button(
+                self.t("monopoly.button.reject", lang, offer=number),
+                action=Action("reject", (number,)),
+                style="danger",
+                row=row,
+            ),
+            Button(self.t("monopoly.button.counter", lang, offer=number), ui=f"offer.{number}", row=row),
+            Button(
+                self.t("monopoly.button.withdraw", lang, offer=number),
+                action=Action("withdraw", (number,)),
+                row=row,
+            ),
+        ]
+
+    # -- forms -----------------------------------------------------------------------------------
+
+    def modal(self, game: LiveGame, kind: str, seat: int | None = None) -> ModalSpec | None:
+        """The bid form (minimum bid to the bidder's cash) and a draft's two cash forms (0 to the
+        payer's cash).  Cash is public, so no bound tells anyone anything new."""
+        lang = game.row.language
+        view = self.public(game)
+        cash = [int(s["cash"]) for s in view["seats"]]
+        if BIDS.is_form(kind):
+            auction = view.get("auction")
+            if not isinstance(auction, dict):
+                return BIDS.form(self, game, lot="?", minimum=1, money=None, ceiling=max(1, sum(cash)))
+            lot = self.lot(game, auction["item"], auction["space"])
+            money = cash[seat] if seat is not None and auction["turn"] == seat else None
+            return BIDS.form(
+                self, game, lot=lot, minimum=int(auction["min_bid"]), money=money, ceiling=max(1, sum(cash))
+            )
+        if kind not in FORM_CASH or seat is None or not 0 <= seat < len(cash):
+            return None
+        draft = self.view_of(game, seat)["you"]["draft"]
+        if draft is None:
+            return None
+        payer = seat if kind == "cash" else int(draft["to_seat"])
+        maximum = cash[payer]
+        to = self.player(game, int(draft["to_seat"]))
+        return ModalSpec(
+            self.t(f"monopoly.form.{kind}_title", lang, player=to),
+            self.t("monopoly.form.label", lang, max=self.money(game, maximum)),
+            0,
+            maximum,
+            placeholder="0",
+        )
+
+    # -- private panels --------------------------------------------------------------------------
+
+    async def on_ui(self, interaction: discord.Interaction, game: LiveGame, seat: int, code: str) -> Panel:
+        if code == "props":
+            return self.props_panel(game, seat)
+        if code == "debt":
+            return self.debt_panel(game, seat)
+        if code == "bankrupt":
+            return self.bankrupt_panel(game, seat)
+        if code == "deal":
+            return self.deal_panel(game, seat)
+        if code == "whom":
+            return self.whom_panel(game, seat)
+        if code == "done":
+            return Panel(self.t("monopoly.panel.closed", game.row.language))
+        kind, _, number = code.partition(".")
+        if kind == "offer" and number.isascii() and number.isdigit():
+            return self.offer_panel(game, seat, int(number))
+        return await super().on_ui(interaction, game, seat, code)
+
+    def _done(self, game: LiveGame) -> Button:
+        return Button(self.t("monopoly.button.done", game.row.language), ui="done")
+
+    def _legal(self, game: LiveGame, seat: int) -> list[Action]:
+        if game.status != "active":
+            return []
+        return list(game.entry.rules.legal_actions(game.state, seat))
+
+    def holding_button(self, game: LiveGame, view: View, action: Action) -> Button:
+        """A building, sale, mortgage or repayment with what it costs or brings."""
+        lang = game.row.language
+        pos = _int(action.args[0]) if action.args else None
+        space = view["spaces"][pos or 0]
+        name = self.place(pos)
+        cost = data.BOARD[pos or 0].house_cost
+        if action.kind == "build":
+            item = "hotel" if space["level"] == data.MAX_HOUSES else "house"
+            label = self.t(f"monopoly.button.build_{item}", lang, space=name, price=self.money(game, cost))
+            style: Style = "success"
+        elif action.kind == "sell":
+            item = "hotel" if space["level"] == data.HOTEL else "house"
+            refund = cost // data.SELL_BACK_DIVISOR
+            if item == "hotel":
+                refund *= data.HOTEL - min(data.MAX_HOUSES, int(view["bank"]["houses"]))
+            label = self.t(f"monopoly.button.sell_{item}", lang, space=name, price=self.money(game, refund))
+            style = "secondary"
+        elif action.kind == "mort":
+            label = self.t(
+                "monopoly.button.mort",
+                lang,
+                space=name,
+                price=self.money(game, data.mortgage_value(pos or 0)),
+            )
+            style = "secondary"
+        else:
+            label = self.t(
+                "monopoly.button.unmort", lang, space=name, price=self.money(game, data.repay_cost(pos or 0))
+            )
+            style = "primary"
+        return Button(label, action=action, style=style)
+
+    def holdings_lines(self, game: LiveGame, view: View, seat: int) -> list[str]:
+        """One line per colour group the seat holds: each property with rent, buildings, mortgage."""
+        lang = game.row.language
+        lines = []
+        for key, group in data.GROUPS.items():
+            mine = [view["spaces"][p] for p in group if view["spaces"][p]["owner"] == seat]
+            if not mine:
+                continue
+            parts = []
+            for space in mine:
+                if space["mortgaged"]:
+                    state = self.t(
+                        "monopoly.panel.mortgaged", lang, cost=self.money(game, data.repay_cost(space["pos"]))
+                    )
+                elif space["kind"] == data.UTILITY:
+                    state = self.t("monopoly.panel.utility_rent", lang, times=space["rent_now"])
+                else:
+                    state = self.t("monopoly.panel.rent", lang, rent=self.money(game, space["rent_now"]))
+                if space["level"]:
+                    state = f"{self.level_words(game, int(space['level']))}, {state}"
+                parts.append(self.t("monopoly.panel.property", lang, space=space["name"], state=state))
+            full = len(mine) == len(group)
+            lines.append(
+                self.t(
+                    "monopoly.panel.group_full" if full else "monopoly.panel.group",
+                    lang,
+                    group=self.group(game, key),
+                    count=len(mine),
+                    of=len(group),
+                    properties="; ".join(parts),
+                )
+            )
+        return lines
+
+    def purse(self, game: LiveGame, view: View, seat: int) -> str:
+        lang = game.row.language
+        you = view["seats"][seat]
+        cards = ", ".join(self.card_name(game, d) for d in you["getout"])
+        text = self.t(
+            "monopoly.panel.purse",
+            lang,
+            cash=self.money(game, you["cash"]),
+            worth=self.money(game, you["net_worth"]),
+        )
+        if cards:
+            text += " " + self.t("monopoly.panel.cards", lang, cards=cards)
+        return text
+
+    def props_panel(self, game: LiveGame, seat: int) -> Panel:
+        """ "My properties": holdings by group, and every building, sale, mortgage and repayment
+        open to the seat now, each with its price (the host pages a long list)."""
+        lang = game.row.language
+        view = self.view_of(game, seat)
+        lines = [self.purse(game, view, seat)]
+        lines += self.holdings_lines(game, view, seat) or [self.t("monopoly.panel.no_props", lang)]
+        legal = self._legal(game, seat)
+        controls: list[Control] = [
+            self.holding_button(game, view, a) for a in legal if a.kind in HOLDING_KINDS
+        ]
+        if any(d["debtor"] == seat for d in view["debts"]):
+            lines.append(self.t("monopoly.panel.see_debt", lang))
+            controls.insert(0, Button(self.t("monopoly.button.debt", lang), ui="debt", style="danger"))
+        elif view["auction"] is not None or view["shortage"] is not None:
+            lines.append(self.t("monopoly.panel.wait_overlay", lang))
+        elif view["debts"]:
+            lines.append(self.t("monopoly.panel.wait_debt", lang))
+        elif not controls and view["phase"] != "opening":
+            lines.append(self.t("monopoly.panel.nothing_now", lang))
+        controls += [Button(self.t("monopoly.button.deal", lang), ui="deal"), self._done(game)]
+        return Panel("\n".join(lines), controls)
+
+    def debt_panel(self, game: LiveGame, seat: int) -> Panel:
+        """What the debtor owes and exactly how they can raise it: each sale and mortgage with what
+        it brings, deals, and bankruptcy only when the engine allows it (nothing else covers it)."""
+        lang = game.row.language
+        view = self.view_of(game, seat)
+        mine = [d for d in view["debts"] if d["debtor"] == seat]
+        if not mine:
+            if view["debts"]:
+                names = self.names(game, sorted({d["debtor"] for d in view["debts"]}))
+                return Panel(self.t("monopoly.panel.others_debt", lang, players=names), [self._done(game)])
+            return Panel(self.t("monopoly.panel.no_debt", lang), [self._done(game)])
+        owed = sum(int(d["total"]) for d in mine)
+        cash = int(view["seats"][seat]["cash"])
+        to = "; ".join(
+            self.t(
+                "monopoly.panel.debt_to",
+                lang,
+                owed=self.money(game, d["total"]),
+                to=self.seats_or_bank(game, d["to_seats"]),
+                why=self.t(f"monopoly.reason.{d['reason']}", lang),
+            )
+            for d in mine
+        )
+        lines = [
+            self.t(
+                "monopoly.panel.debt",
+                lang,
+                debts=to,
+                cash=self.money(game, cash),
+                short=self.money(game, max(0, owed - cash)),
+            )
+        ]
+        legal = self._legal(game, seat)
+        raising = [a for a in legal if a.kind in ("sell", "mort")]
+        controls: list[Control] = [self.holding_button(game, view, a) for a in raising]
+        if raising:
+            lines.append(self.t("monopoly.panel.debt_raise", lang))
+        controls.append(Button(self.t("monopoly.button.deal", lang), ui="deal"))
+        if Action("bankrupt") in legal:
+            lines.append(self.t("monopoly.panel.debt_hopeless", lang))
+            controls.append(Button(self.t("monopoly.button.bankrupt", lang), ui="bankrupt", style="danger"))
+        else:
+            lines.append(self.t("monopoly.panel.debt_can", lang))
+        controls.append(self._done(game))
+        return Panel("\n".join(lines), controls)
+
+    def bankrupt_panel(self, game: LiveGame, seat: int) -> Panel:
+        """The confirmation before leaving the game, or why bankruptcy is not open (private)."""
+        lang = game.row.language
+        back = Button(self.t("monopoly.button.back", lang), ui="debt")
+        if Action("bankrupt") not in self._legal(game, seat):
+            return Panel(self.t("monopoly.panel.bankrupt_not_now", lang), [back])
+        confirm = Button(
+            self.t("monopoly.button.bankrupt_confirm", lang), action=Action("bankrupt"), style="danger"
+        )
+        return Panel(self.t("monopoly.panel.bankrupt_confirm", lang), [confirm, back])
+
+    def whom_panel(self, game: LiveGame, seat: int) -> Panel:
+        lang = game.row.language
+        others: list[Control] = [
+            Button(
+                self.player(game, a.args[0] if isinstance(a.args[0], int) else None),
+                action=a,
+                style="primary",
+            )
+            for a in self._legal(game, seat)
+            if a.kind == "deal" and a.args
+        ]
+        if not others:
+            return Panel(self.t("monopoly.panel.no_deals_now", lang), [self._done(game)])
+        return Panel(self.t("monopoly.panel.whom", lang), [*others, self._done(game)])
+
+    def deal_panel(self, game: LiveGame, seat: int) -> Panel:
+        """The draft: a select per side (each pick adds or removes one property), cash forms,
+        get-out card toggles, Send, Drop; without a draft, whom the deal is for."""
+        lang = game.row.language
+        view = self.view_of(game, seat)
+        draft = view["you"]["draft"]
+        if draft is None:
+            return self.whom_panel(game, seat)
+        to = int(draft["to_seat"])
+        text = self.t(
+            "monopoly.panel.draft",
+            lang,
+            player=self.player(game, to),
+            give=self.side(game, draft["give"]),
+            want=self.side(game, draft["want"]),
+        )
+        legal = self._legal(game, seat)
+        controls: list[Control] = []
+        for kind, row in (("give", 0), ("want", 1)):
+            chosen = list(draft[kind]["spaces"])
+            spaces = sorted(
+                {int(a.args[0]) for a in legal if a.kind == kind and isinstance(a.args[0], int)} | set(chosen)
+            )
+            if not spaces:
+                continue
+            choices = [
+                Choice(
+                    self.t(
+                        "monopoly.select.remove" if pos in chosen else "monopoly.select.add",
+                        lang,
+                        space=self.place(pos),
+                        price=self.money(game, data.BOARD[pos].price),
+                    ),
+                    Action(kind, (pos,)),
+                    self.deed_note(game, view, pos),
+                )
+                for pos in spaces
+            ]
+            placeholder = self.t(f"monopoly.select.{kind}", lang, player=self.player(game, to))
+            controls.append(Select(placeholder, choices, row=row))
+        controls += [
+            Button(self.t("monopoly.button.cash", lang), modal="cash", row=2),
+            Button(self.t("monopoly.button.ask", lang), modal="ask", row=2),
+        ]
+        for kind in ("givec", "wantc"):
+            side = draft["give" if kind == "givec" else "want"]
+            decks = {str(a.args[0]) for a in legal if a.kind == kind and a.args} | set(side["cards"])
+            for deck in sorted(decks):
+                words = "remove" if deck in side["cards"] else "add"
+                controls.append(
+                    Button(
+                        self.t(f"monopoly.button.{kind}_{words}", lang, card=self.card_name(game, deck)),
+                        action=Action(kind, (deck,)),
+                        row=2,
+                    )
+                )
+        if Action("send") in legal:
+            controls.append(
+                Button(self.t("monopoly.button.send", lang), action=Action("send"), style="success", row=3)
+            )
+        else:
+            text += "\n" + self.t("monopoly.panel.not_ready", lang)
+        controls += [
+            Button(self.t("monopoly.button.drop", lang), action=Action("drop"), style="danger", row=3),
+            Button(self.t("monopoly.button.done", lang), ui="done", row=3),
+        ]
+        return Panel(text, controls)
+
+    def deed_note(self, game: LiveGame, view: View, pos: int) -> str:
+        """A select option's description: the group and, if so, that it is mortgaged (10% due)."""
+        lang = game.row.language
+        space = view["spaces"][pos]
+        note = self.group(game, str(space["group"]))
+        if space["mortgaged"]:
+            note += " · " + self.t("monopoly.select.mortgaged", lang, fee=self.money(game, data.fee(pos)))
+        return note
+
+    def offer_panel(self, game: LiveGame, seat: int, number: int) -> Panel:
+        lang = game.row.language
+        view = self.public(game)
+        offer = next((o for o in view["offers"] if o["offer"] == number), None)
+        if offer is None:
+            return Panel(self.t("monopoly.panel.offer_closed", lang, offer=number), [self._done(game)])
+        text = self.t(
+            "monopoly.panel.offer",
+            lang,
+            offer=number,
+            from_seat=self.player(game, offer["from_seat"]),
+            to_seat=self.player(game, offer["to_seat"]),
+            terms=self.terms(game, offer),
+        )
+        controls: list[Control] = []
+        legal = set(self._legal(game, seat))
+        styles: tuple[tuple[str, Style], ...] = (
+            ("accept", "success"),
+            ("reject", "danger"),
+            ("counter", "primary"),
+            ("withdraw", "secondary"),
+        )
+        for kind, style in styles:
+            action = Action(kind, (number,))
+            if action in legal:
+                label = self.t(
+                    f"monopoly.button.{kind}_now" if kind == "counter" else f"monopoly.button.{kind}",
+                    lang,
+                    offer=number,
+                )
+                controls.append(Button(label, action=action, style=style))
+        return Panel(text, [*controls, self._done(game)])
+
+    # -- after a click ---------------------------------------------------------------------------
+
+    def in_debt(self, game: LiveGame, seat: int) -> bool:
+        return any(d["debtor"] == seat for d in self.public(game)["debts"])
+
+    def next_panel(self, game: LiveGame, seat: int, applied: Applied) -> Panel | None:
+        """Drafting stays on the draft, holdings on "My properties" (on the debt panel while in
+        debt, so the debtor sees the amount shrink); sending, answers and bankruptcy close."""
+        if game.status != "active":
+            return None
+        kind = applied.action.kind
+        if kind in DRAFT_KINDS or kind == "drop":
+            return self.deal_panel(game, seat)
+        if kind in HOLDING_KINDS:
+            return self.debt_panel(game, seat) if self.in_debt(game, seat) else self.props_panel(game, seat)
+        return None
+
+    def panel_for(self, game: LiveGame, seat: int, action: Action) -> Panel | None:
+        """Where a stale private button's action lives now: holdings on "My properties" (or the
+        debt panel), drafting on the deal panel, answers on their offer, bankruptcy on the debt."""
+        kind = action.kind
+        if kind in HOLDING_KINDS:
+            return self.debt_panel(game, seat) if self.in_debt(game, seat) else self.props_panel(game, seat)
+        if kind in DRAFT_KINDS - {"counter"} or kind in ("send", "drop"):
+            return self.deal_panel(game, seat)
+        if kind in ANSWER_KINDS and action.args and isinstance(action.args[0], int):
+            return self.offer_panel(game, seat, action.args[0])
+        if kind == "bankrupt":
+            return self.debt_panel(game, seat)
+        return None
+
+    def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
+        """The sender reads at once who must answer; a debtor whose debt got paid reads that."""
+        lang = game.row.language
+        for event in applied.events:
+            if event.kind == "offered":
+                return self.t(
+                    "monopoly.confirm.sent",
+                    lang,
+                    offer=event.params["offer"],
+                    to_seat=self.player(game, event.params["to_seat"]),
+                )
+        paid = [e for e in applied.events if e.kind == "paid" and e.seat == applied.seat]
+        if paid and applied.action.kind in HOLDING_KINDS | {"accept"}:
+            return self.t(
+                "monopoly.confirm.debt_paid", lang, amount=self.money(game, paid[-1].params["amount"])
+            )
+        return None
+
+    def private_summary(self, game: LiveGame, seat: int) -> list[str]:
+        """Catch me up: cash, net worth, cards, properties by group, a debt, one's draft."""
+        if not 0 <= seat < len(game.seats) or game.state is None:
+            return []
+        lang = game.row.language
+        view = self.view_of(game, seat)
+        lines = [self.purse(game, view, seat)]
+        lines += self.holdings_lines(game, view, seat)
+        owed = sum(int(d["total"]) for d in view["debts"] if d["debtor"] == seat)
+        if owed:
+            lines.append(self.t("monopoly.summary.debt", lang, owed=self.money(game, owed)))
+        draft = view.get("you", {}).get("draft")
+        if draft is not None:
+            lines.append(
+                self.t(
+                    "monopoly.summary.draft",
+                    lang,
+                    player=self.player(game, int(draft["to_seat"])),
+                    terms=self.terms(game, draft),
+                )
+            )
+        return lines
+
+
+def _order(control: Control) -> int:
+    """Row 0 in a fixed order: the turn's moves first (Roll before Pay $50...), then the rest."""
+    if isinstance(control, Button) and control.action is not None:
+        kind = control.action.kind
+        return TURN_KINDS.index(kind) if kind in TURN_KINDS else len(TURN_KINDS)
+    return len(TURN_KINDS) + 1
+
+
+async def setup(bot: GameBot) -> None:
+    bot.tables.presenters[MonopolyPresenter.game] = MonopolyPresenter(bot.catalog)

@@ -1,0 +1,544 @@
+"""Monopoly California Dreaming through the real discord.py path (SimCord), and its presenter below it.
+
+The game is not in ``bot/registry.py`` yet, so each SimCord test registers it for its own duration
+(:func:`registered`) with ``renderers.monopoly.render`` (a stub while that module is absent);
+positions a test needs (a full colour group, a debt) are arranged by a ``MonopolyRules`` whose
+``setup`` places them, so a restart rebuilds the same game.
+
+SimCord: a scripted opening (opening rolls, Roll, Buy, Auction it with the host's auction kit and a
+restart in the middle of the auction, End turn); a player not on turn building from "My
+properties"; a deal composed privately, sent, accepted on the table; a debtor's private panel.
+Below Discord: over seeded random games every public event has a line with no "{", every private
+one a private line, every legal move of every waited-for seat is on the table or one of its panels,
+and labels stay within Discord's limits.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from bot.client import GameBot
+from bot.i18n import Catalog
+from bot.registry import REGISTRY, GameEntry
+from bot.ui.presenter import Button, Control, Panel, Select
+from cogs.monopoly import MonopolyPresenter
+from rules.core import Action, Event
+from rules.monopoly import RULES, MonopolyRules, MonopolyState, engine
+from rules.monopoly.state import ROLL, Debt
+from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
+
+CATCH = "Catch me up"
+PROPS = "My properties"
+DEAL = "Propose a deal"
+_TINY_PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4"
+    b"\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x03\x00\x08\xfc\x02\xfe\xa7\x9a\xa0\xa0\x00\x00\x00\x00IEND"
+    b"\xaeB`\x82"
+)
+
+
+def stub_render(view: dict[str, Any], names: Any) -> bytes:
+    """A one-pixel board, for the pure presenter checks (the picture is not under test)."""
+    assert "seed" not in view and "rng" not in view, "the renderer gets the public view only"
+    return _TINY_PNG
+
+
+def board_renderer() -> Callable[[dict[str, Any], Any], bytes]:
+    """``renderers.monopoly.render`` when it exists (written alongside), else the stub."""
+    try:
+        from renderers.monopoly import render
+    except ImportError:
+        return stub_render
+    real: Callable[[dict[str, Any], Any], bytes] = render
+    return real
+
+
+class Arranged(MonopolyRules):
+    """Monopoly whose ``setup`` also places a test's position (kept across a restart)."""
+
+    def __init__(self, arrange: Callable[[MonopolyState], None]) -> None:
+        self.arrange = arrange
+
+    def setup(self, players: int, options: Any, seed: int) -> MonopolyState:
+        state = super().setup(players, options, seed)
+        self.arrange(state)
+        return state
+
+
+def skip_opening(state: MonopolyState, turn: int = 0) -> None:
+    state.rolling, state.phase, state.turn = [], ROLL, turn
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
+
+
+@pytest.fixture
+def registered() -> Iterator[Callable[[MonopolyRules], None]]:
+    """Register Monopoly (with given rules) for one test, and restore the registry after it."""
+    before = REGISTRY.get("monopoly")
+
+    def register(rules: MonopolyRules = RULES) -> None:
+        REGISTRY.register(GameEntry(rules, board_renderer(), "cogs.monopoly"))
+
+    yield register
+    if before is None:
+        REGISTRY.unregister("monopoly")
+    else:
+        REGISTRY.register(before)
+
+
+# --- SimCord helpers ------------------------------------------------------------------------------
+
+
+def panel(result: Any) -> discord.Message:
+    assert result.response is not None and result.response.ephemeral, "a panel is private"
+    message: discord.Message = result.response.message
+    return message
+
+
+def private_text(result: Any) -> str:
+    if result.response is not None and result.response.ephemeral:
+        return str(result.response.content)
+    return "\n".join(f.content for f in result.followups if f.ephemeral)
+
+
+async def seat_of(bot: GameBot, member: Any) -> int:
+    seat = (await bot.sessions.load(1)).seat_of(member.id)
+    assert seat is not None
+    return seat
+
+
+async def member_at(bot: GameBot, table: Table, seat: int) -> Any:
+    for player in table.players:
+        if await seat_of(bot, player) == seat:
+            return player
+    raise AssertionError(seat)
+
+
+async def state_of(bot: GameBot) -> MonopolyState:
+    state: MonopolyState = (await bot.sessions.load(1)).state
+    return state
+
+
+def select_value(message: discord.Message, value: str) -> str:
+    """The custom_id of the select on a panel that offers ``value``."""
+    for row in message.components:
+        for child in row.children:  # type: ignore[attr-defined]
+            if any(option.value == value for option in getattr(child, "options", []) or []):
+                return str(child.custom_id)
+    raise AssertionError(f"no select offers {value!r} in {ids(message)}")
+
+
+async def public_click(table: Table, player: Any, label: str) -> Any:
+    result = await player.click(table.table_message(), label=label)
+    assert result.acknowledged and not result.ephemeral, (label, private_text(result))
+    return result
+
+
+# --- SimCord: the opening, buying, an auction with a restart, ending turns ------------------------
+
+
+async def test_scripted_opening_buy_auction_restart_end(
+    tmp_path: Path, registered: Callable[[MonopolyRules], None]
+) -> None:
+    registered(RULES)
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob", "cy"], game="monopoly")
+        board = table.table_message()
+        assert "Roll for the first turn" in board.content and labels(board)[0] == "Roll"
+        assert PROPS not in labels(board), "nothing to manage before the first turn"
+        for _ in range(4):  # everyone rolls; tied highest roll again
+            if "first turn" not in table.table_message().content:
+                break
+            for player in table.players:
+                await player.click(table.table_message(), label="Roll")
+        assert "for the first turn" in table.recent(3)
+        assert "Turn 1 for" in table.recent(3)
+
+        bought = declined = restarted = False
+        for _step in range(80):
+            board = table.table_message()
+            shown = labels(board)
+            mover = table.on_turn()
+            if bought and declined and "Roll" in shown:
+                break
+            buy = next((b for b in shown if b.startswith("Buy for $")), None)
+            if buy is not None:
+                state = await state_of(bot)
+                place = state.position[state.turn]
+                enabled = not next(
+                    c for row in board.components for c in row.children if getattr(c, "label", "") == buy
+                ).disabled  # type: ignore[attr-defined]
+                assert {"Auction it", PROPS, DEAL} <= set(shown)
+                if not bought and enabled:
+                    await public_click(table, mover, buy)
+                    assert (
+                        f"{mover.name} buys " in table.recent()
+                        and buy.removeprefix("Buy for ") in table.recent()
+                    )
+                    bought = True
+                    continue
+                await public_click(table, mover, "Auction it")
+                assert "goes to auction (not bought)" in table.recent()
+                board = table.table_message()
+                assert {"Bid $1", "Bid $2", "Bid $3", "Bid $6", "Other amount…", "Pass"} <= set(labels(board))
+                bidder = table.on_turn()
+                if not restarted:  # the table drawn before a restart still works, for the bidder only
+                    bot = make_bot(tmp_path)
+                    await env.restart_bot(bot)
+                    restarted = True
+                    nosy = next(p for p in table.players if p.id != bidder.id)
+                    refused = await nosy.click(board, label="Bid $2")
+                    assert refused.ephemeral and "not your turn" in private_text(refused).lower()
+                    await bidder.click(board, label="Bid $2")
+                    assert f"{bidder.name} bids $2." in table.recent()
+                # the next bidder types an amount in the kit's form
+                typer = table.on_turn()
+                shown_form = await typer.click(table.table_message(), label="Other amount…")
+                assert shown_form.modal is not None
+                await typer.submit_modal(shown_form, {"value": "25"})
+                assert f"{typer.name} bids $25." in table.recent()
+                while "Pass" in labels(table.table_message()):
+                    await public_click(table, table.on_turn(), "Pass")
+                assert f"{typer.name} wins " in table.recent(3) and " for $25." in table.recent(3)
+                assert (await state_of(bot)).owner[place] == await seat_of(bot, typer)
+                declined = True
+                continue
+            if "Roll" in shown:
+                await public_click(table, mover, "Roll")
+                assert f"{mover.name} rolls " in table.recent(3)
+            elif "End turn" in shown:
+                await public_click(table, mover, "End turn")
+                assert "Turn " in table.recent(2)
+            elif "Pay $50" in shown:
+                await public_click(table, mover, "Pay $50")
+            elif "Raise money…" in shown:
+                pytest.skip("a debt this early is not part of this script")
+            else:
+                raise AssertionError(f"stuck at {shown}: {board.content}")
+        assert bought and declined and restarted
+        status = table.table_message().content
+        assert "$" in status and "ana" in status, "everyone's cash is on the table"
+
+
+# --- SimCord: building between turns, a deal, a debt ---------------------------------------------
+
+
+def brown_and_haight(state: MonopolyState) -> None:
+    """Seat 1 owns the brown group; seat 0 owns Lower Haight; seat 0 is on turn."""
+    skip_opening(state, 0)
+    state.owner[1] = state.owner[3] = 1
+    state.owner[6] = 0
+
+
+async def test_building_off_turn_and_a_deal(
+    tmp_path: Path, registered: Callable[[MonopolyRules], None]
+) -> None:
+    registered(Arranged(brown_and_haight))
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"], game="monopoly")
+        first = await member_at(bot, table, 0)
+        builder = await member_at(bot, table, 1)
+        board = table.table_message()
+        assert labels(board)[0] == "Roll" and {PROPS, DEAL, CATCH} <= set(labels(board))
+        assert table.on_turn().id == first.id
+
+        # The builder is not on turn: My properties, build twice on the panel that stays open.
+        props = panel(await builder.click(board, label=PROPS))
+        assert "**Brown** (whole group)" in props.content and "Route 66: rent $4" in props.content
+        assert "House on Route 66 ($50)" in labels(props) and "Mortgage Route 66 (+$30)" in labels(props)
+        built = panel(await builder.click(props, label="House on Route 66 ($50)"))
+        assert f"{builder.name} builds a house on Route 66 for $50 (now 1 house)." in table.recent()
+        assert "House on Route 66 ($50)" not in labels(built), "build evenly"
+        assert "House on Mojave Desert ($50)" in labels(built) and "Sell a house: Route 66 (+$25)" in labels(
+            built
+        )
+        panel(await builder.click(built, label="House on Mojave Desert ($50)"))
+        state = await state_of(bot)
+        assert state.level[1] == state.level[3] == 1 and state.cash[1] == 1400
+        assert table.on_turn().id == first.id, "building did not move the turn"
+
+        # A deal: the player on turn gives Lower Haight and asks $120; the builder accepts on the table.
+        whom = panel(await first.click(table.table_message(), label=DEAL))
+        assert "Whom is your deal for?" in whom.content
+        draft = panel(await first.click(whom, label=builder.name))
+        assert "Your deal with" in draft.content and "Send deal" not in labels(draft)
+        draft = panel(await first.select(draft, ["give.6"], custom_id=select_value(draft, "give.6")))
+        assert "You give: Lower Haight" in draft.content
+        shown_form = await first.click(draft, label="Cash you ask…")
+        assert shown_form.modal is not None
+        too_much = await first.submit_modal(shown_form, {"value": "5000"})
+        assert too_much.ephemeral and "from 0 to 1400" in private_text(too_much), "bounded by their cash"
+        shown_form = await first.click(draft, label="Cash you ask…")
+        draft = panel(await first.submit_modal(shown_form, {"value": "120"}))
+        assert "You ask for: $120" in draft.content
+        before = len(table.messages())
+        sent = await first.click(draft, label="Send deal")
+        assert "Deal #1 is on the table" in private_text(sent)
+        assert len(table.messages()) >= before
+        board = table.table_message()
+        assert f"<@{builder.id}>" in board.content, "the recipient is pinged"
+        assert {"Accept #1", "Reject #1", "Counter #1…", "Withdraw #1"} <= set(labels(board))
+        assert f"{first.name} proposes deal #1 to {builder.name}: Lower Haight for $120." in table.recent()
+        nosy = await first.click(board, label="Accept #1")
+        assert nosy.ephemeral and "not addressed to you" in private_text(nosy)
+        await public_click(table, builder, "Accept #1")
+        assert f"{builder.name} accepts deal #1 from {first.name}" in table.recent()
+        state = await state_of(bot)
+        assert state.owner[6] == 1 and state.cash == [1500 + 120, 1400 - 120]
+
+        # Catch me up tells each their own cash and holdings.
+        caught = await builder.click(table.table_message(), label=CATCH)
+        text = private_text(caught)
+        assert "**You have $1,280**" in text and "Lower Haight" in text
+
+
+def in_debt(state: MonopolyState) -> None:
+    """Seat 0 owes seat 1 $300 rent with $100 in hand; Rodeo Drive and Lower Haight can be mortgaged."""
+    skip_opening(state, 0)
+    state.owner[39] = state.owner[6] = 0
+    state.cash[0], state.bank = 100, state.bank + 1400
+    state.debts.append(Debt(0, [1], 300, "rent"))
+
+
+async def test_debt_panel_raises_the_money(
+    tmp_path: Path, registered: Callable[[MonopolyRules], None]
+) -> None:
+    registered(Arranged(in_debt))
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"], game="monopoly")
+        debtor = await member_at(bot, table, 0)
+        board = table.table_message()
+        assert "owes $300 to" in board.content and "Raise money…" in labels(board)
+        assert "Roll" not in labels(board), "the turn waits for the debt"
+        opened = panel(await debtor.click(board, label="Raise money…"))
+        assert "You owe $300 to" in opened.content and "still to raise: **$200**" in opened.content
+        assert set(labels(opened)) == {
+            "Mortgage Lower Haight (+$50)",
+            "Mortgage Rodeo Drive (+$200)",
+            DEAL,
+            "Done",
+        }, "exactly the ways to raise it; no bankruptcy while mortgages cover it"
+        paid = await debtor.click(opened, label="Mortgage Rodeo Drive (+$200)")
+        assert "Your debt is paid ($300)." in private_text(paid)
+        assert f"{debtor.name} pays $300 to" in table.recent(3)
+        assert "Roll" in labels(table.table_message())
+
+
+# --- below Discord ---------------------------------------------------------------------------------
+
+
+def fake_game(state: MonopolyState, players: int) -> Any:
+    seats = [SimpleNamespace(name=f"p{i}", seat=i, user_id=i) for i in range(players)]
+    return SimpleNamespace(
+        row=SimpleNamespace(language="en"),
+        entry=GameEntry(RULES, stub_render, "cogs.monopoly"),
+        seats=seats,
+        names=[s.name for s in seats],
+        state=state,
+        status="active",
+        id=1,
+        waiting=lambda: RULES.waiting_for(state),
+    )
+
+
+def offered(controls: list[Control]) -> tuple[set[Action], set[str]]:
+    """Actions behind buttons and select choices, and the forms (modal kinds) of a list of controls."""
+    actions: set[Action] = set()
+    forms: set[str] = set()
+    for control in controls:
+        if isinstance(control, Select):
+            actions |= {choice.action for choice in control.choices}
+        elif control.action is not None and not control.disabled:
+            actions.add(control.action)
+        elif control.modal is not None:
+            forms.add(control.modal)
+    return actions, forms
+
+
+def check_panel(item: Panel) -> None:
+    assert "{" not in item.text and len(item.text) <= 2000, item.text
+    for control in item.controls:
+        label = control.placeholder if isinstance(control, Select) else control.label
+        assert "{" not in label and 0 < len(label) <= 80, label
+
+
+def reachable(presenter: MonopolyPresenter, game: Any, seat: int) -> tuple[set[Action], set[str]]:
+    """Everything a seat can press: the table, then every panel it opens."""
+    actions, forms = offered(presenter.controls(game))
+    panels = [
+        presenter.props_panel(game, seat),
+        presenter.debt_panel(game, seat),
+        presenter.bankrupt_panel(game, seat),
+        presenter.deal_panel(game, seat),
+        presenter.whom_panel(game, seat),
+        *(presenter.offer_panel(game, seat, o.number) for o in game.state.offers),
+    ]
+    for item in panels:
+        check_panel(item)
+        more, more_forms = offered(item.controls)
+        actions |= more
+        forms |= more_forms
+    return actions, forms
+
+
+def test_every_event_phrased_and_every_move_reachable() -> None:
+    presenter = MonopolyPresenter(Catalog.load())
+    kinds: set[str] = set()
+    for seed in range(6):
+        players = 2 + seed % 4
+        rng = random.Random(seed)
+        state = RULES.setup(players, {"turns": "12", "rent": "ask" if seed % 2 else "auto"}, seed)
+        game = fake_game(state, players)
+        for _step in range(4000):
+            if RULES.outcome(state) is not None:
+                break
+            view = RULES.view(state, None)
+            status = presenter.status(game, view)
+            assert "{" not in status and len(status) < 600, status
+            controls = presenter.controls(game)
+            for control in controls:
+                if isinstance(control, Button):
+                    assert "{" not in control.label and len(control.label) <= 80, control.label
+            waiting = sorted(RULES.waiting_for(state))
+            for seat in waiting:
+                actions, forms = reachable(presenter, game, seat)
+                for action in RULES.legal_actions(state, seat):
+                    if action.kind == "bid":
+                        assert "bid" in forms or action in actions, action
+                        spec = presenter.modal(game, "bid", seat)
+                        assert spec is not None and spec.minimum <= int(action.args[0]) <= spec.maximum
+                    elif action.kind in ("cash", "ask"):
+                        spec = presenter.modal(game, action.kind, seat)
+                        assert action.kind in forms and spec is not None
+                        assert spec.minimum <= int(action.args[0]) <= spec.maximum
+                    else:
+                        assert action in actions, (action, seat, [c for c in controls])
+            seat = rng.choice(waiting)
+            legal = RULES.legal_actions(state, seat)
+            # Random play that favours moving on, so games reach their ends and debts.
+            weights = [
+                0.2 if a.kind in ("deal", "give", "want", "cash", "ask", "drop", "unmort") else 1
+                for a in legal
+            ]
+            action = rng.choices(legal, weights)[0]
+            events = RULES.apply(state, seat, action)
+            for line in presenter.lines(game, events):
+                assert "{" not in line, line
+            for event in events:
+                kinds.add(event.kind)
+                line = (
+                    presenter.event_line(game, event) if event.public else presenter.private_line(game, event)
+                )
+                assert line and "{" not in line, event
+            for s in range(players):
+                for line in presenter.private_summary(game, s):
+                    assert "{" not in line
+    assert {"rent_due", "bought", "auction_won", "card_drawn", "salary", "offered", "mortgaged"} <= kinds, (
+        kinds
+    )
+
+
+def test_one_line_for_rent_tax_and_cards() -> None:
+    presenter = MonopolyPresenter(Catalog.load())
+    state = RULES.setup(2, {}, 3)
+    skip_opening(state, 1)
+    game = fake_game(state, 2)
+    state.owner[24] = 0
+    state.position[1] = 24
+    lines = presenter.lines(game, engine._land(state, 1, 7))
+    assert lines == ["p1 lands on Napa Valley (p0): pays $20 rent."]
+    state.position[1] = 4
+    assert presenter.lines(game, engine._land(state, 1, 7)) == ["p1 lands on Income Tax: pays $200."]
+
+
+def test_debt_panel_offers_bankruptcy_only_when_nothing_covers_it() -> None:
+    presenter = MonopolyPresenter(Catalog.load())
+    state = RULES.setup(3, {}, 5)
+    in_debt(state)
+    game = fake_game(state, 3)
+    opened = presenter.debt_panel(game, 0)
+    assert "Declare bankruptcy…" not in [c.label for c in opened.controls if isinstance(c, Button)]
+    assert presenter.bankrupt_panel(game, 0).text.startswith("Bankruptcy is open only")
+    state.owner[39] = None  # now at most $150 can be raised against $300
+    opened = presenter.debt_panel(game, 0)
+    assert "Declare bankruptcy…" in [c.label for c in opened.controls if isinstance(c, Button)]
+    confirm = presenter.bankrupt_panel(game, 0)
+    assert Action("bankrupt") in offered(confirm.controls)[0] and "cannot be undone" in confirm.text
+    other = presenter.debt_panel(game, 2)
+    assert other.text.startswith("p0 must raise money")
+    # a stale holdings button on a debtor's panel redraws the debt panel; an answer its offer
+    assert presenter.panel_for(game, 0, Action("mort", (6,))) is not None
+    assert presenter.panel_for(game, 0, Action("mort", (6,))).text == opened.text  # type: ignore[union-attr]
+    assert presenter.panel_for(game, 1, Action("accept", (9,))).text == "Deal #9 is no longer open."  # type: ignore[union-attr]
+    assert presenter.panel_for(game, 1, Action("roll")) is None
+
+
+def test_private_summary_and_props_panel() -> None:
+    presenter = MonopolyPresenter(Catalog.load())
+    state = RULES.setup(2, {}, 1)
+    brown_and_haight(state)
+    state.getout["chance"] = 1
+    state.mortgaged[6] = True
+    game = fake_game(state, 2)
+    summary = presenter.private_summary(game, 1)
+    assert summary[0] == "**You have $1,500** (net worth $1,620). Get-out cards: Your Float Popped."
+    assert summary[1] == "**Brown** (whole group): Route 66: rent $4; Mojave Desert: rent $8"
+    mine = presenter.private_summary(game, 0)
+    assert mine[1] == "**Light blue** (1 of 3): Lower Haight: mortgaged (repay $55)"
+    props = presenter.props_panel(game, 0)
+    assert "Repay Lower Haight ($55)" in [c.label for c in props.controls if isinstance(c, Button)]
+    assert presenter.private_summary(game, 7) == []
+
+
+def test_rare_events_are_phrased() -> None:
+    """Events random play seldom reaches (shortages, bankruptcy, building) have lines too."""
+    presenter = MonopolyPresenter(Catalog.load())
+    game = fake_game(RULES.setup(3, {}, 2), 3)
+    samples = [
+        Event("opening_tie", None, {"seats": [0, 2]}),
+        Event("auction_unsold", None, {"item": "property", "price": 0, "space": 39, "token": "rodeo-drive"}),
+        Event("auction_unsold", None, {"item": "house", "price": 0}),
+        Event("auction_won", 1, {"item": "hotel", "price": 80}),
+        Event(
+            "bankrupt", 1, {"to_seats": [-1], "cash": 12, "spaces": [1, 3], "tokens": [], "cards": ["chance"]}
+        ),
+        Event("built", 0, {"space": 1, "token": "route-66", "item": "hotel", "price": 50, "level": 5}),
+        Event(
+            "sold_building", 0, {"space": 1, "token": "route-66", "item": "house", "refund": 25, "level": 3}
+        ),
+        Event("shortage", 0, {"item": "house", "supply": 1, "space": 1, "asked": [1, 2]}),
+        Event("claimed", 1, {"item": "house", "space": 6}),
+        Event("declined_claim", 2, {"item": "house"}),
+        Event("shortage_closed", None, {"item": "house"}),
+        Event("utility_roll", 1, {"dice": [2, 5], "total": 7}),
+        Event("rent_claimable", 1, {"owner_seat": 0, "space": 24, "token": "napa-valley", "amount": 20}),
+        Event("rent_forfeited", 1, {"owner_seat": 0, "space": 24, "token": "napa-valley", "amount": 20}),
+        Event("in_debt", 1, {"owed": 1100, "cash": 40, "to_seats": [0], "reason": "rent"}),
+        Event("game_over", None, {"reason": "bankruptcy", "winners": [0]}),
+    ]
+    lines = [presenter.event_line(game, event) for event in samples]
+    for line in lines:
+        assert line and "{" not in line, line
+    assert lines[1] == "Nobody bids: Rodeo Drive stays with the bank."
+    assert (
+        lines[4]
+        == "p1 is bankrupt: $12, Route 66, Mojave Desert and cards (Your Float Popped) go to the bank."
+    )
+    assert lines[5] == "p0 builds a hotel on Route 66 for $50 (now a hotel)."
+    assert lines[14] == (
+        "p1 owes $1,100 to p0 (rent) but has $40: must raise $1,060 by selling, mortgaging or a deal."
+    )
