@@ -400,28 +400,7 @@ class MonopolyPresenter(Presenter):
         return Button(label, action=action, style=style, row=0)
 
     def offer_buttons(self, game: LiveGame, offer: Mapping[str, Any], row: int) -> list[Control]:
-        lang = game.row.language
-        number = offer["offer"]
-        return [
-            Button(
-                self.t("monopoly.button.accept", lang, offer=number),
-                action=Action("accept", (number,)),
-                style="success",
-                row=row,
-            ),
-            Button(
-                self.t("monopoly.button.reject", lang, offer=number),
-                action=Action("reject", (number,)),
-                style="danger",
-                row=row,
-            ),
-            Button(self.t("monopoly.button.counter", lang, offer=number), ui=f"offer.{number}", row=row),
-            Button(
-                self.t("monopoly.button.withdraw", lang, offer=number),
-                action=Action("withdraw", (number,)),
-                row=row,
-            ),
-        ]
+        return self.offer_row(game, int(offer["offer"]), row)
 
     # -- forms -----------------------------------------------------------------------------------
 

@@ -205,26 +205,7 @@ class MarketPresenter(Presenter):
         controls.append(Button(self.t("toymarket.button.holdings", lang), ui="holdings", row=0))
         for index, offer in enumerate(view["offers"][:MAX_OFFER_ROWS]):
             number, row = offer["offer"], 1 + index
-            controls += [
-                Button(
-                    self.t("toymarket.button.accept", lang, offer=number),
-                    action=Action("accept", (number,)),
-                    style="success",
-                    row=row,
-                ),
-                Button(
-                    self.t("toymarket.button.reject", lang, offer=number),
-                    action=Action("reject", (number,)),
-                    style="danger",
-                    row=row,
-                ),
-                Button(self.t("toymarket.button.counter", lang, offer=number), ui=f"offer.{number}", row=row),
-                Button(
-                    self.t("toymarket.button.withdraw", lang, offer=number),
-                    action=Action("withdraw", (number,)),
-                    row=row,
-                ),
-            ]
+            controls += self.offer_row(game, number, row)
         return controls
 
     def modal(self, game: LiveGame, kind: str, seat: int | None = None) -> ModalSpec | None:
