@@ -37,13 +37,15 @@ tax, a card) is folded into the cause's line: "Bob lands on Napa Valley (Ana): p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
 from bot.session import Applied, LiveGame
 from bot.ui.auction import AuctionKit
 from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select, Style
+from renderers.monopoly import GROUPS
 from rules.core import Action, Event
 from rules.monopoly import data
 from rules.monopoly.tokens import space_name
@@ -94,6 +96,10 @@ def _int(value: object) -> int | None:
 
 class MonopolyPresenter(Presenter):
     game = "monopoly"
+    colour_marks: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {key: code for key, (code, _) in GROUPS.items()}
+    )
+    """The group codes the board image prints (colour-blind players match a label to the picture)."""
     seat_list_params = Presenter.seat_list_params | {"bidders", "asked"}
 
     # -- words -----------------------------------------------------------------------------------
@@ -109,7 +115,9 @@ class MonopolyPresenter(Presenter):
         return space_name(value) if value is not None and 0 <= value < data.SPACES else "?"
 
     def group(self, game: LiveGame, key: str) -> str:
-        return self.t(f"monopoly.group.{key}", game.row.language)
+        """A colour group in words with the letters the board prints on it: "Red [Rd]"."""
+        name = self.t(f"monopoly.group.{key}", game.row.language)
+        return f"{name} [{self.mark(key)}]" if key in self.colour_marks else name
 
     def card_name(self, game: LiveGame, deck: object) -> str:
         """A get-out card by its deck ("Your Float Popped", "Party Canceled")."""

@@ -257,7 +257,7 @@ async def test_building_off_turn_and_a_deal(
 
         # The builder is not on turn: My properties, build twice on the panel that stays open.
         props = panel(await builder.click(board, label=PROPS))
-        assert "**Brown** (whole group)" in props.content and "Route 66: rent $4" in props.content
+        assert "**Brown [Br]** (whole group)" in props.content and "Route 66: rent $4" in props.content
         assert "House on Route 66 ($50)" in labels(props) and "Mortgage Route 66 (+$30)" in labels(props)
         built = panel(await builder.click(props, label="House on Route 66 ($50)"))
         assert f"{builder.name} builds a house on Route 66 for $50 (now 1 house)." in table.recent()
@@ -496,9 +496,9 @@ def test_private_summary_and_props_panel() -> None:
     game = fake_game(state, 2)
     summary = presenter.private_summary(game, 1)
     assert summary[0] == "**You have $1,500** (net worth $1,620). Get-out cards: Your Float Popped."
-    assert summary[1] == "**Brown** (whole group): Route 66: rent $4; Mojave Desert: rent $8"
+    assert summary[1] == "**Brown [Br]** (whole group): Route 66: rent $4; Mojave Desert: rent $8"
     mine = presenter.private_summary(game, 0)
-    assert mine[1] == "**Light blue** (1 of 3): Lower Haight: mortgaged (repay $55)"
+    assert mine[1] == "**Light blue [Lb]** (1 of 3): Lower Haight: mortgaged (repay $55)"
     props = presenter.props_panel(game, 0)
     assert "Repay Lower Haight ($55)" in [c.label for c in props.controls if isinstance(c, Button)]
     assert presenter.private_summary(game, 7) == []
