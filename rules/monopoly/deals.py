@@ -43,6 +43,13 @@ def tradeable(state: MonopolyState, seat: int, pos: int) -> bool:
     )
 
 
+def _unimproved(state: MonopolyState) -> list[int]:
+    """Every property that may change hands as far as buildings go (what :func:`tradeable`
+    asks of each one, for the whole board at once)."""
+    built = {data.BOARD[p].group for p in data.PROPERTIES if state.level[p]}
+    return [p for p in data.PROPERTIES if data.BOARD[p].kind != data.SITE or data.BOARD[p].group not in built]
+
+
 def terms_json(terms: Terms) -> dict[str, JSON]:
     return {
         "spaces": list(terms.props),
@@ -86,8 +93,9 @@ def draft_actions(state: MonopolyState, seat: int) -> list[Action]:
     if draft is None:
         return acts
     to = draft.recipient
-    acts += [Action("give", (p,)) for p in data.PROPERTIES if tradeable(state, seat, p)]
-    acts += [Action("want", (p,)) for p in data.PROPERTIES if tradeable(state, to, p)]
+    free = _unimproved(state)  # once per call: this runs for every seat at every step of random play
+    acts += [Action("give", (p,)) for p in free if state.owner[p] == seat]
+    acts += [Action("want", (p,)) for p in free if state.owner[p] == to]
     acts += [Action("givec", (d,)) for d, holder in state.getout.items() if holder == seat]
     acts += [Action("wantc", (d,)) for d, holder in state.getout.items() if holder == to]
     acts += [Action("cash", (n,)) for n in _ladder(state.cash[seat])]
