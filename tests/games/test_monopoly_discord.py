@@ -1,7 +1,7 @@
 """Monopoly California Dreaming through the real discord.py path (SimCord), and its presenter below it.
 
 The game is not in ``bot/registry.py`` yet, so each SimCord test registers it for its own duration
-(:func:`registered`) with ``renderers.monopoly.render`` (a stub while that module is absent);
+(:func:`registered`) with ``renderers.monopoly.render`` (see ``tests/games/conftest.py``);
 positions a test needs (a full colour group, a debt) are arranged by a ``MonopolyRules`` whose
 ``setup`` places them, so a restart rebuilds the same game.
 
@@ -16,7 +16,7 @@ and labels stay within Discord's limits.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,7 +27,7 @@ import simcord
 
 from bot.client import GameBot
 from bot.i18n import Catalog
-from bot.registry import REGISTRY, GameEntry
+from bot.registry import GameEntry
 from bot.ui.presenter import Button, Control, Panel, Select
 from cogs.monopoly import MonopolyPresenter
 from rules.core import Action, Event
@@ -51,16 +51,6 @@ def stub_render(view: dict[str, Any], names: Any) -> bytes:
     return _TINY_PNG
 
 
-def board_renderer() -> Callable[[dict[str, Any], Any], bytes]:
-    """``renderers.monopoly.render`` when it exists (written alongside), else the stub."""
-    try:
-        from renderers.monopoly import render
-    except ImportError:
-        return stub_render
-    real: Callable[[dict[str, Any], Any], bytes] = render
-    return real
-
-
 class Arranged(MonopolyRules):
     """Monopoly whose ``setup`` also places a test's position (kept across a restart)."""
 
@@ -80,21 +70,6 @@ def skip_opening(state: MonopolyState, turn: int = 0) -> None:
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
-
-
-@pytest.fixture
-def registered() -> Iterator[Callable[[MonopolyRules], None]]:
-    """Register Monopoly (with given rules) for one test, and restore the registry after it."""
-    before = REGISTRY.get("monopoly")
-
-    def register(rules: MonopolyRules = RULES) -> None:
-        REGISTRY.register(GameEntry(rules, board_renderer(), "cogs.monopoly"))
-
-    yield register
-    if before is None:
-        REGISTRY.unregister("monopoly")
-    else:
-        REGISTRY.register(before)
 
 
 # --- SimCord helpers ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ does) and then plays it by clicks on the table and on private panels:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +24,11 @@ import pytest
 import simcord
 
 from bot.client import GameBot
-from bot.registry import REGISTRY, GameEntry
 from rules.monopoly import RULES, MonopolyRules, MonopolyState, data
 from rules.monopoly.state import Debt, Offer, Terms
 from rules.rng import Rng
 from tests.games.test_monopoly_discord import (
     Arranged,
-    board_renderer,
     member_at,
     panel,
     private_text,
@@ -49,21 +47,6 @@ ROUTE66, MOJAVE = 1, 3  # the brown group
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
-
-
-@pytest.fixture
-def registered() -> Iterator[Callable[[MonopolyRules], None]]:
-    """Register Monopoly (with given rules) for one test, and restore the registry after it."""
-    before = REGISTRY.get("monopoly")
-
-    def register(rules: MonopolyRules = RULES) -> None:
-        REGISTRY.register(GameEntry(rules, board_renderer(), "cogs.monopoly"))
-
-    yield register
-    if before is None:
-        REGISTRY.unregister("monopoly")
-    else:
-        REGISTRY.register(before)
 
 
 Register = Callable[[MonopolyRules], None]
