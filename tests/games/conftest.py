@@ -13,10 +13,10 @@ from rules.monopoly import RULES, MonopolyRules
 
 @pytest.fixture
 def registered() -> Iterator[Callable[[MonopolyRules], None]]:
-    """Register Monopoly (with given rules) for one test, and restore the registry after it.
+    """Register Monopoly with the given rules (an arranged start) for one test, then restore it.
 
-    Monopoly is not offered to players yet, so its Discord tests put it in the registry
-    themselves.
+    Arranged rules start a game from a chosen position, so a test reaches a shortage or a
+    bankruptcy in a few clicks; the real entry is put back afterwards.
     """
     before = REGISTRY.get("monopoly")
 

@@ -1,9 +1,8 @@
 """Monopoly California Dreaming through the real discord.py path (SimCord), and its presenter below it.
 
-The game is not in ``bot/registry.py`` yet, so each SimCord test registers it for its own duration
-(:func:`registered`) with ``renderers.monopoly.render`` (see ``tests/games/conftest.py``);
-positions a test needs (a full colour group, a debt) are arranged by a ``MonopolyRules`` whose
-``setup`` places them, so a restart rebuilds the same game.
+Positions a test needs (a full colour group, a debt) are arranged by a ``MonopolyRules`` whose
+``setup`` places them, registered for the test's duration (:func:`registered`, in
+``tests/games/conftest.py``), so a restart rebuilds the same game.
 
 SimCord: a scripted opening (opening rolls, Roll, Buy, Auction it with the host's auction kit and a
 restart in the middle of the auction, End turn); a player not on turn building from "My
