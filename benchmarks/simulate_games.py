@@ -1,9 +1,10 @@
 """Engine throughput: ``python -m bot simulate`` for every registered game, with the goals beside it.
 
 Runs the real CLI in a subprocess (exactly what an operator would type) so the
-figure includes nothing the command does not do.  Goal from the game issues:
+figure includes nothing the command does not do.  Goals from the game issues:
 at least 5,000 actions per second with 5 players over 200 games, zero
-invariant failures.
+invariant failures; Monopoly's issue asks 10,000 actions per second with 6 players
+(``GAME_GOALS``: a game listed there is played at its own player count).
 
 The random player (``rules.play.random_playthrough``) also lets seats the game is not
 waiting for act (``OUT_OF_TURN_CHANCE``: California's loans between turns), so the figure
@@ -25,6 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GOAL_ACTIONS_PER_SECOND = 5000.0
+GAME_GOALS = {"monopoly": (6, 10_000.0)}
+"""Game -> (players, actions per second) where its issue set its own goal."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     ok = True
     for entry in REGISTRY.public():
-        players = min(max(args.players, entry.rules.min_players), entry.rules.max_players)
+        players, goal = GAME_GOALS.get(entry.name, (args.players, GOAL_ACTIONS_PER_SECOND))
+        players = min(max(players, entry.rules.min_players), entry.rules.max_players)
         command = [
             sys.executable,
             "-m",
@@ -59,20 +63,20 @@ def main(argv: list[str] | None = None) -> int:
         passed = (
             done.returncode == 0
             and report["invariant_failures"] == 0
-            and (report["actions_per_second"] >= GOAL_ACTIONS_PER_SECOND)
+            and (report["actions_per_second"] >= goal)
         )
         ok = ok and passed
         print(
             f"{entry.name:<12} {players} players, {report['games']} games: {report['actions']} actions in "
             f"{report['seconds']} s = {report['actions_per_second']:,.0f} actions/s "
-            f"(goal >= {GOAL_ACTIONS_PER_SECOND:,.0f}), {report['actions'] / report['games']:.1f} "
+            f"(goal >= {goal:,.0f}), {report['actions'] / report['games']:.1f} "
             f"actions/game, invariant failures {report['invariant_failures']}"
             f"  {'PASS' if passed else 'FAIL'}"
         )
         results.append(
             {**report, "actions_per_game": round(report["actions"] / report["games"], 1), "pass": passed}
         )
-    print(json.dumps({"benchmark": "simulate_games", "results": results}))
+    print(json.dumps({"benchmark": "simulate_games", "ok": ok, "results": results}))
     return 0 if ok else 1
 
 
