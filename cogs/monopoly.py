@@ -30,6 +30,10 @@ Private panels (``Button(ui=...)``):
                 toggles, Send, Drop, Done
     offer.<n>   one offer, with Counter (which opens the draft back) for its recipient
 
+Deals are drawn by the host's offers kit (``bot.ui.offers``, :data:`DEALS`): the whom panel, the
+draft's skeleton, the offer rows on the table and each offer's panel; this cog says only how a
+side reads, which deeds and cards may go on it, and that Monopoly draws only legal moves.
+
 Every public event has one line (``[monopoly.event]``); a payment that follows its cause (rent,
 tax, a card) is folded into the cause's line: "Bob lands on Napa Valley (Ana): pays $100 rent."
 """
@@ -44,7 +48,8 @@ import discord
 
 from bot.session import Applied, LiveGame
 from bot.ui.auction import AuctionKit
-from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select, Style
+from bot.ui.offers import Draft, OfferKit
+from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Style
 from renderers.monopoly import GROUPS
 from rules.core import Action, Event
 from rules.monopoly import data
@@ -61,6 +66,13 @@ BIDS = AuctionKit("monopoly.bids")
 Worded by ``[monopoly.bids.auction]`` (dollars); the host's kit test keeps ``[monopoly.auction]``
 absent on purpose, so the game's own words live one level down."""
 
+DEALS = OfferKit(
+    "monopoly", max_rows=6, steps=frozenset({"givec", "wantc"}), pay="cash", money="monopoly.money"
+)
+"""The host's offers kit for deals: six offer rows at most (one per proposer, so every seat's; the host
+pages the table), get-out card toggles as the game's own draft steps, ``cash`` / ``ask`` forms in
+dollars."""
+
 BANK = -1
 """The bank in ``to_seats`` params (``rules.monopoly.state.BANK``)."""
 
@@ -68,13 +80,6 @@ TURN_KINDS = ("roll", "fine", "card", "buy", "decline", "end")
 """Moves of the player on turn (and the opening rolls), drawn on row 0 in this order."""
 HOLDING_KINDS = frozenset({"build", "sell", "mort", "unmort"})
 """Any-time moves on one's own property: the "My properties" (or debt) panel."""
-DRAFT_KINDS = frozenset({"deal", "give", "want", "givec", "wantc", "cash", "ask", "counter"})
-"""Moves after which the deal panel stays open on the draft (a counter opens one)."""
-ANSWER_KINDS = frozenset({"accept", "reject", "counter", "withdraw"})
-MAX_OFFER_ROWS = 6
-"""Open offers drawn on the table (one per proposer, so at most the six seats); the host pages."""
-FORM_CASH = frozenset({"cash", "ask"})
-"""Number forms of a draft: cash one gives, cash one asks for."""
 
 MERGED = {
     ("rolled", "moved"): "rolled_moved",
@@ -371,10 +376,7 @@ class MonopolyPresenter(Presenter):
             panels.append(Button(self.t("monopoly.button.debt", lang), ui="debt", style="danger", row=1))
         if view["phase"] == "opening":
             panels = []
-        offers: list[Control] = []
-        for index, offer in enumerate(view["offers"][:MAX_OFFER_ROWS]):
-            offers += self.offer_buttons(game, offer, 2 + index)
-        return [*moves, *panels, *offers]
+        return [*moves, *panels, *DEALS.rows(self, game, view["offers"], 2)]
 
     def move_button(self, game: LiveGame, view: View, action: Action, seat: int) -> Button:
         """One move of the table with its price in the label ("Buy for $240", "Repay Napa Valley ($132)")."""
@@ -407,15 +409,11 @@ class MonopolyPresenter(Presenter):
         label = self.t(key, lang, **params) if self.catalog.has(key, lang) else action.encode()
         return Button(label, action=action, style=style, row=0)
 
-    def offer_buttons(self, game: LiveGame, offer: Mapping[str, Any], row: int) -> list[Control]:
-        return self.offer_row(game, int(offer["offer"]), row)
-
     # -- forms -----------------------------------------------------------------------------------
 
     def modal(self, game: LiveGame, kind: str, seat: int | None = None) -> ModalSpec | None:
         """The bid form (minimum bid to the bidder's cash) and a draft's two cash forms (0 to the
         payer's cash).  Cash is public, so no bound tells anyone anything new."""
-        lang = game.row.language
         view = self.public(game)
         cash = [int(s["cash"]) for s in view["seats"]]
         if BIDS.is_form(kind):
@@ -427,21 +425,13 @@ class MonopolyPresenter(Presenter):
             return BIDS.form(
                 self, game, lot=lot, minimum=int(auction["min_bid"]), money=money, ceiling=max(1, sum(cash))
             )
-        if kind not in FORM_CASH or seat is None or not 0 <= seat < len(cash):
+        form = DEALS.cash_form(kind)
+        if form is None or seat is None or not 0 <= seat < len(cash):
             return None
         draft = self.view_of(game, seat)["you"]["draft"]
         if draft is None:
             return None
-        payer = seat if kind == "cash" else int(draft["to_seat"])
-        maximum = cash[payer]
-        to = self.player(game, int(draft["to_seat"]))
-        return ModalSpec(
-            self.t(f"monopoly.form.{kind}_title", lang, player=to),
-            self.t("monopoly.form.label", lang, max=self.money(game, maximum)),
-            0,
-            maximum,
-            placeholder="0",
-        )
+        return DEALS.form(self, game, form, seat=seat, to=int(draft["to_seat"]), cash=cash)
 
     # -- private panels --------------------------------------------------------------------------
 
@@ -456,15 +446,7 @@ class MonopolyPresenter(Presenter):
             return self.deal_panel(game, seat)
         if code == "whom":
             return self.whom_panel(game, seat)
-        if code == "done":
-            return Panel(self.t("monopoly.panel.closed", game.row.language))
-        kind, _, number = code.partition(".")
-        if kind == "offer" and number.isascii() and number.isdigit():
-            return self.offer_panel(game, seat, int(number))
-        return await super().on_ui(interaction, game, seat, code)
-
-    def _done(self, game: LiveGame) -> Button:
-        return Button(self.t("monopoly.button.done", game.row.language), ui="done")
+        return DEALS.on_ui(self, game, seat, code) or await super().on_ui(interaction, game, seat, code)
 
     def _legal(self, game: LiveGame, seat: int) -> list[Action]:
         if game.status != "active":
@@ -572,7 +554,7 @@ class MonopolyPresenter(Presenter):
             lines.append(self.t("monopoly.panel.wait_debt", lang))
         elif not controls and view["phase"] != "opening":
             lines.append(self.t("monopoly.panel.nothing_now", lang))
-        controls += [Button(self.t("monopoly.button.deal", lang), ui="deal"), self._done(game)]
+        controls += [Button(self.t("monopoly.button.deal", lang), ui="deal"), DEALS.done(self, game)]
         return Panel("\n".join(lines), controls)
 
     def debt_panel(self, game: LiveGame, seat: int) -> Panel:
@@ -584,8 +566,10 @@ class MonopolyPresenter(Presenter):
         if not mine:
             if view["debts"]:
                 names = self.names(game, sorted({d["debtor"] for d in view["debts"]}))
-                return Panel(self.t("monopoly.panel.others_debt", lang, players=names), [self._done(game)])
-            return Panel(self.t("monopoly.panel.no_debt", lang), [self._done(game)])
+                return Panel(
+                    self.t("monopoly.panel.others_debt", lang, players=names), [DEALS.done(self, game)]
+                )
+            return Panel(self.t("monopoly.panel.no_debt", lang), [DEALS.done(self, game)])
         owed = sum(int(d["total"]) for d in mine)
         cash = int(view["seats"][seat]["cash"])
         to = "; ".join(
@@ -618,7 +602,7 @@ class MonopolyPresenter(Presenter):
             controls.append(Button(self.t("monopoly.button.bankrupt", lang), ui="bankrupt", style="danger"))
         else:
             lines.append(self.t("monopoly.panel.debt_can", lang))
-        controls.append(self._done(game))
+        controls.append(DEALS.done(self, game))
         return Panel("\n".join(lines), controls)
 
     def bankrupt_panel(self, game: LiveGame, seat: int) -> Panel:
@@ -633,64 +617,53 @@ class MonopolyPresenter(Presenter):
         return Panel(self.t("monopoly.panel.bankrupt_confirm", lang), [confirm, back])
 
     def whom_panel(self, game: LiveGame, seat: int) -> Panel:
-        lang = game.row.language
-        others: list[Control] = [
-            Button(
-                self.player(game, a.args[0] if isinstance(a.args[0], int) else None),
-                action=a,
-                style="primary",
-            )
-            for a in self._legal(game, seat)
-            if a.kind == "deal" and a.args
-        ]
-        if not others:
-            return Panel(self.t("monopoly.panel.no_deals_now", lang), [self._done(game)])
-        return Panel(self.t("monopoly.panel.whom", lang), [*others, self._done(game)])
+        return DEALS.whom_panel(self, game, seat, self._legal(game, seat))
 
     def deal_panel(self, game: LiveGame, seat: int) -> Panel:
-        """The draft: a select per side (each pick adds or removes one property), cash forms,
-        get-out card toggles, Send, Drop; without a draft, whom the deal is for."""
-        lang = game.row.language
+        """The draft, or whom the deal is for when there is none.  Monopoly's sides toggle one
+        deed at a time (the engine's ``give``/``want``) and may carry get-out cards."""
         view = self.view_of(game, seat)
         draft = view["you"]["draft"]
         if draft is None:
             return self.whom_panel(game, seat)
-        to = int(draft["to_seat"])
-        text = self.t(
-            "monopoly.panel.draft",
-            lang,
-            player=self.player(game, to),
+        legal = self._legal(game, seat)
+        sides = Draft(
+            int(draft["to_seat"]),
             give=self.side(game, draft["give"]),
             want=self.side(game, draft["want"]),
+            give_choices=self.deed_choices(game, view, legal, "give", draft["give"]["spaces"]),
+            want_choices=self.deed_choices(game, view, legal, "want", draft["want"]["spaces"]),
+            extras=self.card_toggles(game, legal, draft),
         )
-        legal = self._legal(game, seat)
-        controls: list[Control] = []
-        for kind, row in (("give", 0), ("want", 1)):
-            chosen = list(draft[kind]["spaces"])
-            spaces = sorted(
-                {int(a.args[0]) for a in legal if a.kind == kind and isinstance(a.args[0], int)} | set(chosen)
+        return DEALS.draft_panel(self, game, sides, legal)
+
+    def deed_choices(
+        self, game: LiveGame, view: View, legal: Sequence[Action], kind: str, chosen: Sequence[int]
+    ) -> list[Choice]:
+        """A side's select: the deeds the engine would add now and those already on it, each
+        labelled with what picking it does (a toggle) and its price."""
+        lang = game.row.language
+        spaces = sorted(
+            {int(a.args[0]) for a in legal if a.kind == kind and isinstance(a.args[0], int)} | set(chosen)
+        )
+        return [
+            Choice(
+                self.t(
+                    "monopoly.select.remove" if pos in chosen else "monopoly.select.add",
+                    lang,
+                    space=self.place(pos),
+                    price=self.money(game, data.BOARD[pos].price),
+                ),
+                Action(kind, (pos,)),
+                self.deed_note(game, view, pos),
             )
-            if not spaces:
-                continue
-            choices = [
-                Choice(
-                    self.t(
-                        "monopoly.select.remove" if pos in chosen else "monopoly.select.add",
-                        lang,
-                        space=self.place(pos),
-                        price=self.money(game, data.BOARD[pos].price),
-                    ),
-                    Action(kind, (pos,)),
-                    self.deed_note(game, view, pos),
-                )
-                for pos in spaces
-            ]
-            placeholder = self.t(f"monopoly.select.{kind}", lang, player=self.player(game, to))
-            controls.append(Select(placeholder, choices, row=row))
-        controls += [
-            Button(self.t("monopoly.button.cash", lang), modal="cash", row=2),
-            Button(self.t("monopoly.button.ask", lang), modal="ask", row=2),
+            for pos in spaces
         ]
+
+    def card_toggles(self, game: LiveGame, legal: Sequence[Action], draft: View) -> list[Control]:
+        """Get-out cards as toggles on the forms' row: a card is one item, too few for a select."""
+        lang = game.row.language
+        controls: list[Control] = []
         for kind in ("givec", "wantc"):
             side = draft["give" if kind == "givec" else "want"]
             decks = {str(a.args[0]) for a in legal if a.kind == kind and a.args} | set(side["cards"])
@@ -703,17 +676,7 @@ class MonopolyPresenter(Presenter):
                         row=2,
                     )
                 )
-        if Action("send") in legal:
-            controls.append(
-                Button(self.t("monopoly.button.send", lang), action=Action("send"), style="success", row=3)
-            )
-        else:
-            text += "\n" + self.t("monopoly.panel.not_ready", lang)
-        controls += [
-            Button(self.t("monopoly.button.drop", lang), action=Action("drop"), style="danger", row=3),
-            Button(self.t("monopoly.button.done", lang), ui="done", row=3),
-        ]
-        return Panel(text, controls)
+        return controls
 
     def deed_note(self, game: LiveGame, view: View, pos: int) -> str:
         """A select option's description: the group and, if so, that it is mortgaged (10% due)."""
@@ -725,37 +688,7 @@ class MonopolyPresenter(Presenter):
         return note
 
     def offer_panel(self, game: LiveGame, seat: int, number: int) -> Panel:
-        lang = game.row.language
-        view = self.public(game)
-        offer = next((o for o in view["offers"] if o["offer"] == number), None)
-        if offer is None:
-            return Panel(self.t("monopoly.panel.offer_closed", lang, offer=number), [self._done(game)])
-        text = self.t(
-            "monopoly.panel.offer",
-            lang,
-            offer=number,
-            from_seat=self.player(game, offer["from_seat"]),
-            to_seat=self.player(game, offer["to_seat"]),
-            terms=self.terms(game, offer),
-        )
-        controls: list[Control] = []
-        legal = set(self._legal(game, seat))
-        styles: tuple[tuple[str, Style], ...] = (
-            ("accept", "success"),
-            ("reject", "danger"),
-            ("counter", "primary"),
-            ("withdraw", "secondary"),
-        )
-        for kind, style in styles:
-            action = Action(kind, (number,))
-            if action in legal:
-                label = self.t(
-                    f"monopoly.button.{kind}_now" if kind == "counter" else f"monopoly.button.{kind}",
-                    lang,
-                    offer=number,
-                )
-                controls.append(Button(label, action=action, style=style))
-        return Panel(text, [*controls, self._done(game)])
+        return DEALS.offer_panel(self, game, seat, number, self._legal(game, seat))
 
     # -- after a click ---------------------------------------------------------------------------
 
@@ -765,14 +698,9 @@ class MonopolyPresenter(Presenter):
     def next_panel(self, game: LiveGame, seat: int, applied: Applied) -> Panel | None:
         """Drafting stays on the draft, holdings on "My properties" (on the debt panel while in
         debt, so the debtor sees the amount shrink); sending, answers and bankruptcy close."""
-        if game.status != "active":
-            return None
-        kind = applied.action.kind
-        if kind in DRAFT_KINDS or kind == "drop":
-            return self.deal_panel(game, seat)
-        if kind in HOLDING_KINDS:
+        if game.status == "active" and applied.action.kind in HOLDING_KINDS:
             return self.debt_panel(game, seat) if self.in_debt(game, seat) else self.props_panel(game, seat)
-        return None
+        return DEALS.next_panel(self, game, seat, applied)
 
     def panel_for(self, game: LiveGame, seat: int, action: Action) -> Panel | None:
         """Where a stale private button's action lives now: holdings on "My properties" (or the
@@ -780,30 +708,19 @@ class MonopolyPresenter(Presenter):
         kind = action.kind
         if kind in HOLDING_KINDS:
             return self.debt_panel(game, seat) if self.in_debt(game, seat) else self.props_panel(game, seat)
-        if kind in DRAFT_KINDS - {"counter"} or kind in ("send", "drop"):
-            return self.deal_panel(game, seat)
-        if kind in ANSWER_KINDS and action.args and isinstance(action.args[0], int):
-            return self.offer_panel(game, seat, action.args[0])
         if kind == "bankrupt":
             return self.debt_panel(game, seat)
-        return None
+        return DEALS.panel_for(self, game, seat, action)
 
     def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
         """The sender reads at once who must answer; a debtor whose debt got paid reads that."""
-        lang = game.row.language
-        for event in applied.events:
-            if event.kind == "offered":
-                return self.t(
-                    "monopoly.confirm.sent",
-                    lang,
-                    offer=event.params["offer"],
-                    to_seat=self.player(game, event.params["to_seat"]),
-                )
+        sent = DEALS.sent(self, game, applied)
+        if sent is not None:
+            return sent
         paid = [e for e in applied.events if e.kind == "paid" and e.seat == applied.seat]
         if paid and applied.action.kind in HOLDING_KINDS | {"accept"}:
-            return self.t(
-                "monopoly.confirm.debt_paid", lang, amount=self.money(game, paid[-1].params["amount"])
-            )
+            amount = self.money(game, paid[-1].params["amount"])
+            return self.t("monopoly.confirm.debt_paid", game.row.language, amount=amount)
         return None
 
     def private_summary(self, game: LiveGame, seat: int) -> list[str]:
@@ -819,14 +736,7 @@ class MonopolyPresenter(Presenter):
             lines.append(self.t("monopoly.summary.debt", lang, owed=self.money(game, owed)))
         draft = view.get("you", {}).get("draft")
         if draft is not None:
-            lines.append(
-                self.t(
-                    "monopoly.summary.draft",
-                    lang,
-                    player=self.player(game, int(draft["to_seat"])),
-                    terms=self.terms(game, draft),
-                )
-            )
+            lines.append(DEALS.summary(self, game, draft, int(draft["to_seat"])))
         return lines
 
 

@@ -305,25 +305,6 @@ class Presenter:
         """A private line for the player whose action was accepted ("You took a loan: +3 silver")."""
         return None
 
-    def offer_row(self, game: LiveGame, number: int, row: int) -> list[Control]:
-        """Accept / Reject / Counter… / Withdraw for open offer ``number``, on the table.
-
-        Offers are engine state (``accept.<n>``, ``reject.<n>``, ``withdraw.<n>``; Counter opens
-        the game's ``offer.<n>`` panel); everyone sees the row and the engine refuses whoever
-        may not press a button.  Labels are the game's ``<game>.button.accept``... ({offer}).
-        """
-        lang = game.row.language
-
-        def label(key: str) -> str:
-            return self.t(f"{self.game}.button.{key}", lang, offer=number)
-
-        return [
-            Button(label("accept"), action=Action("accept", (number,)), style="success", row=row),
-            Button(label("reject"), action=Action("reject", (number,)), style="danger", row=row),
-            Button(label("counter"), ui=f"offer.{number}", row=row),
-            Button(label("withdraw"), action=Action("withdraw", (number,)), row=row),
-        ]
-
     def panel_for(self, game: LiveGame, seat: int, action: Action) -> Panel | None:
         """The private panel where ``seat`` finds ``action`` now, drawn afresh.
 

@@ -21,7 +21,9 @@ Private panels (``Button(ui=...)``), each with Back and/or Done:
     discard    one button per card in one's hand; the choice stays hidden until all have chosen
 
 Every drafting step keeps its panel open on the next step (:meth:`MarketPresenter.next_panel`),
-so a deal is composed in one private message that is edited in place.
+so a deal is composed in one private message that is edited in place.  The offer panels, the
+table's offer rows and the cash forms are the host's offers kit (``bot.ui.offers``,
+:data:`OFFERS`), as in Monopoly; this cog says how a side reads and which lots may go on it.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.session import Applied, LiveGame
-from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select
+from bot.ui.offers import Draft, OfferKit
+from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter
 from rules.core import Action, Event
 from tests.toymarket.rules import MAX_LEVEL, lot_name
 
@@ -42,14 +45,10 @@ if TYPE_CHECKING:
 View = dict[str, Any]
 
 ROLL = Action("roll")
-SEND = Action("send")
-DROP = Action("drop")
 
-MAX_OFFER_ROWS = 4
-"""Open offers shown on the table, one row each: Discord allows five rows and row 0 is the game's."""
-
-DRAFT_STEPS = frozenset({"deal", "give", "want", "pay", "ask", "counter"})
-"""Actions after which the draft panel stays open on the draft (a counter opens one)."""
+OFFERS = OfferKit("toymarket", max_rows=4, names_recipient=True, sets=True, back_to="holdings", close_row=4)
+"""Four offer rows (Discord allows five and row 0 is the game's); cash forms name the recipient
+(``pay.<seat>``); a side is picked as a set; Back returns to the holdings, on the panels' last row."""
 HOLDINGS_STEPS = frozenset({"improve", "drop"})
 """Actions after which the holdings panel stays open (improve three lots in a row)."""
 
@@ -203,10 +202,7 @@ class MarketPresenter(Presenter):
                 Button(self.t("toymarket.button.discard", lang), ui="discard", style="primary", row=0)
             )
         controls.append(Button(self.t("toymarket.button.holdings", lang), ui="holdings", row=0))
-        for index, offer in enumerate(view["offers"][:MAX_OFFER_ROWS]):
-            number, row = offer["offer"], 1 + index
-            controls += self.offer_row(game, number, row)
-        return controls
+        return controls + OFFERS.rows(self, game, view["offers"], 1)
 
     def modal(self, game: LiveGame, kind: str, seat: int | None = None) -> ModalSpec | None:
         """``pay.<seat>`` / ``ask.<seat>``: cash in a draft, from 0 to what the payer holds.
@@ -214,53 +210,23 @@ class MarketPresenter(Presenter):
         Cash is public in this game, so the bounds tell nobody anything; a form opened for a
         draft since sent elsewhere is still drawn, and the engine explains the change.
         """
-        try:
-            lead = Action.decode(kind)
-        except ValueError:
+        form = OFFERS.cash_form(kind)
+        if form is None or form.to is None:
             return None
-        if lead.kind not in ("pay", "ask") or len(lead.args) != 1 or not isinstance(lead.args[0], int):
-            return None
-        to = lead.args[0]
-        cash: list[int] = self.public(game)["cash"]
-        if not 0 <= to < len(cash):
-            return None
-        if lead.kind == "pay":
-            maximum = cash[seat] if seat is not None and 0 <= seat < len(cash) else sum(cash)
-        else:
-            maximum = cash[to]
-        lang = game.row.language
-        return ModalSpec(
-            self.t(f"toymarket.form.{lead.kind}_title", lang, player=self.player(game, to)),
-            self.t("toymarket.form.label", lang, min=0, max=maximum),
-            0,
-            maximum,
-            placeholder="0",
-        )
+        return OFFERS.form(self, game, form, seat=seat, to=form.to, cash=self.public(game)["cash"])
 
     # -- private panels --------------------------------------------------------------------------
 
     async def on_ui(self, interaction: discord.Interaction, game: LiveGame, seat: int, code: str) -> Panel:
-        lang = game.row.language
         if code == "holdings":
             return self.holdings_panel(game, seat)
         if code == "offer":
-            return self.whom_panel(game, seat)
+            return OFFERS.whom_panel(self, game, seat)
         if code == "draft":
-            return self.draft_panel(game, seat)
+            return self.deal_panel(game, seat)
         if code == "discard":
             return self.discard_panel(game, seat)
-        if code == "done":
-            return Panel(self.t("toymarket.panel.closed", lang))
-        kind, _, number = code.partition(".")
-        if kind == "offer" and number.isascii() and number.isdigit():
-            return self.offer_panel(game, seat, int(number))
-        return await super().on_ui(interaction, game, seat, code)
-
-    def _back(self, game: LiveGame) -> Button:
-        return Button(self.t("toymarket.button.back", game.row.language), ui="holdings", row=4)
-
-    def _done(self, game: LiveGame) -> Button:
-        return Button(self.t("toymarket.button.done", game.row.language), ui="done", row=4)
+        return OFFERS.on_ui(self, game, seat, code) or await super().on_ui(interaction, game, seat, code)
 
     def holdings_panel(self, game: LiveGame, seat: int) -> Panel:
         lang = game.row.language
@@ -296,105 +262,39 @@ class MarketPresenter(Presenter):
             controls.append(Button(self.t("toymarket.button.make_offer", lang), ui="offer", row=3))
             if you["draft"] is not None:
                 controls.append(Button(self.t("toymarket.button.continue", lang), ui="draft", row=3))
-        controls.append(self._done(game))
+        controls.append(OFFERS.done(self, game))
         return Panel(text, controls)
 
-    def whom_panel(self, game: LiveGame, seat: int) -> Panel:
-        lang = game.row.language
-        others: list[Control] = [
-            Button(self.player(game, other), action=Action("deal", (other,)), style="primary", row=0)
-            for other in range(len(game.seats))
-            if other != seat
-        ]
-        return Panel(self.t("toymarket.panel.whom", lang), [*others, self._back(game)])
-
-    def draft_panel(self, game: LiveGame, seat: int) -> Panel:
-        """The draft, with a multi-select per side, the two cash forms, Send, Drop, Back and Done."""
+    def deal_panel(self, game: LiveGame, seat: int) -> Panel:
+        """The draft, each side a multi-select of its owner's lots; without one, a way to start one."""
         lang = game.row.language
         view = self.view_of(game, seat)
         draft = view["you"]["draft"]
         if draft is None:
             return Panel(
                 self.t("toymarket.panel.no_draft", lang),
-                [Button(self.t("toymarket.button.make_offer", lang), ui="offer"), self._back(game)],
+                [Button(self.t("toymarket.button.make_offer", lang), ui="offer"), OFFERS.back(self, game)],
             )
         to = int(draft["to"])
-        text = self.t(
-            "toymarket.panel.draft",
-            lang,
-            player=self.player(game, to),
+
+        def lots(owner: int, kind: str) -> list[Choice]:
+            return [
+                Choice(lot_name(lot["lot"]), Action(kind, (lot["lot"],)))
+                for lot in view["lots"]
+                if lot["owner"] == owner
+            ]
+
+        sides = Draft(
+            to,
             give=self.side(game, draft["give"], int(draft["pay"])),
             want=self.side(game, draft["want"], int(draft["ask"])),
+            give_choices=lots(seat, "give"),
+            want_choices=lots(to, "want"),
         )
-        controls: list[Control] = []
-        for kind, owner, row, placeholder in (
-            ("give", seat, 0, self.t("toymarket.select.give", lang)),
-            ("want", to, 1, self.t("toymarket.select.want", lang, player=self.player(game, to))),
-        ):
-            lots = [lot["lot"] for lot in view["lots"] if lot["owner"] == owner]
-            if lots:
-                controls.append(
-                    Select(
-                        placeholder,
-                        [Choice(lot_name(lot), Action(kind, (lot,))) for lot in lots],
-                        row=row,
-                        min_values=0,
-                        max_values=len(lots),
-                        combine=kind,
-                    )
-                )
-        controls += [
-            Button(self.t("toymarket.button.pay", lang), modal=f"pay.{to}", row=2),
-            Button(self.t("toymarket.button.ask", lang), modal=f"ask.{to}", row=2),
-            Button(self.t("toymarket.button.send", lang), action=SEND, style="success", row=3),
-            Button(self.t("toymarket.button.drop", lang), action=DROP, style="danger", row=3),
-            self._back(game),
-            self._done(game),
-        ]
-        return Panel(text, controls)
+        return OFFERS.draft_panel(self, game, sides)
 
     def offer_panel(self, game: LiveGame, seat: int, number: int) -> Panel:
-        lang = game.row.language
-        view = self.public(game)
-        offer = next((o for o in view["offers"] if o["offer"] == number), None)
-        if offer is None:
-            return Panel(self.t("toymarket.panel.offer_closed", lang, offer=number), [self._done(game)])
-        text = self.t(
-            "toymarket.panel.offer",
-            lang,
-            offer=number,
-            from_seat=self.player(game, offer["from_seat"]),
-            to_seat=self.player(game, offer["to_seat"]),
-            terms=self.terms(game, offer),
-        )
-        controls: list[Control] = []
-        if offer["to_seat"] == seat:
-            controls += [
-                Button(
-                    self.t("toymarket.button.accept", lang, offer=number),
-                    action=Action("accept", (number,)),
-                    style="success",
-                    row=0,
-                ),
-                Button(
-                    self.t("toymarket.button.reject", lang, offer=number),
-                    action=Action("reject", (number,)),
-                    style="danger",
-                    row=0,
-                ),
-                Button(
-                    self.t("toymarket.button.counter_now", lang), action=Action("counter", (number,)), row=0
-                ),
-            ]
-        if offer["from_seat"] == seat:
-            controls.append(
-                Button(
-                    self.t("toymarket.button.withdraw", lang, offer=number),
-                    action=Action("withdraw", (number,)),
-                    row=0,
-                )
-            )
-        return Panel(text, [*controls, self._done(game)])
+        return OFFERS.offer_panel(self, game, seat, number)
 
     def discard_panel(self, game: LiveGame, seat: int) -> Panel:
         lang = game.row.language
@@ -413,17 +313,13 @@ class MarketPresenter(Presenter):
             )
             for card in you["hand"]
         ]
-        return Panel(self.t("toymarket.panel.discard", lang), [*cards, self._done(game)])
+        return Panel(self.t("toymarket.panel.discard", lang), [*cards, OFFERS.done(self, game)])
 
     def next_panel(self, game: LiveGame, seat: int, applied: Applied) -> Panel | None:
         """Drafting steps stay on the draft, improving and dropping on the holdings; the rest close."""
-        if game.status != "active":
-            return None
-        if applied.action.kind in DRAFT_STEPS:
-            return self.draft_panel(game, seat)
-        if applied.action.kind in HOLDINGS_STEPS:
+        if game.status == "active" and applied.action.kind in HOLDINGS_STEPS:
             return self.holdings_panel(game, seat)
-        return None
+        return OFFERS.next_panel(self, game, seat, applied)
 
     def panel_for(self, game: LiveGame, seat: int, action: Action) -> Panel | None:
         """Where an action lives, drawn afresh when its button went stale (a lot changed hands or
@@ -432,26 +328,13 @@ class MarketPresenter(Presenter):
         kind = action.kind
         if kind == "improve":
             return self.holdings_panel(game, seat)
-        if kind in DRAFT_STEPS - {"counter"} or kind in ("send", "drop"):
-            return self.draft_panel(game, seat)
-        if kind in ("accept", "reject", "counter", "withdraw") and action.args:
-            number = action.args[0]
-            return self.offer_panel(game, seat, number) if isinstance(number, int) else None
         if kind == "discard":
             return self.discard_panel(game, seat)
-        return None
+        return OFFERS.panel_for(self, game, seat, action)
 
     def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
         """Sending is the one step whose result the sender should read at once: who must answer."""
-        for event in applied.events:
-            if event.kind == "offered":
-                return self.t(
-                    "toymarket.confirm.sent",
-                    game.row.language,
-                    offer=event.params["offer"],
-                    to_seat=self.player(game, event.params["to_seat"]),
-                )
-        return None
+        return OFFERS.sent(self, game, applied)
 
     def private_summary(self, game: LiveGame, seat: int) -> list[str]:
         """Catch me up: one's cards and the draft in progress, from ``view(state, seat)``."""
@@ -463,14 +346,7 @@ class MarketPresenter(Presenter):
         lines = [self.t("toymarket.summary.cards", lang, cards=cards)]
         draft = you["draft"]
         if draft is not None:
-            lines.append(
-                self.t(
-                    "toymarket.summary.draft",
-                    lang,
-                    player=self.player(game, int(draft["to"])),
-                    terms=self.terms(game, draft),
-                )
-            )
+            lines.append(OFFERS.summary(self, game, draft, int(draft["to"])))
         return lines
 
 
