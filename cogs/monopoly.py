@@ -84,6 +84,7 @@ HOLDING_KINDS = frozenset({"build", "sell", "mort", "unmort"})
 MERGED = {
     ("rolled", "moved"): "rolled_moved",
     ("rent_due", "paid"): "rent_paid",
+    ("rent_collected", "paid"): "rent_collected_paid",
     ("tax", "paid"): "tax_paid",
     ("card_drawn", "paid"): "card_paid",
     ("card_drawn", "collected"): "card_collected",
@@ -109,6 +110,15 @@ class MonopolyPresenter(Presenter):
 
     # -- words -----------------------------------------------------------------------------------
 
+    def score(self, game: LiveGame, value: int) -> str:
+        """Final standings are net worth, so they read as money."""
+        return self.money(game, value)
+
+    def score_part(self, game: LiveGame, key: str, value: int) -> str:
+        if key == "cash":
+            return self.t("monopoly.score.cash", game.row.language, value=self.money(game, value))
+        return super().score_part(game, key, value)
+
     def money(self, game: LiveGame, amount: object) -> str:
         """``$1,500``: every amount of the game, formatted by the host's :meth:`number`."""
         value = _int(amount)
@@ -129,10 +139,10 @@ class MonopolyPresenter(Presenter):
         return self.t(f"monopoly.getout.{deck}", game.row.language)
 
     def seats_or_bank(self, game: LiveGame, seats: object) -> str:
-        """Creditors: players by name, ``-1`` as the bank."""
+        """Creditors: players by name; ``-1``, or no seat at all (a debt's ``to_seats``), is the bank."""
         lang = game.row.language
         values = list(seats) if isinstance(seats, list | tuple) else []
-        if values and all(_int(s) == BANK for s in values):
+        if all(_int(s) == BANK for s in values):
             return self.t("monopoly.bank", lang)
         return self.names(game, [s for s in values if _int(s) != BANK])
 
@@ -208,6 +218,11 @@ class MonopolyPresenter(Presenter):
         why = WHY_KEYS.get(event.kind)
         if why is not None and isinstance(p.get("reason"), str):
             params["why"] = self.t(f"monopoly.{why}.{p['reason']}", game.row.language)
+        if event.kind == "bankrupt":
+            what = [self.money(game, p["cash"])] if _int(p.get("cash")) else []
+            what += [self.place(pos) for pos in p.get("spaces") or []]
+            what += [self.card_name(game, deck) for deck in p.get("cards") or []]
+            params["what"] = self.phrase(game, what)
         if event.kind == "in_debt":
             params["short"] = self.money(game, max(0, int(p.get("owed", 0)) - int(p.get("cash", 0))))
         return params
@@ -220,6 +235,10 @@ class MonopolyPresenter(Presenter):
             return "monopoly.event.rolled_doubles"
         if event.kind == "auction_won" and event.params.get("item") != "property":
             return "monopoly.event.auction_won_building"
+        if event.kind == "bankrupt" and not (
+            _int(event.params.get("cash")) or event.params.get("spaces") or event.params.get("cards")
+        ):
+            return "monopoly.event.bankrupt_empty"
         return super().event_key(game, event)
 
     def lines(self, game: LiveGame, events: Sequence[Event]) -> list[str]:
@@ -284,7 +303,7 @@ class MonopolyPresenter(Presenter):
             )
         elif view["debts"]:
             debts = view["debts"]
-            head = "; ".join(
+            head = " ".join(
                 self.t(
                     "monopoly.status.debt",
                     lang,
@@ -312,6 +331,15 @@ class MonopolyPresenter(Presenter):
                 player=self.player(game, turn),
                 where=where,
                 price=self.money(game, view["spaces"][seat["position"]]["price"]),
+            )
+        for claim in view["claims"]:
+            head += " " + self.t(
+                "monopoly.status.claim",
+                lang,
+                owner=self.player(game, claim["owner"]),
+                amount=self.money(game, claim["amount"]),
+                player=self.player(game, claim["payer"]),
+                space=self.place(claim["space"]),
             )
         if view["offers"]:
             head += " " + self.t("monopoly.status.offers", lang, count=len(view["offers"]))
@@ -539,22 +567,30 @@ class MonopolyPresenter(Presenter):
         open to the seat now, each with its price (the host pages a long list)."""
         lang = game.row.language
         view = self.view_of(game, seat)
+        if 0 <= seat < len(view["seats"]) and not view["seats"][seat]["alive"]:
+            return Panel(self.t("monopoly.panel.out", lang), [DEALS.done(self, game)])
         lines = [self.purse(game, view, seat)]
         lines += self.holdings_lines(game, view, seat) or [self.t("monopoly.panel.no_props", lang)]
         legal = self._legal(game, seat)
+        shortage = view["shortage"]
         controls: list[Control] = [
             self.holding_button(game, view, a) for a in legal if a.kind in HOLDING_KINDS
         ]
         if any(d["debtor"] == seat for d in view["debts"]):
             lines.append(self.t("monopoly.panel.see_debt", lang))
             controls.insert(0, Button(self.t("monopoly.button.debt", lang), ui="debt", style="danger"))
-        elif view["auction"] is not None or view["shortage"] is not None:
+        elif shortage is not None and shortage["requester"] == seat:
+            item = self.t(f"monopoly.item.{shortage['item']}", lang)
+            lines.append(self.t("monopoly.panel.wait_own_shortage", lang, item=item))
+        elif view["auction"] is not None or shortage is not None:
             lines.append(self.t("monopoly.panel.wait_overlay", lang))
         elif view["debts"]:
             lines.append(self.t("monopoly.panel.wait_debt", lang))
         elif not controls and view["phase"] != "opening":
             lines.append(self.t("monopoly.panel.nothing_now", lang))
-        controls += [Button(self.t("monopoly.button.deal", lang), ui="deal"), DEALS.done(self, game)]
+        if any(a.kind == "deal" for a in legal):
+            controls.append(Button(self.t("monopoly.button.deal", lang), ui="deal"))
+        controls.append(DEALS.done(self, game))
         return Panel("\n".join(lines), controls)
 
     def debt_panel(self, game: LiveGame, seat: int) -> Panel:
@@ -717,6 +753,8 @@ class MonopolyPresenter(Presenter):
         sent = DEALS.sent(self, game, applied)
         if sent is not None:
             return sent
+        if applied.action.kind == "bankrupt":
+            return self.t("monopoly.confirm.bankrupt", game.row.language)
         paid = [e for e in applied.events if e.kind == "paid" and e.seat == applied.seat]
         if paid and applied.action.kind in HOLDING_KINDS | {"accept"}:
             amount = self.money(game, paid[-1].params["amount"])

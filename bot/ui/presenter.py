@@ -156,13 +156,18 @@ class Presenter:
         )
         if not found:
             return self.t("host.nobody", lang)
+        return self.phrase(game, found)
+
+    def phrase(self, game: LiveGame, items: Sequence[str]) -> str:
+        """Words as one list ("$225, SFO Airport and Water Works"), joined as :meth:`names` joins."""
+        lang = game.row.language
         joiner = next(
             (self.t(key, lang) for key in ("host.and", f"{self.game}.and") if self.catalog.has(key, lang)),
             ", ",
         )
-        if len(found) <= 2:
-            return joiner.join(found)
-        return joiner.join((", ".join(found[:-1]), found[-1]))  # "Ana, Bob and Cy"
+        if len(items) <= 2:
+            return joiner.join(items)
+        return joiner.join((", ".join(items[:-1]), items[-1]))  # "Ana, Bob and Cy"
 
     def number(self, game: LiveGame, value: int) -> str:
         """``1,500``: a whole number as the table's language writes it.
@@ -343,11 +348,15 @@ class Presenter:
                     lang,
                     rank=outcome.ranks[seat],
                     player=self.player(game, seat),
-                    score=outcome.scores[seat],
+                    score=self.score(game, outcome.scores[seat]),
                     detail=f" ({detail})" if detail else "",
                 )
             )
         return lines
+
+    def score(self, game: LiveGame, value: int) -> str:
+        """A final score as the standings print it; a game whose score is money says so."""
+        return self.number(game, value)
 
     def score_part(self, game: LiveGame, key: str, value: int) -> str:
         """One item of a score breakdown, named by the catalog when it has a name for it."""

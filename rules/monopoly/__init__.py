@@ -25,6 +25,7 @@ from rules.core import (
     validate_options,
 )
 from rules.monopoly import data, engine, holdings
+from rules.monopoly.fingerprint import fingerprint as _fingerprint
 from rules.monopoly.invariants import invariants as _invariants
 from rules.monopoly.state import OVER, SCHEMA, MonopolyState, dump_state, load_state
 from rules.monopoly.tokens import card_token, parse_card, parse_space, space_name, space_token
@@ -71,21 +72,24 @@ class MonopolyRules:
         return engine.waiting_for(state)
 
     def outcome(self, state: MonopolyState) -> Outcome | None:
-        """Net worth for the seats still in, 0 for the bankrupt; a seat out later ranks higher."""
+        """Net worth (the score) with cash beside it for the seats still in; the bankrupt score 0
+        and are marked so, and a seat out later ranks higher."""
         if state.phase != OVER:
             return None
-        parts = []
+        parts: list[dict[str, int]] = []
         keys = []
+        scores = []
         for seat in range(state.players):
             if state.alive[seat]:
                 worth = holdings.net_worth(state, seat)
-                parts.append({"cash": state.cash[seat], "worth": worth})
+                parts.append({"cash": state.cash[seat]})
                 keys.append((1, worth, 0))
+                scores.append(worth)
             else:
-                parts.append({"cash": 0, "worth": 0})
+                parts.append({"bankrupt": 1})
                 keys.append((0, 0, state.out.index(seat)))
-        scores = tuple(part["worth"] for part in parts)
-        return Outcome(scores, rank_by(keys), tuple(parts))
+                scores.append(0)
+        return Outcome(tuple(scores), rank_by(keys), tuple(parts))
 
     def view(self, state: MonopolyState, seat: int | None) -> dict[str, JSON]:
         result: dict[str, JSON] | None = None
@@ -108,7 +112,7 @@ class MonopolyRules:
         return _invariants(state)
 
     def fingerprint(self, state: MonopolyState, action: Action) -> str | None:
-        return engine.fingerprint(state, action)
+        return _fingerprint(state, action)
 
 
 RULES = MonopolyRules()

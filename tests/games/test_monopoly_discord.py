@@ -30,7 +30,7 @@ from bot.registry import GameEntry
 from bot.ui.presenter import Button, Control, Panel, Select
 from cogs.monopoly import MonopolyPresenter
 from rules.core import Action, Event
-from rules.monopoly import RULES, MonopolyRules, MonopolyState, engine
+from rules.monopoly import RULES, MonopolyRules, MonopolyState, turn
 from rules.monopoly.state import ROLL, Debt
 from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
 
@@ -164,7 +164,7 @@ async def test_scripted_opening_buy_auction_restart_end(
                     bought = True
                     continue
                 await public_click(table, mover, "Auction it")
-                assert "goes to auction (not bought)" in table.recent()
+                assert "Up for auction (not bought): Castro Street." in table.recent()
                 board = table.table_message()
                 assert {"Bid $1", "Bid $2", "Bid $3", "Bid $6", "Other amount…", "Pass"} <= set(labels(board))
                 bidder = table.on_turn()
@@ -433,10 +433,12 @@ def test_one_line_for_rent_tax_and_cards() -> None:
     game = fake_game(state, 2)
     state.owner[24] = 0
     state.position[1] = 24
-    lines = presenter.lines(game, engine._land(state, 1, 7))
+    lines = presenter.lines(game, turn.land(state, 1, 7, turn.roll_dice))
     assert lines == ["p1 lands on Napa Valley (p0): pays $20 rent."]
     state.position[1] = 4
-    assert presenter.lines(game, engine._land(state, 1, 7)) == ["p1 lands on Income Tax: pays $200."]
+    assert presenter.lines(game, turn.land(state, 1, 7, turn.roll_dice)) == [
+        "p1 lands on Income Tax: pays $200."
+    ]
 
 
 def test_debt_panel_offers_bankruptcy_only_when_nothing_covers_it() -> None:
@@ -503,6 +505,8 @@ def test_rare_events_are_phrased() -> None:
         Event("rent_forfeited", 1, {"owner_seat": 0, "space": 24, "token": "napa-valley", "amount": 20}),
         Event("in_debt", 1, {"owed": 1100, "cash": 40, "to_seats": [0], "reason": "rent"}),
         Event("game_over", None, {"reason": "bankruptcy", "winners": [0]}),
+        Event("rent_collected", 1, {"owner_seat": 0, "space": 24, "token": "napa-valley", "amount": 20}),
+        Event("bankrupt", 2, {"to_seats": [0], "cash": 0, "spaces": [], "tokens": [], "cards": []}),
     ]
     lines = [presenter.event_line(game, event) for event in samples]
     for line in lines:
@@ -510,9 +514,21 @@ def test_rare_events_are_phrased() -> None:
     assert lines[1] == "Nobody bids: Rodeo Drive stays with the bank."
     assert (
         lines[4]
-        == "p1 is bankrupt: $12, Route 66, Mojave Desert and cards (Your Float Popped) go to the bank."
+        == "p1 is bankrupt. Handed over to the bank: $12, Route 66, Mojave Desert and Your Float Popped."
     )
     assert lines[5] == "p0 builds a hotel on Route 66 for $50 (now a hotel)."
+    assert lines[-2] == "p0 collects the rent for Napa Valley: p1 owes $20."
+    assert lines[-1] == "p2 is bankrupt, with nothing left to hand over."
     assert lines[14] == (
         "p1 owes $1,100 to p0 (rent) but has $40: must raise $1,060 by selling, mortgaging or a deal."
     )
+
+
+def test_a_debt_to_the_bank_is_named_on_the_table() -> None:
+    """A debt's creditors are empty for the bank: the status names the bank, not "nobody"."""
+    presenter = MonopolyPresenter(Catalog.load())
+    state = RULES.setup(2, {}, 3)
+    in_debt(state)
+    state.debts[0] = Debt(0, [], 300, "tax")
+    game = fake_game(state, 2)
+    assert "p0 owes $300 to the bank and must raise it." in presenter.status(game, presenter.public(game))

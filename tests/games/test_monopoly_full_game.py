@@ -203,7 +203,7 @@ async def shortage_auction(cast: Cast) -> None:
     assert "**Brown [Br]** (whole group)" in props.content
     assert "LAX Airport: mortgaged (repay $110)" in props.content, "the deal's airport is listed"
     after = panel(await ana.click(props, label="House on Route 66 ($50)"))
-    assert "wait until the auction or the shortage claims are over" in after.content
+    assert "Your house waits for the other claims" in after.content
     assert "ana wants a house for Route 66, but the bank has only 1: bob may claim one too." in cast.recent()
     board = cast.table.table_message()
     assert "The bank is short of houses (1 left): bob may claim one." in board.content
@@ -217,7 +217,7 @@ async def shortage_auction(cast: Cast) -> None:
 
     await public_click(cast.table, bob, "Claim a house: Haight-Ashbury")
     assert "bob claims a house for Haight-Ashbury." in cast.recent()
-    assert "a house goes to auction (building shortage); bidding order: ana and bob." in cast.recent()
+    assert "Up for auction (building shortage): a house. Bidding order: ana and bob." in cast.recent()
     board = cast.table.table_message()
     assert "Auction of a house: no bid yet · ana bids next." in board.content
     bid = await type_amount(ana, board, "Other amount…", HOUSE_BID)
@@ -251,7 +251,7 @@ async def declined_property_auction(cast: Cast) -> None:
 
     await public_click(cast.table, ana, "Auction it")
     assert (
-        "Santa Monica Pier goes to auction (not bought); bidding order: bob, cy, dee and ana."
+        "Up for auction (not bought): Santa Monica Pier. Bidding order: bob, cy, dee and ana."
         in cast.recent()
     )
     await public_click(cast.table, bob, "Bid $1")
@@ -281,13 +281,14 @@ async def rent_on_request(cast: Cast) -> None:
     board = cast.table.table_message()
     collect = f"Collect {money(rent)} rent: Big Sur"
     assert {collect, "End turn"} <= set(labels(board)) and f"<@{dee.id}>" in board.content
+    assert f"dee may collect {money(rent)} rent from bob (Big Sur) until the next roll." in board.content
     state = await cast.state()
     assert state.cash == before and len(state.claims) == 1, "nothing is paid before dee asks"
     refused = await bob.click(board, label=collect)
     assert refused.ephemeral and "no rent to collect" in private_text(refused), "only the owner collects"
 
     await public_click(cast.table, dee, collect)
-    assert f"bob lands on Big Sur (dee): pays {money(rent)} rent." in cast.recent()
+    assert f"dee collects {money(rent)} rent from bob for Big Sur." in cast.recent()
     assert collect not in labels(cast.table.table_message())
     state = await cast.state()
     assert state.claims == [] and state.cash[BOB] == before[BOB] - rent
@@ -310,7 +311,7 @@ async def bankruptcy_to_dee(cast: Cast) -> None:
         "by selling, mortgaging or a deal." in cast.recent()
     )
     board = cast.table.table_message()
-    assert f"cy owes {money(rent)} to dee and must raise it" in board.content
+    assert f"cy owes {money(rent)} to dee and must raise it." in board.content
     assert "Roll" not in labels(board) and "End turn" not in labels(board), "the game waits for cy"
 
     opened = panel(await cy.click(board, label="Raise money…"))
@@ -326,13 +327,15 @@ async def bankruptcy_to_dee(cast: Cast) -> None:
     confirm = panel(await cy.click(opened, label="Declare bankruptcy…"))
     assert "cannot be undone" in confirm.content
     done = await cy.click(confirm, label="Yes, declare bankruptcy")
-    assert done.acknowledged
+    assert done.acknowledged and "You are out of the game" in private_text(done)
     assert (
-        "cy is bankrupt: $225, SFO Airport, Water Works and cards (Party Canceled) go to dee."
+        "cy is bankrupt. Handed over to dee: $225, SFO Airport, Water Works and Party Canceled."
         in cast.recent()
     )
     board = cast.table.table_message()
     assert "~~cy~~ out" in board.content
+    out = panel(await cy.click(board, label="My properties"))
+    assert "You are out of the game (bankrupt)." in out.content and labels(out) == ["Done"]
     sfo_keep, sfo_lift = "Keep SFO Airport mortgaged ($10)", "Repay SFO Airport ($110)"
     water_keep, water_lift = "Keep Water Works mortgaged ($8)", "Repay Water Works ($83)"
     assert {sfo_keep, sfo_lift, water_keep, water_lift} <= set(labels(board))
@@ -463,6 +466,11 @@ async def test_a_whole_game_by_clicks(tmp_path: Path, registered: Callable[[Mono
         assert len(standings) == 4, standings
         for line, s in zip(standings, order, strict=True):
             assert line.startswith(f"**{outcome.ranks[s]}.** {members[s].name}: "), (line, outcome)
+            if state.alive[s]:
+                worth_and_cash = f"{money(worth[s])} ({money(state.cash[s])} in cash)"
+                assert line.endswith(worth_and_cash), "net worth and cash read as money"
+            else:
+                assert line.endswith(": $0 (bankrupt)"), line
         alive = [s for s in range(4) if state.alive[s]]
         assert order[0] == max(alive, key=lambda s: worth[s]), "the richest by net worth wins"
 

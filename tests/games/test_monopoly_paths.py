@@ -155,7 +155,7 @@ async def open_shortage(bot: GameBot, table: Table) -> tuple[Any, Any, Any]:
     requester, first, second = [await member_at(bot, table, s) for s in range(3)]
     props = panel(await requester.click(table.table_message(), label=PROPS))
     after = panel(await requester.click(props, label="House on Route 66 ($50)"))
-    assert "wait until the auction or the shortage claims are over" in after.content
+    assert "Your house waits for the other claims" in after.content
     assert (
         "ana wants a house for Route 66, but the bank has only 1: bob and cy may claim one too."
         in table.recent()
@@ -208,7 +208,7 @@ async def test_shortage_claims_go_to_auction(tmp_path: Path, registered: Registe
         await public_click(table, first, "Claim a house: Haight-Ashbury")
         assert "bob claims a house for Haight-Ashbury." in table.recent()
         await public_click(table, second, "No claim")
-        assert "a house goes to auction (building shortage); bidding order: ana and bob." in table.recent(3)
+        assert "Up for auction (building shortage): a house. Bidding order: ana and bob." in table.recent(3)
         board = table.table_message()
         assert "Pass" in labels(board) and table.on_turn().id == requester.id
         await public_click(table, requester, "Bid $1")
@@ -324,7 +324,7 @@ async def test_rent_ask_collected_before_the_next_roll(tmp_path: Path, registere
         assert collect in labels(table.table_message()) and (await state_of(bot)).turn == 2
         assert f"<@{owner.id}>" in table.table_message().content, "the owner is asked too"
         await public_click(table, owner, collect)
-        assert f"bob lands on Napa Valley (ana): pays ${amount} rent." in table.recent()
+        assert f"ana collects ${amount} rent from bob for Napa Valley." in table.recent()
         assert collect not in labels(table.table_message())
         state = await sound(bot)
         assert state.claims == [] and state.cash[:2] == [1500 + amount, 1500 - amount]
@@ -438,7 +438,7 @@ async def test_bankruptcy_then_final_standings(tmp_path: Path, registered: Regis
         assert other.content.startswith("ana and cy must raise money")
 
         await declare_bankruptcy(table, ana)
-        assert "ana is bankrupt: $100, nothing and cards (nothing) go to bob." in table.recent(3)
+        assert "ana is bankrupt. Handed over to bob: $100." in table.recent(3)
         board = table.table_message()
         assert "~~ana~~ out" in board.content and "bob $1,600" in board.content and "cy $100" in board.content
         assert "cy owes $300 to bob" in board.content and "ana owes" not in board.content
@@ -449,7 +449,7 @@ async def test_bankruptcy_then_final_standings(tmp_path: Path, registered: Regis
 
         await declare_bankruptcy(table, cy)
         final = table.table_message()
-        assert "cy is bankrupt: $100, nothing and cards (nothing) go to bob." in table.recent(3)
+        assert "cy is bankrupt. Handed over to bob: $100." in table.recent(3)
         assert "Game over: only one player is left." in table.recent(3)
         assert "Final standings:" in final.content
         assert "**1.** bob" in final.content
