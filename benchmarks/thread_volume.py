@@ -1,19 +1,34 @@
 """How loud a table is: one full 3-player game of each game, played by clicks through SimCord.
 
 The real bot (command tree, ``DynamicItem`` routing, panels, forms, attachments) plays a whole
-game of California and of The Estates in simulated Discord.  A seeded script picks, for the seat
-the game waits for, a random legal action, and reaches it the way a player would: a button on the
-table, or the game's private panel (California's store panel, The Estates' bid panel or form).
-It never uses private actions (a stow), which leave the thread untouched anyway.
+game of California, The Estates and Monopoly California Dreaming in simulated Discord.  A seeded
+script picks, for a seat the game waits for, a random legal action, and reaches it the way a
+player would: a button on the table, or the game's private panel (California's store panel, The
+Estates' bid panel or form).  It never uses private actions (a stow), which leave the thread
+untouched anyway.
+
+Monopoly (:class:`MonopolyDriver`) is played on a table opened with ``turns=30`` (the game ends
+after 30 full rounds, richest by net worth wins, unless bankruptcies end it first; about 300 to
+450 actions, a few seconds).  Its script reaches every move as a player does: Roll, Buy, End
+turn, auction bids (quick bids or the "Other amount…" form), claims and an offer's Accept /
+Reject / Withdraw on the table; building, selling and (un)mortgaging in "My properties" (a
+debtor's sales and mortgages in "Raise money…", bankruptcy behind its confirmation); deals in
+"Propose a deal" (whom, then the draft's selects, card toggles, cash forms, Send or Drop);
+Counter through the offer's own panel.  A private panel that stays open on the current table
+(a draft, a building spree) is used again instead of being reopened.  Its policy is weighted by
+kind of move (:data:`MONOPOLY_WEIGHTS`): the turn and what the game waits for are likely, any-time
+moves (mortgages, new deals) rare, so the sample looks like a game rather than a mortgage
+carousel; drafts are private moves, counted among the actions as they are stored.
 
 Printed per game:
 
 - messages left in the thread at the end, and how many still carry an image;
-- the most images the thread showed at any moment (checked after every click);
+- the most images the thread showed at any moment (checked after every scripted move);
 - pings per player (new messages that mention and notify them) against the number of times the
   game started waiting for that player, and pings per player-turn;
 - Discord API calls (every REST request the bot made, interaction answers included) per accepted
-  action and per click.
+  action and per click; for Monopoly also per kind of move (``calls_by_kind``) and the script's
+  own misses (click paths that ended in no move; 0 expected).
 
 Goals (issue 8): at most one image in the thread at any time; pings per player at most the times
 the game started waiting for them, plus one for the final standings, which ping everyone; at most
@@ -21,7 +36,7 @@ the game started waiting for them, plus one for the final standings, which ping 
 
 Usage::
 
-    PYTHONPATH=. python benchmarks/thread_volume.py [--seed 7] [--games california,estates]
+    PYTHONPATH=. python benchmarks/thread_volume.py [--seed 7] [--games california,estates,monopoly]
 
 The last line is one JSON object with every figure; its ``ok`` is true only when every goal is met.
 """
@@ -30,12 +45,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import random
+import re
 import shutil
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,12 +62,14 @@ import simcord
 from benchmarks.torture_discord_common import (
     clickable,
     close_bots,
+    components,
     custom_ids,
     drain,
     make_bot,
     public_messages,
     quick_settle,
     scratch_dir,
+    stored_of,
 )
 from rules.core import Action
 
@@ -59,6 +79,9 @@ GOAL_CALLS_PER_ACTION = 2.5
 MAX_CLICKS = 5000
 PRIVATE_KINDS = {"stow"}
 """Private actions the script leaves out: they change nothing in the thread."""
+PRIVATE_DRAFT_KINDS = frozenset({"deal", "give", "want", "givec", "wantc", "cash", "ask", "drop"})
+"""Monopoly's private moves (a deal's draft until Send), which the script does make: they are
+how a deal gets on the table.  They change nothing in the thread either."""
 
 
 @dataclass
@@ -74,10 +97,21 @@ class Figures:
     started_waiting: dict[str, int] = field(default_factory=dict)
     finished: bool = False
     seconds: float = 0.0
+    by_kind: dict[str, list[int]] = field(default_factory=dict)
+    """Per kind of action the script took: ``[times, clicks, Discord calls]`` (Monopoly's driver)."""
+    misses: int = 0
+    """Click paths that ended in no accepted action (the script's own mistakes; Monopoly's driver)."""
 
     @property
     def calls_per_action(self) -> float:
         return self.calls / max(self.actions, 1)
+
+    @property
+    def calls_per_public_action(self) -> float:
+        """Calls per action with the private moves left out (their cost too; from ``by_kind``)."""
+        private = [cost for kind, cost in self.by_kind.items() if kind in PRIVATE_DRAFT_KINDS]
+        calls = self.calls - sum(cost[2] for cost in private)
+        return calls / max(self.actions - sum(cost[0] for cost in private), 1)
 
     @property
     def calls_per_click(self) -> float:
@@ -121,7 +155,8 @@ class Driver:
         guild = self.env.create_guild()
         channel = guild.create_text_channel("games")
         self.players = [guild.add_member(self.env.create_user(f"player{i + 1}")) for i in range(PLAYERS)]
-        opened = await self.players[0].slash(channel, "game new", name=self.game)
+        opened = await self.players[0].slash(channel, "game new", name=self.game, **self.table_options())
+        assert opened.response is not None, "/game new answers with the lobby"
         lobby = opened.response.message
         for player in self.players[1:]:
             await player.click(lobby, label="Join")
@@ -137,7 +172,7 @@ class Driver:
                 break
             await self.step(live)
             self.look()
-            if self.figures.clicks % 200 == 0:
+            if self.drain_due():
                 await drain(self.env)
         live = await self.bot.sessions.load(game_id)
         self.figures.finished = live.status == "finished"
@@ -148,6 +183,14 @@ class Driver:
         self.figures.messages = len(messages)
         self.figures.with_images = sum(1 for m in messages if m.attachments)
         return self.figures
+
+    def drain_due(self) -> bool:
+        """Whether to move SimCord's clock past old panels' timeouts now (``drain``)."""
+        return self.figures.clicks % 200 == 0
+
+    def table_options(self) -> dict[str, str]:
+        """Extra arguments of ``/game new`` (``options="..."``); none for games that end by themselves."""
+        return {}
 
     def look(self) -> None:
         images = sum(1 for m in public_messages(self.env, self.thread_id) if m.attachments)
@@ -253,13 +296,278 @@ class Driver:
         self.figures.started_waiting = {self.players[s].name: starts.get(s, 0) for s in range(PLAYERS)}
 
 
+MONOPOLY_TURNS = 30
+"""Monopoly's ``turns`` table option: the game ends after this many full rounds (richest by net
+worth wins) unless bankruptcies end it first.  ``rules.monopoly.data.PLAY_TURNS`` (15, the rules'
+``play_options``) is for bulk random play; 30 rounds by clicks are about 300 to 450 actions and
+5 to 10 seconds, long enough for colour groups to be completed and built on, and for debts."""
+
+MONOPOLY_WEIGHTS: dict[str, float] = {
+    # What the game waits for: the turn, auctions, shortage claims, mortgaged deeds received,
+    # collecting rent, answering a deal, leaving the game when nothing else covers a debt.
+    "roll": 1.0,
+    "fine": 1.0,
+    "card": 1.0,
+    "buy": 3.0,  # most players buy what they land on when they can; declining starts an auction
+    "decline": 1.0,
+    "end": 1.0,
+    "bid": 1.0,
+    "pass": 1.0,
+    "claim": 1.0,
+    "noclaim": 1.0,
+    "keep": 1.0,
+    "lift": 1.0,
+    "rent": 1.0,
+    "accept": 1.0,
+    "reject": 1.0,
+    "counter": 0.5,
+    "bankrupt": 1.0,
+    "withdraw": 0.1,
+    # Any time, from "My properties" (or the debt panel, where they are what a debtor does).
+    "build": 0.3,
+    "unmort": 0.1,
+    "sell": 0.05,
+    "mort": 0.05,
+    # Deals: starting one is rare; once a draft is open its steps are as likely as a turn move.
+    "deal": 0.03,
+    "give": 1.0,
+    "want": 1.0,
+    "givec": 0.3,
+    "wantc": 0.3,
+    "cash": 0.5,
+    "ask": 0.5,
+    "send": 1.0,
+    "drop": 0.1,
+}
+"""The Monopoly script's policy: first a kind of move by these weights (among the kinds legal for
+the seat), then one of that kind's legal actions uniformly (every amount the engine lists for a
+bid or deal cash alike).  Every legal kind has a weight, so this is still random legal play; it
+only keeps aimless any-time moves (a mortgage, a new deal on every step) from crowding out the
+turn, as they would not in a real game."""
+
+MONOPOLY_ON_TABLE = frozenset(
+    {"roll", "fine", "card", "buy", "decline", "end", "bid", "pass", "claim", "noclaim"}
+    | {"keep", "lift", "rent", "accept", "reject", "withdraw"}
+)
+"""Moves drawn on the table message (row 0, the auction kit, or an offer's row)."""
+PAGER = re.compile(r"u:[0-9]+:[0-9]+:h\.pg\.(?P<page>[0-9]+)\.")
+"""The host's paging buttons (``h.pg.<page>.<source>``): ◀, the page shown (greyed out), ▶."""
+
+
+class MonopolyDriver(Driver):
+    """Monopoly by clicks: the table, then "My properties", the debt panel ("Raise money…"),
+    "Propose a deal" (whom, then the draft: selects, card toggles, cash forms, Send, Drop) and an
+    offer's own panel ("Counter #n…").  Like a player, it keeps using a private panel while it
+    stays open on the current table (the draft, a building spree) instead of opening it again."""
+
+    def __init__(self, env: simcord.Env, bot: Any, game: str, seed: int) -> None:
+        super().__init__(env, bot, game, seed)
+        self.panels: dict[int, Any] = {}
+        """Per seat: the private panel it has open (a SimCord handle; re-read before each use)."""
+        self.drained = 0
+        """The click count at the last ``drain``."""
+
+    def table_options(self) -> dict[str, str]:
+        return {"options": f"turns={MONOPOLY_TURNS}"}
+
+    def drain_due(self) -> bool:
+        # A step here is often several clicks, so look for a 200-click mark passed, not hit.
+        if self.figures.clicks < self.drained + 200:
+            return False
+        self.drained = self.figures.clicks
+        return True
+
+    async def step(self, live: Any) -> None:
+        rules = live.entry.rules
+        seat = self.rng.choice(sorted(live.waiting()))
+        by_kind: dict[str, list[Action]] = {}
+        for action in rules.legal_actions(live.state, seat):
+            if self.reachable(live, seat, action):
+                by_kind.setdefault(action.kind, []).append(action)
+        before = live.version
+        while by_kind:
+            kinds = sorted(by_kind)
+            kind = self.rng.choices(kinds, [MONOPOLY_WEIGHTS.get(k, 1.0) for k in kinds])[0]
+            actions = by_kind.pop(kind)
+            self.rng.shuffle(actions)
+            for action in actions:
+                calls, clicks = len(self.env.backend.http_requests), self.figures.clicks
+                if await self.reach(self.players[seat], live, action):
+                    cost = self.figures.by_kind.setdefault(action.kind, [0, 0, 0])
+                    cost[0] += 1
+                    cost[1] += self.figures.clicks - clicks
+                    cost[2] += len(self.env.backend.http_requests) - calls
+                    if (await self.bot.sessions.load(self.game_id)).version == before:
+                        self.figures.misses += 1
+                    return
+                if self.figures.clicks != clicks:
+                    self.figures.misses += 1  # panels opened for nothing
+        raise RuntimeError(f"{self.game}: no legal action of seat {seat} could be reached by clicks")
+
+    def reachable(self, live: Any, seat: int, action: Action) -> bool:
+        """Whether a player finds ``action`` by clicks: a new deal while one's draft is open is
+        not (the deal panel shows the draft; Drop first), everything else legal is."""
+        if action.kind == "deal":
+            return live.state.drafts[seat] is None
+        return True
+
+    def route(self, live: Any, seat: int, action: Action) -> list[str]:
+        """The private panels (ui codes) opened from the table, in order, on the way to ``action``."""
+        kind = action.kind
+        if kind in MONOPOLY_ON_TABLE:
+            return []
+        if kind == "counter":
+            return [f"offer.{action.args[0]}"]
+        if kind in ("sell", "mort") and any(d.debtor == seat for d in live.state.debts):
+            return ["debt"]
+        if kind in ("build", "sell", "mort", "unmort"):
+            return ["props"]
+        if kind == "bankrupt":
+            return ["debt", "bankrupt"]
+        return ["deal"]  # deal.<seat> (whom), or a draft step
+
+    async def reach(self, player: Any, live: Any, action: Action) -> bool:
+        """The seat's open panel if it shows ``action`` now, else the table and :meth:`route`."""
+        seat = self.players.index(player)
+        version = live.public_version
+        panel = self.panels.get(seat)
+        if panel is not None:
+            stored = stored_of(self.env, panel)
+            if stored is not None and await self.press(player, seat, stored, version, action, page=False):
+                return True
+        where = self.board()
+        for code in self.route(live, seat, action):
+            opener = f"u:{self.game_id}:{version}:{code}"
+            found = await self.find(player, where, functools.partial(self.shows, custom_id=opener))
+            if found is None:
+                return False
+            result = await self.click(player, found[0], opener)
+            where = self.keep_panel(seat, result)
+            if where is None:
+                return False
+        return await self.press(player, seat, where, version, action)
+
+    def keep_panel(self, seat: int, result: Any) -> Any | None:
+        """The private panel a click opened or redrew (``None`` if it closed); remembered per seat."""
+        response = result.response
+        if response is None or not response.ephemeral:
+            self.panels.pop(seat, None)
+            return None
+        stored = stored_of(self.env, response)
+        if stored is None or not custom_ids(stored):
+            self.panels.pop(seat, None)
+            return None
+        self.panels[seat] = response
+        return stored
+
+    async def find(
+        self, player: Any, message: Any, target: Callable[[Any], str | None], *, page: bool = True
+    ) -> tuple[Any, str] | None:
+        """``message`` at the page where ``target(message)`` names a component, and that component:
+        a list longer than one message is paged with the host's ◀ ▶ (forward, then back from
+        where it stood); ``None`` if no page has it."""
+        direction, first = 1, None
+        while True:
+            found = target(message)
+            if found is not None:
+                return message, found
+            current, moves = self.pages(message)
+            first = current if first is None else first
+            step = moves.get(current + direction)
+            if step is None and direction == 1 and first > 0:
+                direction = -1
+                step = moves.get(current - 1)
+            if not page or step is None:
+                return None
+            handle = clickable(self.env, message)
+            await self.click(player, message, step)
+            message = stored_of(self.env, handle)
+            if message is None:
+                return None
+
+    def pages(self, message: Any) -> tuple[int, dict[int, str]]:
+        """The page a paged list shows (its greyed-out middle button) and the pages a click
+        away (◀ and ▶, by page number); ``(0, {})`` for a list on one page."""
+        current: int | None = None
+        moves: dict[int, str] = {}
+        for component in components(message):
+            cid = str(component.get("custom_id", ""))
+            match = PAGER.match(cid)
+            if match is None or not cid.startswith(f"u:{self.game_id}:"):
+                continue
+            number = int(match["page"])
+            if component.get("disabled"):
+                current = number if current is None else min(current, number)
+            else:
+                moves[number] = cid
+        return current or 0, moves
+
+    def enabled(self, message: Any) -> list[str]:
+        return [str(c.get("custom_id", "")) for c in components(message) if not c.get("disabled")]
+
+    def shows(self, message: Any, custom_id: str) -> str | None:
+        return custom_id if custom_id in self.enabled(message) else None
+
+    async def press(
+        self, player: Any, seat: int, message: Any, version: int, action: Action, *, page: bool = True
+    ) -> bool:
+        """Press ``action`` on ``message``: its button, a select's option, or the form for its amount
+        (the host's form contract: the action without its amount, ``bid`` or ``cash``)."""
+        encoded = action.encode()
+        button = f"g:{self.game_id}:{version}:{encoded}"
+        amount = action.args[-1] if action.args else None
+        form = f"m:{self.game_id}:{version}:{Action(action.kind, action.args[:-1]).encode()}"
+
+        def target(shown: Any) -> str | None:
+            for cid in self.enabled(shown):
+                if cid == button or (cid.startswith(f"a:{self.game_id}:") and cid.endswith(f":{encoded}")):
+                    return cid
+            select = self.select_with(shown, version, encoded)
+            if select is not None:
+                return select
+            if isinstance(amount, int) and form in self.enabled(shown):
+                return form
+            return None
+
+        found = await self.find(player, message, target, page=page)
+        if found is None:
+            return False
+        where, cid = found
+        if cid.startswith("s:"):
+            self.figures.clicks += 1
+            self.keep_panel(seat, await player.select(clickable(self.env, where), [encoded], custom_id=cid))
+            return True
+        shown = await self.click(player, where, cid)
+        if cid.startswith("m:"):
+            if shown.modal is None:
+                return False
+            self.figures.clicks += 1
+            shown = await player.submit_modal(shown, {"value": str(amount)})
+        self.keep_panel(seat, shown)
+        return True
+
+    def select_with(self, message: Any, version: int, value: str) -> str | None:
+        """The custom_id of a select on ``message`` that offers ``value``."""
+        for component in components(message):
+            cid = str(component.get("custom_id", ""))
+            if not cid.startswith(f"s:{self.game_id}:{version}:"):
+                continue
+            if any(option.get("value") == value for option in component.get("options") or ()):
+                return cid
+        return None
+
+
+DRIVERS: dict[str, type[Driver]] = {"monopoly": MonopolyDriver}
+"""Games whose panels need more than the generic script (per game: its own driver)."""
+
+
 async def run_one(game: str, seed: int) -> Figures:
     workdir = scratch_dir(f"thread-volume-{game}-")
     try:
         bot = make_bot(workdir)
         with quick_settle():
             async with simcord.run(bot, strict_sync=False) as env:
-                driver = Driver(env, bot, game, seed)
+                driver = DRIVERS.get(game, Driver)(env, bot, game, seed)
                 figures = await driver.play()
                 await driver.count_pings(await bot.sessions.load(driver.game_id))
         await close_bots()
@@ -290,7 +598,27 @@ def report(figures: Figures) -> dict[str, Any]:
         f"  Discord calls: {figures.calls} = {figures.calls_per_action:.2f} per action "
         f"(goal <= {GOAL_CALLS_PER_ACTION}), {figures.calls_per_click:.2f} per click"
     )
+    if figures.by_kind:
+        costly = sorted(figures.by_kind.items(), key=lambda item: (-item[1][2] / item[1][0], item[0]))
+        print(
+            "  calls per kind of move: "
+            + ", ".join(f"{kind} {calls / times:.2f} ({times}x)" for kind, (times, _, calls) in costly)
+        )
+        print(
+            f"  without the private draft moves: {figures.calls_per_public_action:.2f} calls per public action; "
+            f"script misses (clicks that ended in no move): {figures.misses}"
+        )
     print(f"  goals: {'ok' if figures.ok else 'MISSED'}")
+    extra: dict[str, Any] = {}
+    if figures.by_kind:
+        extra = {
+            "calls_by_kind": {
+                kind: {"times": times, "clicks": clicks, "calls": calls}
+                for kind, (times, clicks, calls) in sorted(figures.by_kind.items())
+            },
+            "calls_per_public_action": round(figures.calls_per_public_action, 3),
+            "misses": figures.misses,
+        }
     return {
         "game": figures.game,
         "finished": figures.finished,
@@ -305,6 +633,7 @@ def report(figures: Figures) -> dict[str, Any]:
         "calls": figures.calls,
         "calls_per_action": round(figures.calls_per_action, 3),
         "calls_per_click": round(figures.calls_per_click, 3),
+        **extra,
         "ok": figures.ok,
     }
 
@@ -312,7 +641,7 @@ def report(figures: Figures) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seed", type=int, default=7, help="seed of the games and of the script's choices")
-    parser.add_argument("--games", default="california,estates", help="comma-separated game names")
+    parser.add_argument("--games", default="california,estates,monopoly", help="comma-separated game names")
     args = parser.parse_args(argv)
     results = []
     for game in [g.strip() for g in args.games.split(",") if g.strip()]:

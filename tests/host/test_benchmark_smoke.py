@@ -39,6 +39,6 @@ def test_thread_volume_meets_its_goals() -> None:
         code = thread_volume(["--seed", "7"])
     summary = json.loads(out.getvalue().strip().splitlines()[-1])
     assert code == 0 and summary["ok"], out.getvalue()
-    assert [g["game"] for g in summary["games"]] == ["california", "estates"]
+    assert [g["game"] for g in summary["games"]] == ["california", "estates", "monopoly"]
     for game in summary["games"]:
         assert game["finished"] and game["max_images_at_once"] == 1 and game["messages_with_images"] == 1
