@@ -110,17 +110,24 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Final result.  ``ranks`` start at 1; tied seats share a rank."""
+    """Final result.  ``ranks`` start at 1; tied seats share a rank.
+
+    ``no_winner``: the places stand but first place does not win (Last Will: a player still
+    employed cannot win, and when everyone is, nobody does).
+    """
 
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
     breakdown: tuple[Mapping[str, int], ...] = ()
+    no_winner: bool = False
 
     def winners(self) -> tuple[int, ...]:
+        if self.no_winner:
+            return ()
         return tuple(s for s, r in enumerate(self.ranks) if r == 1)
 
     def returns(self) -> tuple[float, ...]:
-        """OpenSpiel-style utilities: +1 shared among winners, -1 otherwise."""
+        """OpenSpiel-style utilities: +1 shared among winners, -1 otherwise (all -1 with no winner)."""
         wins = self.winners()
         return tuple(1.0 / len(wins) if s in wins else -1.0 for s in range(len(self.ranks)))
 

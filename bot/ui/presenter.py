@@ -339,6 +339,9 @@ class Presenter:
         """Final standings, best first, with each player's score breakdown."""
         lang = game.row.language
         lines = []
+        if outcome.no_winner:
+            own = f"{self.game}.no_winner"
+            lines.append(self.t(own if self.catalog.has(own, lang) else "host.final.no_winner", lang))
         for seat in sorted(range(len(outcome.ranks)), key=lambda s: (outcome.ranks[s], s)):
             parts = outcome.breakdown[seat] if outcome.breakdown else {}
             detail = ", ".join(filter(None, (self.score_part(game, k, v) for k, v in parts.items())))

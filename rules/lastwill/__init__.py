@@ -1,10 +1,9 @@
 """Last Will with the Getting the Sack expansion: spend a fortune fastest, and get yourself sacked.
 
-For now this package holds the game's data layer only: ``data`` keeps every card, number and
-ruling of the components page, each marked rulebook, public or chosen, and ``tokens`` names cards,
-employment cards, Last Will cards and plan tiles both ways. The pure engine (``RULES``, the state,
-the action and event catalogue) lands later on top of these names, so the Discord layer, the
-renderer and the tests can already speak in card ids.
+``RULES`` is the one object the host needs; it satisfies :class:`rules.core.Rules`.  The engine
+module's docstring is the catalogue of phases, actions and events; ``view`` documents the view.
+``data`` keeps every card, number and ruling of the components page, each marked rulebook, public
+or chosen, and ``tokens`` names cards, employment cards, Last Will cards and plan tiles both ways.
 
 >>> from rules.lastwill import card, parse_card
 >>> card(parse_card("wd2")).symbols
@@ -13,6 +12,12 @@ renderer and the tests can already speak in card ids.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players
+from rules.lastwill import data
+from rules.lastwill import engine as _engine
+from rules.lastwill import scoring as _scoring
 from rules.lastwill.data import (
     CARDS,
     CHOSEN_RULINGS,
@@ -43,6 +48,9 @@ from rules.lastwill.data import (
     deck_cards,
     offering_slots,
 )
+from rules.lastwill.invariants import invariants as _invariants
+from rules.lastwill.setup import OPTION_SPECS, new_state, parse_options
+from rules.lastwill.state import SCHEMA, LastWillState, dump_state, load_state
 from rules.lastwill.tokens import (
     UnknownCard,
     UnknownEmployment,
@@ -61,6 +69,54 @@ from rules.lastwill.tokens import (
     parse_plan_tile,
     plan_tile,
 )
+from rules.lastwill.view import view as _view
+
+
+class LastWillRules:
+    name = "lastwill"
+    title = "Last Will"
+    min_players = data.MIN_PLAYERS
+    max_players = data.MAX_PLAYERS
+    options: tuple[OptionSpec, ...] = OPTION_SPECS
+    schema = SCHEMA
+    play_options: Mapping[str, object] = {}
+    """Nothing needed: every game ends by round 7 whatever random play does."""
+
+    def setup(self, players: int, options: Mapping[str, object], seed: int) -> LastWillState:
+        check_players(self, players)
+        return new_state(players, parse_options(options), seed)
+
+    def legal_actions(self, state: LastWillState, seat: int) -> list[Action]:
+        return _engine.legal_actions(state, seat)
+
+    def apply(self, state: LastWillState, seat: int, action: Action) -> list[Event]:
+        return _engine.apply(state, seat, action)
+
+    def waiting_for(self, state: LastWillState) -> frozenset[int]:
+        return _engine.waiting_for(state)
+
+    def outcome(self, state: LastWillState) -> Outcome | None:
+        return _scoring.outcome(state)
+
+    def view(self, state: LastWillState, seat: int | None) -> dict[str, JSON]:
+        return _view(state, seat)
+
+    def dump(self, state: LastWillState) -> dict[str, JSON]:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, JSON]) -> LastWillState:
+        return load_state(data)
+
+    def invariants(self, state: LastWillState) -> list[str]:
+        return _invariants(state)
+
+    def fingerprint(self, state: LastWillState, action: Action) -> str | None:
+        """Always None: no Last Will action is taken out of turn (see ``engine``)."""
+        return None
+
+
+RULES = LastWillRules()
+_CHECK: Rules[LastWillState] = RULES  # mypy proves the contract is met
 
 __all__ = [
     "CARDS",
@@ -69,6 +125,7 @@ __all__ = [
     "LAST_WILL_CARDS",
     "OPTIONS",
     "PLAN_TILES",
+    "RULES",
     "Border",
     "Card",
     "CardId",
@@ -81,6 +138,8 @@ __all__ = [
     "EventCard",
     "HelperCard",
     "LastWillCard",
+    "LastWillRules",
+    "LastWillState",
     "Mark",
     "NuptialName",
     "Plan",

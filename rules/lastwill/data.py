@@ -1757,4 +1757,17 @@ CHOSEN_RULINGS: Final[tuple[str, ...]] = (
     "With original plans, third errand boys go unused: no original plan gives 3.",
     "With the expansion off you play base Last Will: base boards and plans, 2 errand boys, base Last Will cards and cards, and 2 extension spaces with 5 players.",
     "The variants combine freely.",
+    # Engine rulings: what the page leaves open, settled while writing the engine
+    "A purchase must be covered by cash even for a player with no property and no job: buying makes them a property holder.",
+    "Waiter, Coachman, Sea Dog and Tailor bonuses also apply to an expense of their symbol used from the board (it is a card used that spends money).",
+    "Estate Agent price modifiers stack: two agents with the same modifier change a price twice.",
+    "A companion card added to a play fills the highest-paying open icon of its type, in a nuptial set too, where every card keeps its own icons.",
+    "A play uses the Valet's action before plain actions, and a buy, sale or maintenance uses a fitting free action before a plain one; the engine decides, since it never leaves the player worse off.",
+    "Hectic Day's extra actions are plain actions, usable for anything.",
+    "Wild cards used with an event or as a token go back to the wild pile at once rather than at the end of the round.",
+    "Breeders' Fair, Wild Party and Lost at Cards may be played with no target; Wild Party must pick a target when one exists; Breeders' Fair names the companion on a horse-or-dog slot and fills each farm's next empty slot only.",
+    "A dual property switches type only in its owner's Actions turn, for no action; at the end it counts at its lower value anyway.",
+    "Discards made at the same time (round 1 and the hand limit) stay secret until the last player has chosen, then land face up together.",
+    "No hand limit is applied after the game's last round.",
+    "If every player is still employed, nobody wins; the standings still rank them by least money, as the host needs a first place.",
 )

@@ -497,3 +497,25 @@ def test_seeded_games_leave_no_placeholder_and_no_bare_seat(
                     if is_seat_list_param(key, presenter.seat_list_params):
                         assert all(NAMES[s] in params[key] for s in value), (event, key)
     assert len(kinds) >= 10, kinds
+
+
+def test_standings_say_when_first_place_does_not_win() -> None:
+    """Last Will: when everyone is still employed the places stand but nobody wins; the
+    standings say so before the list, in the game's words when it has them."""
+    from rules.core import Outcome
+
+    game = live("estates", 3)
+    plain = Outcome((3, 5, 4), (3, 1, 2), ({}, {}, {}))
+    nobody = Outcome((3, 5, 4), (3, 1, 2), ({}, {}, {}), no_winner=True)
+    lines = kit(**{"host.standing": "{rank}. {player}: {score}"}).standings(game, plain)
+    assert lines == ["1. Bob: 5", "2. Cy: 4", "3. Ana: 3"]
+    host_words = kit(**{"host.standing": "{rank}. {player}: {score}", "host.final.no_winner": "Nobody wins."})
+    assert host_words.standings(game, nobody)[0] == "Nobody wins."
+    own = kit(
+        **{
+            "host.standing": "{rank}. {player}: {score}",
+            "host.final.no_winner": "Nobody wins.",
+            "kit.no_winner": "Nobody wins: all still employed.",
+        }
+    )
+    assert own.standings(game, nobody) == ["Nobody wins: all still employed.", *lines]

@@ -1,0 +1,338 @@
+"""The player board in the Actions phase (§7): lay, buy, maintain, use, token, sell, drop, switch.
+
+Each move has a ``*_problem`` function (a sentence, or None) shared by ``legal_actions`` and
+``apply``, so whatever is listed applies and whatever is refused says why.  Black cards and
+properties may earn the round's demotion only when first put on the board (rulebook, §9): a lay,
+a purchase (the type bought as) and a companion token open the ``line`` step, nothing else does.
+"""
+
+from __future__ import annotations
+
+from rules.core import Action, Event
+from rules.lastwill import data, piles
+from rules.lastwill.cards import (
+    BLACKS,
+    COMPANIONS,
+    PROPERTIES,
+    buy_price,
+    can_spend,
+    earn,
+    expense_amount,
+    free_spaces,
+    gardener_bonus,
+    next_slot,
+    owned,
+    privileges,
+    sale_value,
+    scope,
+    shrink,
+    spend,
+    symbol_bonus,
+    upkeep,
+)
+from rules.lastwill.data import DrawAndKeep, FreeAction
+from rules.lastwill.employment import companion_symbols
+from rules.lastwill.pending import LINE, PICK, run
+from rules.lastwill.piles import available
+from rules.lastwill.state import LastWillState, Owned, Pending
+from rules.lastwill.turn import can_pay, free_key, grant, pay, short
+
+REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
+NO_SPACE = "Your board has no free space; an extension adds one."
+
+
+def _demotion(state: LastWillState, seat: int, source: str, symbols: list[str]) -> list[Event]:
+    state.pending = Pending(seat, [LINE], source=source, symbols=symbols)
+    return run(state)
+
+
+def _cash(player_money: int, amount: int) -> str:
+    return f"That spends £{amount}; you have £{player_money} and may not go below £{data.SPEND_DOWN_TO}."
+
+
+# --- lay -----------------------------------------------------------------------------------------
+
+
+def lay_problem(state: LastWillState, seat: int, card: str) -> str | None:
+    player = state.players[seat]
+    black = BLACKS.get(card)
+    if card not in player.hand or black is None:
+        return "You hold no such helper or expense card."
+    if free_spaces(player) <= 0:
+        return NO_SPACE
+    if not can_pay(state, black.lay_actions):
+        return short(black.lay_actions)
+    return None
+
+
+def lay(state: LastWillState, seat: int, card: str) -> list[Event]:
+    player = state.players[seat]
+    pay(state, BLACKS[card].lay_actions)
+    player.hand.remove(card)
+    item = Owned(card)
+    player.board.append(item)
+    grant(state, item)
+    events = [Event("laid", seat, {"card": card})]
+    return events + _demotion(state, seat, card, [s.value for s in BLACKS[card].symbols])
+
+
+# --- buy -----------------------------------------------------------------------------------------
+
+
+def buy_problem(state: LastWillState, seat: int, card: str, kind: str) -> str | None:
+    player = state.players[seat]
+    prop = PROPERTIES.get(card)
+    if card not in player.hand or prop is None:
+        return "You hold no such property card."
+    if kind not in prop.types:
+        names = " or ".join(t.value for t in prop.types)
+        return f"This property is bought as {names}."
+    if free_spaces(player) <= 0:
+        return NO_SPACE
+    if not can_pay(state, data.BUY_ACTIONS, free=free_key(FreeAction.BUY_OR_SELL, scope(kind))):
+        return short(data.BUY_ACTIONS)
+    price = buy_price(state, player, card, kind)
+    if not can_spend(player, price, buying=True):
+        return _cash(player.money, price)
+    return None
+
+
+def buy(state: LastWillState, seat: int, card: str, kind: str) -> list[Event]:
+    player = state.players[seat]
+    price = buy_price(state, player, card, kind)
+    pay(state, data.BUY_ACTIONS, free=free_key(FreeAction.BUY_OR_SELL, scope(kind)))
+    player.hand.remove(card)
+    spend(state, seat, price)
+    free_tokens = []
+    for slot in PROPERTIES[card].slots:  # N6: its free horse, no card, no action, no demotion
+        if not slot.free_on_purchase:
+            break
+        free_tokens.append(slot.accepts[0].value)
+    player.board.append(Owned(card, kind, 0, free_tokens))
+    events = [Event("bought", seat, {"card": card, "type": kind, "price": price, "free_tokens": free_tokens})]
+    return events + _demotion(state, seat, card, [data.PROPERTY_SYMBOL[data.PropertyType(kind)].value])
+
+
+# --- maintain / use --------------------------------------------------------------------------
+
+
+def keep_problem(state: LastWillState, seat: int, card: str) -> str | None:
+    player = state.players[seat]
+    item = owned(player, card)
+    if item is None or card not in PROPERTIES:
+        return "You own no such property."
+    if item.done:
+        return "That property is already maintained this round."
+    if not can_pay(state, data.MAINTAIN_ACTIONS, free=free_key(FreeAction.MAINTAIN, scope(item.kind))):
+        return short(data.MAINTAIN_ACTIONS)
+    if not can_spend(player, upkeep(item)):
+        return _cash(player.money, upkeep(item))
+    return None
+
+
+def keep(state: LastWillState, seat: int, card: str) -> list[Event]:
+    player = state.players[seat]
+    item = owned(player, card)
+    assert item is not None
+    pay(state, data.MAINTAIN_ACTIONS, free=free_key(FreeAction.MAINTAIN, scope(item.kind)))
+    base = upkeep(item)
+    bonus = shrink(player, base, gardener_bonus(player, item.kind))
+    spend(state, seat, base + bonus)
+    item.done = True
+    return [Event("maintained", seat, {"card": card, "money": base + bonus, "bonus": bonus})]
+
+
+def use_problem(state: LastWillState, seat: int, card: str) -> str | None:
+    player = state.players[seat]
+    item = owned(player, card)
+    black = BLACKS.get(card)
+    if item is None or black is None or black.expense is None:
+        return "You have no such expense on your board."
+    if item.done:
+        return "That expense is already used this round."
+    if not can_pay(state, black.expense.actions):
+        return short(black.expense.actions)
+    amount = expense_amount(player, item)
+    if not can_spend(player, amount):
+        return _cash(player.money, amount)
+    return None
+
+
+def use(state: LastWillState, seat: int, card: str) -> list[Event]:
+    player = state.players[seat]
+    item = owned(player, card)
+    expense = BLACKS[card].expense
+    assert item is not None and expense is not None
+    pay(state, expense.actions)
+    base = expense_amount(player, item)
+    auto = symbol_bonus(player, BLACKS[card].symbols)[0] if base > 0 else 0
+    bonus = shrink(player, base, auto)
+    spend(state, seat, base + bonus)
+    item.done = True
+    return [Event("expense_used", seat, {"card": card, "money": base + bonus, "bonus": bonus})]
+
+
+# --- companion tokens ------------------------------------------------------------------------
+
+
+def token_problem(state: LastWillState, seat: int, target: str, card: str, kind: str) -> str | None:
+    player = state.players[seat]
+    record = COMPANIONS.get(card)
+    if card not in player.hand or record is None:
+        return "You hold no such companion card."
+    if record.companion is not None and kind != record.companion:
+        return "A companion card goes on as its own companion."
+    item = owned(player, target)
+    slot = None if item is None else next_slot(item)
+    if slot is None:
+        return "That card on your board has no free companion slot."
+    if kind not in slot.accepts:
+        return "Its next slot takes " + " or ".join(c.value for c in slot.accepts) + "."
+    if not can_pay(state, data.COMPANION_TOKEN_ACTIONS):
+        return short(data.COMPANION_TOKEN_ACTIONS)
+    return None
+
+
+def token(state: LastWillState, seat: int, target: str, card: str, kind: str) -> list[Event]:
+    player = state.players[seat]
+    item = owned(player, target)
+    assert item is not None
+    pay(state, data.COMPANION_TOKEN_ACTIONS)
+    player.hand.remove(card)
+    piles.discard(state, card)
+    item.tokens.append(kind)
+    events = [Event("token_placed", seat, {"target": target, "card": card, "companion": kind})]
+    wild = COMPANIONS[card].companion is None
+    return events + _demotion(state, seat, card, companion_symbols(kind, wild))
+
+
+# --- sell / drop / switch --------------------------------------------------------------------
+
+
+def sell_problem(state: LastWillState, seat: int, card: str) -> str | None:
+    item = owned(state.players[seat], card)
+    if item is None or card not in PROPERTIES:
+        return "You own no such property."
+    if not can_pay(state, data.SELL_ACTIONS, free=free_key(FreeAction.BUY_OR_SELL, scope(item.kind))):
+        return short(data.SELL_ACTIONS)
+    return None
+
+
+def sell(state: LastWillState, seat: int, card: str) -> list[Event]:
+    player = state.players[seat]
+    item = owned(player, card)
+    assert item is not None
+    pay(state, data.SELL_ACTIONS, free=free_key(FreeAction.BUY_OR_SELL, scope(item.kind)))
+    price = sale_value(state, player, item)
+    player.board.remove(item)
+    piles.discard(state, card)
+    earn(state, seat, price)
+    return [Event("sold", seat, {"card": card, "price": price, "free": False})]
+
+
+def drop_problem(state: LastWillState, seat: int, card: str) -> str | None:
+    if owned(state.players[seat], card) is None or card not in BLACKS:
+        return "You have no such helper or expense on your board (properties are sold, not dropped)."
+    return None
+
+
+def drop(state: LastWillState, seat: int, card: str) -> list[Event]:
+    player = state.players[seat]
+    item = owned(player, card)
+    assert item is not None
+    player.board.remove(item)
+    piles.discard(state, card)
+    return [Event("dropped", seat, {"card": card})]
+
+
+def switch_problem(state: LastWillState, seat: int, card: str, kind: str) -> str | None:
+    item = owned(state.players[seat], card)
+    prop = PROPERTIES.get(card)
+    if item is None or prop is None or len(prop.types) < 2:
+        return "You own no such dual property."
+    if kind not in prop.types or kind == item.kind:
+        return "Switch it to its other type."
+    return None
+
+
+def switch(state: LastWillState, seat: int, card: str, kind: str) -> list[Event]:
+    item = owned(state.players[seat], card)
+    assert item is not None
+    item.kind = kind
+    return [Event("switched", seat, {"card": card, "type": kind})]
+
+
+# --- the Personal Secretary ------------------------------------------------------------------
+
+
+def secretary(state: LastWillState, seat: int) -> tuple[Owned, DrawAndKeep] | None:
+    for item, privilege in privileges(state.players[seat], DrawAndKeep):
+        if not item.done:
+            return item, privilege
+    return None
+
+
+def sec_problem(state: LastWillState, seat: int, deck: str) -> str | None:
+    if secretary(state, seat) is None:
+        return "You have no Personal Secretary on your board, or used it this round."
+    if deck not in REGULAR or available(state, deck) == 0:
+        return "Name a regular deck that still has cards."
+    return None
+
+
+def sec(state: LastWillState, seat: int, deck: str) -> list[Event]:
+    found = secretary(state, seat)
+    assert found is not None
+    item, privilege = found
+    item.done = True
+    events: list[Event] = []
+    cards = [piles.draw(state, deck, events) for _ in range(privilege.draw)]
+    cards = [c for c in cards if c]
+    state.pending = Pending(seat, [PICK], source=item.card, cards=cards)
+    events.append(Event("secretary_drew", seat, {"deck": deck, "count": len(cards)}))
+    events.append(Event("secretary_drew", seat, {"cards": list(cards)}, visible_to=frozenset({seat})))
+    return events + run(state)
+
+
+# --- listing ---------------------------------------------------------------------------------
+
+
+def board_actions(state: LastWillState, seat: int) -> list[Action]:
+    player = state.players[seat]
+    found: list[Action] = []
+    for card in dict.fromkeys(player.hand):
+        if card in BLACKS:
+            if lay_problem(state, seat, card) is None:
+                found.append(Action("lay", (card,)))
+        elif card in PROPERTIES:
+            types = PROPERTIES[card].types
+            for kind in types:
+                if buy_problem(state, seat, card, kind) is None:
+                    found.append(Action("buy", (card, kind.value) if len(types) > 1 else (card,)))
+        elif card in COMPANIONS:
+            record = COMPANIONS[card]
+            kinds = (
+                [c.value for c in data.Companion] if record.companion is None else [record.companion.value]
+            )
+            for item in player.board:
+                for name in kinds:
+                    if token_problem(state, seat, item.card, card, name) is None:
+                        args = (item.card, card, name) if record.companion is None else (item.card, card)
+                        found.append(Action("token", args))
+    for item in player.board:
+        card = item.card
+        if card in PROPERTIES:
+            if keep_problem(state, seat, card) is None:
+                found.append(Action("keep", (card,)))
+            if sell_problem(state, seat, card) is None:
+                found.append(Action("sell", (card,)))
+            for kind in PROPERTIES[card].types:
+                if kind != item.kind:
+                    found.append(Action("as", (card, kind.value)))
+        else:
+            if BLACKS[card].expense is not None and use_problem(state, seat, card) is None:
+                found.append(Action("use", (card,)))
+            found.append(Action("drop", (card,)))
+    if secretary(state, seat) is not None:
+        found += [Action("sec", (deck,)) for deck in REGULAR if available(state, deck)]
+    return found

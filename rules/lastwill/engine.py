@@ -1,0 +1,343 @@
+"""Last Will's turn flow, and the catalogue of actions and events.
+
+Seats 0..n-1 clockwise; seat 0 is the table's host.  Phases (``state.phase``) and whom
+``waiting_for`` holds:
+
+    pick      handicap only: the host toggles employed seats, then confirms         {0}
+    discard   round 1's keep-2 and the end-of-round hand limit, all at once, each
+              seat privately                                                        {seats over}
+    planning  one at a time from the start player                                   {planner}
+    drawing   in plan order                                                         {current}
+    errands   passes 1..3 in plan order, one boy per player a pass                  {current}
+    actions   in plan order, one whole turn each                                    {current}
+    over
+A pending choice (``pending.py``) belongs to one seat and suspends the phase: ``waiting_for``
+is then that seat alone.  Round setup and the end of a round run by themselves.
+
+Action kinds (``Action.encode()``; cards are data ids such as F1, LW-4A, ER2, W1):
+
+  setup        emp.<seat> (toggle an employed seat; host only) | empok (confirm 1..n-1 seats)
+  discards     discard.<id>[.<id>...]  1 to the number still owed, at once; listed one card each
+  planning     plan.<pos>              a free plan position (1-based)
+  drawing      draw.<deck> (one more card from property|event|helper|companion) | redraw (clear
+               the split) | drawok (draw the split once it sums to the plan's cards + SC5)
+  errands      boy.<space> (slot<k>, slotx, one-<deck>, opera, ext, demote, demext) |
+               market.<t1>.<t2> (the market errand: swap two types' tokens) | hold
+  actions      event.<id> | special.<id> | ball.<id>.<level> | nupt.<id>.<id>[.<id>[.<id>]]
+               (2-4 nuptial cards, names all different, 1 action) | lay.<id> | buy.<id>[.<type>]
+               (a dual property names its type) | keep.<id> (maintain) | use.<id> (expense) |
+               token.<target>.<card>[.<companion>] (a wild card names what it stands for) |
+               sell.<id> | drop.<id> (0 actions) | as.<id>.<type> (dual property, 0 actions) |
+               sec.<deck> (Personal Secretary, 0 actions) | bankrupt (0 actions) | done
+  answers      with.<card>[.<companion>] | go | extra.<n> (Wedding Planner, n = 0..offered) |
+  (pending)    bpx.<id>[.<id>...] (Bachelor Party discards) | target.<id> (Wild Party target,
+               Lost at Cards sale) | fair.<farm>.<companion> (Breeders' Fair) | line.<i> |
+               noline | dx.demote | dx.ext | pick.<id> (Personal Secretary)
+
+``legal_actions`` lists each discard and each Bachelor Party discard one card at a time (several
+at once also apply); it lists only one seat's own hand, so card ids never reach a public button.
+
+Event kinds and params (public unless marked PRIVATE; ``seat`` is the actor):
+
+  setup        employment_dealt jobs[seat]; handicap_toggled target_seat, picked;
+               handicap_picked seats; handicap_money amount; dealt PRIVATE cards
+  rounds       round_started round, rounds (seat = start player); offering_filled slots{label:
+               card}; income amount, money; reshuffled deck, cards; discard_phase kind, need[];
+               discarded count, left (+ PRIVATE cards); discards_revealed cards[seat][], kind;
+               round_ended round, unclaimed; depreciated card, from, to; wild_returned cards
+  planning     planning_started round; plan_chosen pos, cards, boys, actions
+  drawing      split PRIVATE split; drew counts (+ PRIVATE counts, cards)
+  errands      errand space (+ card | deck | money, bonus | options; draw-one's card PRIVATE);
+               held forced, pass; market_swapped types, market; extension extensions
+  actions      turn_started actions, valet, free; turn_ended unused; playing cards, actions,
+               money; companion_added card, as, amount; card_played cards, money, bonus,
+               companions; actions_gained card, amount; planner_extra amount; bp_discarded cards,
+               amount; free_token card, companion; value_dropped card, from, to; laid card;
+               bought card, type, price, free_tokens; maintained card, money, bonus;
+               expense_used card, money, bonus; token_placed target, card, companion;
+               sold card, price, free; dropped card; switched card, type; secretary_drew deck,
+               count (+ PRIVATE cards); secretary_kept PRIVATE card; secretary_discarded cards;
+               bankrupt_declared money, round
+  employment   demoted line, symbol, amount, source; demotion_declined source; sacked job
+  end          final_income amount, money; valued value, penalty, properties;
+               game_over round, bankruptcy, winners, money[]
+
+Nothing public depends on a hand or the deck order: draws, the split, kept cards and chosen
+discards are private until they land face up on a pile; offering cards are face up.
+``fingerprint`` is None for every action: nothing in Last Will is done out of turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.core import Action, Event, IllegalAction
+from rules.lastwill import board, errands, pending, planning, plays, rounds, setup, turn
+from rules.lastwill.cards import COMPANIONS, PROPERTIES
+from rules.lastwill.state import DISCARD, DRAWING, ERRANDS, OVER, PICK, PLANNING, LastWillState
+
+MALFORMED = "That is not a valid move in Last Will."
+ANSWERS = frozenset({"with", "go", "extra", "bpx", "target", "fair", "line", "noline", "dx", "pick"})
+LAST_KINDS = frozenset(
+    {
+        "plan_chosen", "errand", "market_swapped", "card_played", "laid", "bought", "maintained",
+        "expense_used", "token_placed", "sold", "dropped", "switched", "demoted", "sacked",
+        "bankrupt_declared", "discards_revealed",
+    }
+)  # fmt: skip
+
+
+def waiting_for(state: LastWillState) -> frozenset[int]:
+    if state.phase == OVER:
+        return frozenset()
+    if state.pending is not None:
+        return frozenset({state.pending.seat})
+    if state.phase == PICK:
+        return frozenset({0})
+    if state.phase == DISCARD:
+        return frozenset(s for s, n in enumerate(state.need) if n > 0)
+    if state.phase == PLANNING:
+        return frozenset({planning.planner(state)})
+    return frozenset({turn.current(state)})
+
+
+def legal_actions(state: LastWillState, seat: int) -> list[Action]:
+    if state.phase == OVER or not 0 <= seat < state.count:
+        return []
+    if state.pending is not None:
+        return pending.options(state) if state.pending.seat == seat else []
+    phase = state.phase
+    if phase == DISCARD:
+        if state.need[seat] <= 0:
+            return []
+        return [Action("discard", (c,)) for c in dict.fromkeys(state.players[seat].hand)]
+    if phase == PICK:
+        if seat != 0:
+            return []
+        found = [Action("emp", (s,)) for s in range(state.count)]
+        return [*found, Action("empok")] if setup.confirm_problem(state, seat) is None else found
+    if phase == PLANNING:
+        return (
+            [Action("plan", (p,)) for p in planning.free_plans(state)]
+            if planning.planner(state) == seat
+            else []
+        )
+    if turn.current(state) != seat:
+        return []
+    if phase == DRAWING:
+        found = [
+            Action("draw", (d,)) for d in planning.REGULAR if planning.draw_problem(state, seat, d) is None
+        ]
+        if state.split:
+            found.append(Action("redraw"))
+        if planning.drawok_problem(state, seat) is None:
+            found.append(Action("drawok"))
+        return found
+    if phase == ERRANDS:
+        return [*errands.placements(state, seat), Action("hold")]
+    found = plays.white_actions(state, seat) + board.board_actions(state, seat)
+    if turn.bankrupt_problem(state, seat) is None:
+        found.append(Action("bankrupt"))
+    found.append(Action("done"))
+    return found
+
+
+def apply(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    """Validate completely, then change the state; ``IllegalAction`` leaves it untouched."""
+    if not 0 <= seat < state.count:
+        raise IllegalAction("There is no such seat at this table.")
+    handler = _HANDLERS.get(action.kind)
+    if handler is None:
+        raise IllegalAction(MALFORMED)
+    if state.phase == OVER:
+        raise IllegalAction("The game is over.")
+    if state.pending is not None and action.kind not in ANSWERS:
+        if state.pending.seat == seat:
+            raise IllegalAction("Answer the open choice first.")
+        raise IllegalAction("Another player is answering a choice; wait for them.")
+    events = handler(state, seat, action)
+    _remember_last(state, events)
+    return events
+
+
+def _remember_last(state: LastWillState, events: list[Event]) -> None:
+    """The newest public move, for the renderer's highlight; private steps leave it alone."""
+    for event in reversed(events):
+        if event.visible_to is None and event.kind in LAST_KINDS:
+            state.last = {"seat": event.seat, "kind": event.kind, **{k: v for k, v in event.params.items()}}
+            return
+
+
+# --- argument shapes -------------------------------------------------------------------------
+
+
+def _words(action: Action, low: int, high: int) -> list[str]:
+    if not low <= len(action.args) <= high or not all(isinstance(a, str) for a in action.args):
+        raise IllegalAction(MALFORMED)
+    return [str(a) for a in action.args]
+
+
+def _number(action: Action) -> int:
+    if len(action.args) != 1 or not isinstance(action.args[0], int):
+        raise IllegalAction(MALFORMED)
+    return action.args[0]
+
+
+def _none(action: Action) -> None:
+    if action.args:
+        raise IllegalAction(MALFORMED)
+
+
+def _refuse(problem: str | None) -> None:
+    if problem is not None:
+        raise IllegalAction(problem)
+
+
+# --- handlers --------------------------------------------------------------------------------
+
+
+def _emp(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    target = _number(action)
+    _refuse(None if state.phase == PICK else "Employed seats are picked before the game starts.")
+    return setup.toggle(state, seat, target)
+
+
+def _empok(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    _none(action)
+    _refuse(None if state.phase == PICK else "Employed seats are picked before the game starts.")
+    return setup.confirm(state, seat)
+
+
+def _discard(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    cards = _words(action, 1, 40)
+    _refuse(rounds.discard_problem(state, seat, cards))
+    return rounds.discard(state, seat, cards)
+
+
+def _plan(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    pos = _number(action)
+    _refuse(planning.plan_problem(state, seat, pos))
+    return planning.choose_plan(state, seat, pos)
+
+
+def _draw(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    if action.kind == "draw":
+        deck = _words(action, 1, 1)[0]
+        _refuse(planning.draw_problem(state, seat, deck))
+        return planning.add(state, seat, deck)
+    _none(action)
+    if action.kind == "redraw":
+        _refuse(planning.redraw_problem(state, seat))
+        return planning.redraw(state, seat)
+    _refuse(planning.drawok_problem(state, seat))
+    return planning.drawok(state, seat)
+
+
+def _errand(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    _words(action, *{"boy": (1, 1), "market": (2, 2), "hold": (0, 0)}[action.kind])
+    _refuse(errands.errand_problem(state, seat, action))
+    return errands.place(state, seat, action)
+
+
+def _answer(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    if state.pending is None:
+        raise IllegalAction("There is no open choice to answer.")
+    _refuse(pending.problem(state, seat, action))
+    events = pending.answer(state, seat, action)
+    if state.pending is None and state.phase == ERRANDS:
+        events += errands.advance(state)
+    return events
+
+
+def _play(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    turn.checked(state, seat)
+    if action.kind == "ball":
+        return plays.play(state, seat, action)
+    _words(action, 1, 4 if action.kind == "nupt" else 1)
+    return plays.play(state, seat, action)
+
+
+def _one_card(
+    problem: Callable[[LastWillState, int, str], str | None],
+    do: Callable[[LastWillState, int, str], list[Event]],
+) -> Callable[[LastWillState, int, Action], list[Event]]:
+    def handler(state: LastWillState, seat: int, action: Action) -> list[Event]:
+        card = _words(action, 1, 1)[0]
+        turn.checked(state, seat)
+        _refuse(problem(state, seat, card))
+        return do(state, seat, card)
+
+    return handler
+
+
+def _buy(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    args = _words(action, 1, 2)
+    turn.checked(state, seat)
+    prop = PROPERTIES.get(args[0])
+    if len(args) == 1 and prop is not None and len(prop.types) > 1:
+        raise IllegalAction("Say which type you buy this dual property as.")
+    kind = args[1] if len(args) == 2 else (prop.types[0].value if prop is not None else "")
+    _refuse(board.buy_problem(state, seat, args[0], kind))
+    return board.buy(state, seat, args[0], kind)
+
+
+def _token(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    args = _words(action, 2, 3)
+    turn.checked(state, seat)
+    record = COMPANIONS.get(args[1])
+    if record is not None and record.companion is None and len(args) == 2:
+        raise IllegalAction("Say which companion the wild card stands for.")
+    kind = args[2] if len(args) == 3 else (record.companion.value if record and record.companion else "")
+    _refuse(board.token_problem(state, seat, args[0], args[1], kind))
+    return board.token(state, seat, args[0], args[1], kind)
+
+
+def _switch(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    card, kind = _words(action, 2, 2)
+    turn.checked(state, seat)
+    _refuse(board.switch_problem(state, seat, card, kind))
+    return board.switch(state, seat, card, kind)
+
+
+def _bankrupt(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    _none(action)
+    turn.checked(state, seat)
+    _refuse(turn.bankrupt_problem(state, seat))
+    return turn.declare_bankruptcy(state, seat)
+
+
+def _done(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    _none(action)
+    turn.checked(state, seat)
+    return turn.end_turn(state, seat)
+
+
+Handler = Callable[[LastWillState, int, Action], list[Event]]
+_HANDLERS: dict[str, Handler] = {
+    "emp": _emp,
+    "empok": _empok,
+    "discard": _discard,
+    "plan": _plan,
+    "draw": _draw,
+    "redraw": _draw,
+    "drawok": _draw,
+    "boy": _errand,
+    "market": _errand,
+    "hold": _errand,
+    "event": _play,
+    "special": _play,
+    "ball": _play,
+    "nupt": _play,
+    "lay": _one_card(board.lay_problem, board.lay),
+    "buy": _buy,
+    "keep": _one_card(board.keep_problem, board.keep),
+    "use": _one_card(board.use_problem, board.use),
+    "token": _token,
+    "sell": _one_card(board.sell_problem, board.sell),
+    "drop": _one_card(board.drop_problem, board.drop),
+    "as": _switch,
+    "sec": _one_card(board.sec_problem, board.sec),
+    "bankrupt": _bankrupt,
+    "done": _done,
+    **{kind: _answer for kind in ANSWERS},
+}

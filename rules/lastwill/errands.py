@@ -1,0 +1,200 @@
+"""Errands (§3.4, §5): up to three passes in plan order, one errand boy per player a pass.
+
+Space tokens in ``boy.<space>``: ``slot<k>`` (offering slot k, ``slotx`` the new special slot),
+``one-<deck>`` (draw one card), ``opera``, ``ext``, ``demote``, ``demext``; the property market is
+``market.<t1>.<t2>`` (the swap is the placement).  ``hold`` keeps the boy home; a player with no
+legal space holds without being asked.  Occupancy lives in ``state.errands`` (space -> seats),
+keyed ``one`` for every draw-one boy since that space has one limit: one boy per player a round.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from rules.core import Action, Event
+from rules.lastwill import data
+from rules.lastwill.cards import can_spend, opera_bonus, shrink, spend
+from rules.lastwill.data import EmploymentMode, Errand
+from rules.lastwill.employment import ANY, may_demote
+from rules.lastwill.pending import DX, DX_DEMOTE, DX_EXT, LINE, extension, run
+from rules.lastwill.piles import available, draw
+from rules.lastwill.state import ERRANDS, LastWillState, Pending
+from rules.lastwill.turn import current, plan_of
+
+REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
+ONE = "one"
+SHARED = frozenset(f"slot{label}" for label in data.SHARED_OFFERING_SLOTS)
+TYPES = tuple(t.value for t in data.PROPERTY_TYPES)
+SWAPS = tuple(combinations(TYPES, 2))
+
+
+def start_errands(state: LastWillState) -> list[Event]:
+    state.phase = ERRANDS
+    state.errand_pass = 1
+    state.cursor = 0
+    return advance(state)
+
+
+def _passes(state: LastWillState) -> int:
+    return max(plan_of(state, seat).boys for seat in state.order)
+
+
+def advance(state: LastWillState) -> list[Event]:
+    """Skip to the next boy that has somewhere to go; after the last pass, the Actions phase."""
+    from rules.lastwill.turn import start_actions
+
+    events: list[Event] = []
+    while True:
+        if state.cursor >= len(state.order):
+            state.errand_pass += 1
+            state.cursor = 0
+            if state.errand_pass > _passes(state):
+                state.errand_pass = 0
+                return events + start_actions(state)
+        seat = current(state)
+        if plan_of(state, seat).boys >= state.errand_pass:
+            if placements(state, seat):
+                return events
+            events.append(Event("held", seat, {"forced": True, "pass": state.errand_pass}))
+        state.cursor += 1
+
+
+# --- what is open ----------------------------------------------------------------------------
+
+
+def capacity(state: LastWillState, space: str) -> int:
+    if space == "ext" and not state.expansion and state.count == 5:
+        return data.BASE_EXTENSION_SPACES_FIVE_PLAYERS
+    errand = {"opera": Errand.OPERA, "market": Errand.MARKET, "ext": Errand.EXTENSION}.get(space)
+    if errand is None:
+        errand = Errand.DEMOTION if space == "demote" else Errand.DEMOTION_OR_EXTENSION
+    capacity = data.ERRANDS[errand].capacity
+    assert capacity is not None
+    return capacity
+
+
+def _full(state: LastWillState, space: str) -> bool:
+    return len(state.errands.get(space, ())) >= capacity(state, space)
+
+
+def _employed(state: LastWillState, seat: int) -> bool:
+    return state.employment != EmploymentMode.NONE and bool(state.players[seat].job)
+
+
+def dx_options(state: LastWillState, seat: int) -> list[str]:
+    """What the demotion-or-extension space gives this seat now (the 5-player rule, rulebook)."""
+    overflow = state.count in data.OVERFLOW_RULE_PLAYERS
+    found = []
+    if _employed(state, seat) and (not overflow or _full(state, "demote")):
+        found.append(DX_DEMOTE)
+    if state.extensions_left > 0 and (not overflow or _full(state, "ext")):
+        found.append(DX_EXT)
+    return found
+
+
+def _slot_open(state: LastWillState, label: str) -> bool:
+    slot = next((s for s in state.offering if s.label.lower() == label), None)
+    if slot is None or not slot.card or slot.boy >= 0:
+        return False
+    key = f"slot{label}"
+    if key in SHARED and state.count in data.SHARED_OFFERING_PLAYERS:
+        taken = sum(1 for s in state.offering if f"slot{s.label.lower()}" in SHARED and s.boy >= 0)
+        return taken < data.SHARED_OFFERING_CAPACITY
+    return True
+
+
+def placements(state: LastWillState, seat: int) -> list[Action]:
+    """Every space the seat's boy may go to now (``hold`` aside)."""
+    found = [
+        Action("boy", (f"slot{s.label.lower()}",))
+        for s in state.offering
+        if _slot_open(state, s.label.lower())
+    ]
+    if seat not in state.errands.get(ONE, ()):
+        found += [Action("boy", (f"one-{deck}",)) for deck in REGULAR if available(state, deck)]
+    if not _full(state, "opera") and can_spend(state.players[seat], data.OPERA_SPEND):
+        found.append(Action("boy", ("opera",)))
+    if not _full(state, "market"):
+        found += [Action("market", swap) for swap in SWAPS]
+    if not _full(state, "ext") and state.extensions_left > 0:
+        found.append(Action("boy", ("ext",)))
+    if state.expansion and _employed(state, seat) and not _full(state, "demote"):
+        found.append(Action("boy", ("demote",)))
+    if state.expansion and not _full(state, "demext") and dx_options(state, seat):
+        found.append(Action("boy", ("demext",)))
+    return found
+
+
+def errand_problem(state: LastWillState, seat: int, action: Action) -> str | None:
+    if state.phase != ERRANDS:
+        return "Errand boys go out in the Errands phase."
+    if current(state) != seat:
+        return "It is not your turn to send an errand boy."
+    if action.kind == "hold" or action in placements(state, seat):
+        return None
+    return "Your errand boy cannot go there now: the space is taken, empty or closed to you."
+
+
+# --- going there -----------------------------------------------------------------------------
+
+
+def place(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    """Resolve the errand at once (§3.4), then move on to the next boy."""
+    events: list[Event] = []
+    if action.kind == "hold":
+        events.append(Event("held", seat, {"forced": False, "pass": state.errand_pass}))
+    elif action.kind == "market":
+        first, second = str(action.args[0]), str(action.args[1])
+        market = state.market
+        market[first], market[second] = market[second], market[first]
+        state.errands.setdefault("market", []).append(seat)
+        events.append(Event("market_swapped", seat, {"types": [first, second], "market": dict(market)}))
+    else:
+        events += _go(state, seat, str(action.args[0]))
+    state.cursor += 1
+    if state.pending is None:
+        events += advance(state)
+    return events
+
+
+def _go(state: LastWillState, seat: int, space: str) -> list[Event]:
+    player = state.players[seat]
+    if space.startswith("slot"):
+        slot = next(s for s in state.offering if f"slot{s.label.lower()}" == space)
+        card, slot.card, slot.boy = slot.card, "", seat
+        player.hand.append(card)
+        return [Event("errand", seat, {"space": space, "card": card})]
+    if space.startswith("one-"):
+        deck = space[len("one-") :]
+        state.errands.setdefault(ONE, []).append(seat)
+        events: list[Event] = []
+        card = draw(state, deck, events)
+        player.hand.append(card)
+        events.append(Event("errand", seat, {"space": space, "deck": deck}))
+        events.append(Event("errand", seat, {"space": space, "card": card}, visible_to=frozenset({seat})))
+        return events
+    state.errands.setdefault(space, []).append(seat)
+    if space == "opera":
+        bonus = shrink(player, data.OPERA_SPEND, opera_bonus(player))
+        spend(state, seat, data.OPERA_SPEND + bonus)
+        events = [Event("errand", seat, {"space": space, "money": data.OPERA_SPEND + bonus, "bonus": bonus})]
+        return events + _offer(state, seat, space, [data.OPERA_SYMBOL.value])
+    if space == "ext":
+        return [Event("errand", seat, {"space": space}), *extension(state, seat)]
+    if space == "demote":
+        return [Event("errand", seat, {"space": space}), *_offer(state, seat, space, [ANY])]
+    options = dx_options(state, seat)
+    events = [Event("errand", seat, {"space": space, "options": options})]
+    if len(options) == 2:
+        state.pending = Pending(seat, [DX], source=space, symbols=[ANY])
+        return events
+    if options == [DX_EXT]:
+        return events + extension(state, seat)
+    return events + _offer(state, seat, space, [ANY])
+
+
+def _offer(state: LastWillState, seat: int, source: str, symbols: list[str]) -> list[Event]:
+    if not may_demote(state, seat):
+        return []
+    state.pending = Pending(seat, [LINE], source=source, symbols=symbols)
+    return run(state)

@@ -1,0 +1,365 @@
+"""Choices that suspend a phase: one seat answers a short queue of steps, the open one first.
+
+A white card played goes through ``with`` (companions), ``pay``, ``extra`` (the Wedding
+Planner), its effect's step (``fair``, ``target``, ``sale``, ``bpx``) and ``line`` (the round's
+demotion); a card laid, bought or given a token, the Opera and the demotion errands only through
+``line``; the demotion-or-extension errand through ``dx``; the Personal Secretary through ``pick``.
+Steps with nothing to choose resolve themselves (``run``), so a play with no companion in hand
+and no eligible line costs its one action and nothing else; the answers are small actions, each
+legal on its own, as the host's buttons need.
+"""
+
+from __future__ import annotations
+
+from rules.core import Action, Event
+from rules.lastwill import piles
+from rules.lastwill.cards import (
+    COMPANIONS,
+    PROPERTIES,
+    WHITES,
+    allowance,
+    earn,
+    owned,
+    properties,
+    sale_value,
+    shrink,
+    spend,
+    symbol_bonus,
+    symbols_of,
+)
+from rules.lastwill.data import DiscardForMoney, DropSteps, FreeSale, FreeTokens, GainActions, PropertyType
+from rules.lastwill.employment import companion_symbols, cover, offered_lines
+from rules.lastwill.state import LastWillState, Pending
+
+WITH, PAY, EXTRA, BPX, TARGET, SALE, FAIR, LINE, DX, PICK = (
+    "with",
+    "pay",
+    "extra",
+    "bpx",
+    "target",
+    "sale",
+    "fair",
+    "line",
+    "dx",
+    "pick",
+)
+EFFECT_STEP: dict[type, str] = {FreeTokens: FAIR, DropSteps: TARGET, FreeSale: SALE, DiscardForMoney: BPX}
+DX_DEMOTE, DX_EXT = "demote", "ext"
+
+
+def effect_of(pend: Pending, kind: type) -> object:
+    for card in pend.source.split("."):
+        white = WHITES.get(card)
+        if white is not None and isinstance(white.effect, kind):
+            return white.effect
+    raise AssertionError(f"no {kind.__name__} in {pend.source}")
+
+
+# --- what each step offers -------------------------------------------------------------------
+
+
+def with_options(state: LastWillState, pend: Pending) -> list[Action]:
+    """Companion cards that fill an open icon and that cash allows (icons are part of the spend)."""
+    player = state.players[pend.seat]
+    best: dict[str, int] = {}
+    for companion, amount, filler in pend.icons:
+        if not filler and amount > best.get(companion, -1):
+            best[companion] = amount
+    if not best:
+        return []
+    room = allowance(player)
+    found: list[Action] = []
+    for card in player.hand:
+        record = COMPANIONS.get(card)
+        if record is None:
+            continue
+        kinds = sorted(best) if record.companion is None else [record.companion.value]
+        for kind in kinds:
+            if kind in best and (room is None or pend.money + best[kind] <= room):
+                found.append(Action(WITH, (card, kind) if record.companion is None else (card,)))
+    return found
+
+
+def extra_bound(state: LastWillState, pend: Pending) -> int:
+    room = allowance(state.players[pend.seat])
+    return pend.count if room is None else max(0, min(pend.count, room))
+
+
+def bpx_cards(state: LastWillState, pend: Pending) -> list[str]:
+    effect = effect_of(pend, DiscardForMoney)
+    assert isinstance(effect, DiscardForMoney)
+    player = state.players[pend.seat]
+    room = allowance(player)
+    if room is not None and room < effect.each:
+        return []
+    return [c for c in player.hand if any(s in effect.symbols for s in symbols_of(c))]
+
+
+def fair_options(state: LastWillState, pend: Pending) -> list[Action]:
+    effect = effect_of(pend, FreeTokens)
+    assert isinstance(effect, FreeTokens)
+    found: list[Action] = []
+    for item in state.players[pend.seat].board:
+        if item.kind != effect.property_type:
+            continue
+        slots = PROPERTIES[item.card].slots
+        if len(item.tokens) < len(slots):
+            found += [
+                Action(FAIR, (item.card, c.value))
+                for c in effect.companions
+                if c in slots[len(item.tokens)].accepts
+            ]
+    return found
+
+
+def target_cards(state: LastWillState, pend: Pending) -> list[str]:
+    mine = properties(state.players[pend.seat])
+    if pend.step == TARGET:
+        return [o.card for o in mine if o.kind != PropertyType.FARM]
+    return [o.card for o in mine]
+
+
+def options(state: LastWillState) -> list[Action]:
+    """The pending seat's answers to the open step."""
+    pend = state.pending
+    assert pend is not None
+    step = pend.step
+    if step == WITH:
+        return [*with_options(state, pend), Action("go")]
+    if step == EXTRA:
+        return [Action(EXTRA, (n,)) for n in range(extra_bound(state, pend) + 1)]
+    if step == BPX:
+        return [*(Action(BPX, (c,)) for c in bpx_cards(state, pend)), Action("go")]
+    if step == FAIR:
+        return [*fair_options(state, pend), Action("go")]
+    if step in (TARGET, SALE):
+        found = [Action("target", (c,)) for c in target_cards(state, pend)]
+        return [*found, Action("go")] if step == SALE else found
+    if step == LINE:
+        return [
+            *(Action(LINE, (i,)) for i in offered_lines(state, pend.seat, pend.symbols)),
+            Action("noline"),
+        ]
+    if step == DX:
+        return [Action(DX, (DX_DEMOTE,)), Action(DX, (DX_EXT,))]
+    if step == PICK:
+        return [Action(PICK, (c,)) for c in dict.fromkeys(pend.cards)]
+    raise AssertionError(step)
+
+
+# --- resolving -------------------------------------------------------------------------------
+
+
+def _needs_answer(state: LastWillState, pend: Pending) -> bool:
+    step = pend.step
+    if step == WITH:
+        return bool(with_options(state, pend))
+    if step == EXTRA:
+        return extra_bound(state, pend) > 0
+    if step == BPX:
+        return bool(bpx_cards(state, pend))
+    if step == FAIR:
+        return pend.count > 0 and bool(fair_options(state, pend))
+    if step in (TARGET, SALE):
+        return bool(target_cards(state, pend))
+    if step == LINE:
+        return bool(offered_lines(state, pend.seat, pend.symbols))
+    return step in (DX, PICK)
+
+
+def run(state: LastWillState) -> list[Event]:
+    """Resolve steps until one needs the seat's answer; close the pending choice when none is left."""
+    events: list[Event] = []
+    pend = state.pending
+    while pend is not None:
+        if not pend.steps:
+            state.pending = None
+            break
+        if pend.step == PAY:
+            events += _pay(state, pend)
+        elif _needs_answer(state, pend):
+            break
+        pend.steps.pop(0)
+    return events
+
+
+def _pay(state: LastWillState, pend: Pending) -> list[Event]:
+    """Spend the play: its money and icons, then the helpers' bonuses as far as cash allows."""
+    seat = pend.seat
+    player = state.players[seat]
+    auto = sum(symbol_bonus(player, symbols_of(c))[0] for c in pend.cards if WHITES[c].money > 0)
+    bonus = shrink(player, pend.money, auto)
+    spend(state, seat, pend.money + bonus)
+    events = [
+        Event(
+            "card_played",
+            seat,
+            {
+                "cards": list(pend.cards),
+                "money": pend.money + bonus,
+                "bonus": bonus,
+                "companions": list(pend.used),
+            },
+        )
+    ]
+    for card in pend.cards + pend.used:
+        piles.discard(state, card)
+    for card in pend.cards:
+        effect = WHITES[card].effect
+        if isinstance(effect, GainActions):
+            state.actions_left += effect.amount
+            events.append(Event("actions_gained", seat, {"card": card, "amount": effect.amount}))
+    pend.cards, pend.used, pend.money = [], [], 0
+    return events
+
+
+def answer(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    """Apply one answer already checked by ``problem``; then run the queue on."""
+    pend = state.pending
+    assert pend is not None
+    kind, args = action.kind, action.args
+    player = state.players[seat]
+    events: list[Event] = []
+    if kind == "go":
+        pend.steps.pop(0)
+    elif kind == WITH:
+        card = str(args[0])
+        record = COMPANIONS[card]
+        kind_ = str(args[1]) if record.companion is None else record.companion.value
+        best = max(
+            (i for i, icon in enumerate(pend.icons) if icon[0] == kind_ and not icon[2]),
+            key=lambda i: pend.icons[i][1],
+        )
+        pend.icons[best][2] = card
+        pend.money += int(pend.icons[best][1])
+        pend.used.append(card)
+        player.hand.remove(card)
+        pend.symbols += companion_symbols(kind_, record.companion is None)
+        events.append(
+            Event("companion_added", seat, {"card": card, "as": kind_, "amount": pend.icons[best][1]})
+        )
+    elif kind == EXTRA:
+        amount = int(args[0])
+        spend(state, seat, amount)
+        events.append(Event("planner_extra", seat, {"amount": amount}))
+        pend.steps.pop(0)
+    elif kind == BPX:
+        effect = effect_of(pend, DiscardForMoney)
+        assert isinstance(effect, DiscardForMoney)
+        cards = [str(c) for c in args]
+        for card in cards:
+            player.hand.remove(card)
+            piles.discard(state, card)
+        spend(state, seat, effect.each * len(cards))
+        events.append(Event("bp_discarded", seat, {"cards": cards, "amount": effect.each * len(cards)}))
+    elif kind == FAIR:
+        item = owned(player, str(args[0]))
+        assert item is not None
+        item.tokens.append(str(args[1]))
+        pend.count -= 1
+        events.append(Event("free_token", seat, {"card": item.card, "companion": str(args[1])}))
+    elif kind == "target" and pend.step == TARGET:
+        events += _drop(state, seat, pend, str(args[0]))
+        pend.steps.pop(0)
+    elif kind == "target":
+        events += _lost_sale(state, seat, pend, str(args[0]))
+        pend.steps.pop(0)
+    elif kind == LINE:
+        events += cover(state, seat, int(args[0]), pend.source)
+        pend.steps.pop(0)
+    elif kind == "noline":
+        events.append(Event("demotion_declined", seat, {"source": pend.source}))
+        pend.steps.pop(0)
+    elif kind == DX:
+        pend.steps.pop(0)
+        if args[0] == DX_EXT:
+            events += extension(state, seat)
+        else:
+            pend.steps.insert(0, LINE)
+    elif kind == PICK:
+        events += _keep(state, seat, pend, str(args[0]))
+        pend.steps.pop(0)
+    return events + run(state)
+
+
+def extension(state: LastWillState, seat: int) -> list[Event]:
+    state.players[seat].extensions += 1
+    state.extensions_left -= 1
+    return [Event("extension", seat, {"extensions": state.players[seat].extensions})]
+
+
+def _drop(state: LastWillState, seat: int, pend: Pending, card: str) -> list[Event]:
+    effect = effect_of(pend, DropSteps)
+    assert isinstance(effect, DropSteps)
+    item = owned(state.players[seat], card)
+    assert item is not None
+    before = item.step
+    item.step = min(item.step + effect.steps, len(PROPERTIES[card].track) - 1)
+    return [Event("value_dropped", seat, {"card": card, "from": before, "to": item.step})]
+
+
+def _lost_sale(state: LastWillState, seat: int, pend: Pending, card: str) -> list[Event]:
+    effect = effect_of(pend, FreeSale)
+    assert isinstance(effect, FreeSale)
+    player = state.players[seat]
+    item = owned(player, card)
+    assert item is not None
+    price = sale_value(state, player, item, ignore_market=effect.ignore_market)
+    player.board.remove(item)
+    piles.discard(state, card)
+    earn(state, seat, price)
+    return [Event("sold", seat, {"card": card, "price": price, "free": True})]
+
+
+def _keep(state: LastWillState, seat: int, pend: Pending, card: str) -> list[Event]:
+    rest = list(pend.cards)
+    rest.remove(card)
+    state.players[seat].hand.append(card)
+    for other in rest:
+        piles.discard(state, other)
+    pend.cards = []
+    return [
+        Event("secretary_kept", seat, {"card": card}, visible_to=frozenset({seat})),
+        Event("secretary_discarded", seat, {"cards": rest}),
+    ]
+
+
+def problem(state: LastWillState, seat: int, action: Action) -> str | None:
+    """Why this answer is refused, or None; the open step decides what it may be."""
+    pend = state.pending
+    assert pend is not None
+    if seat != pend.seat:
+        return "Another player is answering a choice; wait for them."
+    if action in options(state):
+        return None
+    if action.kind in ("with", "bpx") and action.args and all(isinstance(a, str) for a in action.args):
+        if action.kind == BPX and pend.step == BPX:
+            return _bpx_problem(state, pend, [str(a) for a in action.args])
+        if pend.step == WITH:
+            return "That companion card does not fit an open icon of this card, or you cannot pay for it."
+    return _STEP_HELP.get(pend.step, "Answer the open choice first.")
+
+
+def _bpx_problem(state: LastWillState, pend: Pending, cards: list[str]) -> str | None:
+    effect = effect_of(pend, DiscardForMoney)
+    assert isinstance(effect, DiscardForMoney)
+    eligible = bpx_cards(state, pend)
+    if len(set(cards)) != len(cards) or any(c not in eligible for c in cards):
+        return "Bachelor Party takes only helm or dine cards from your hand, each once."
+    room = allowance(state.players[pend.seat])
+    if room is not None and effect.each * len(cards) > room:
+        return f"You can spend only £{room} more."
+    return None
+
+
+_STEP_HELP = {
+    WITH: "Add a companion card to the card you are playing, or confirm it.",
+    EXTRA: "Say how many pounds the Wedding Planner adds (you cannot spend more than you have).",
+    BPX: "Discard helm or dine cards for Bachelor Party, or confirm.",
+    TARGET: "Pick one of your properties as the target.",
+    SALE: "Pick the property to sell for Lost at Cards, or confirm without a sale.",
+    FAIR: "Put a dog or horse token on a farm slot that takes it, or confirm.",
+    LINE: "Cover one of the offered employment lines, or decline the demotion.",
+    DX: "Choose a demotion or a board extension.",
+    PICK: "Keep one of the cards the Personal Secretary drew.",
+}

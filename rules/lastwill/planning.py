@@ -1,0 +1,179 @@
+"""Planning (§3.2) and card drawing (§3.3).
+
+Planning is public and sequential from the start player.  Drawing goes in plan order; each player
+first names how many cards come from each regular deck (``draw.<deck>`` one card at a time,
+``redraw`` to start over), then ``drawok`` draws them all: decks are chosen before looking
+(public), and the few small steps keep ``legal_actions`` short however many cards a plan gives.
+A School Chum's deck-bound extra cards (SC3, SC4) need no choice and come with ``drawok``; a
+player with nothing to choose draws without being asked.
+"""
+
+from __future__ import annotations
+
+from rules.core import Event
+from rules.lastwill import data
+from rules.lastwill.cards import privileges
+from rules.lastwill.data import DrawBonus
+from rules.lastwill.piles import available, draw
+from rules.lastwill.state import DRAWING, PLANNING, LastWillState
+from rules.lastwill.turn import current, plan_of
+
+REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
+
+
+def planner(state: LastWillState) -> int:
+    return (state.start + state.cursor) % state.count
+
+
+def start_planning(state: LastWillState) -> list[Event]:
+    state.phase = PLANNING
+    state.cursor = 0
+    return [Event("planning_started", planner(state), {"round": state.round})]
+
+
+def free_plans(state: LastWillState) -> list[int]:
+    taken = {p.plan for p in state.players}
+    return [space.pos for space in state.plans if space.pos not in taken]
+
+
+def plan_problem(state: LastWillState, seat: int, pos: int) -> str | None:
+    if state.phase != PLANNING:
+        return "Plans are chosen in the Planning phase."
+    if planner(state) != seat:
+        return "It is not your turn to choose a plan."
+    if pos not in free_plans(state):
+        return "That plan is taken or does not exist."
+    return None
+
+
+def choose_plan(state: LastWillState, seat: int, pos: int) -> list[Event]:
+    state.players[seat].plan = pos
+    plan = plan_of(state, seat)
+    events = [
+        Event(
+            "plan_chosen", seat, {"pos": pos, "cards": plan.cards, "boys": plan.boys, "actions": plan.actions}
+        )
+    ]
+    state.cursor += 1
+    if state.cursor < state.count:
+        return events
+    state.order = sorted(range(state.count), key=lambda s: state.players[s].plan)
+    return events + start_drawing(state)
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+
+def totals(state: LastWillState, seat: int) -> tuple[int, dict[str, int]]:
+    """Cards the seat chooses freely (plan + SC5), and the deck-bound extras (SC3, SC4)."""
+    free = plan_of(state, seat).cards
+    fixed: dict[str, int] = {}
+    for _item, bonus in privileges(state.players[seat], DrawBonus):
+        if bonus.deck is None:
+            free += bonus.count
+        else:
+            fixed[bonus.deck.value] = fixed.get(bonus.deck.value, 0) + bonus.count
+    return free, fixed
+
+
+def needed(state: LastWillState, seat: int) -> int:
+    """The free count, capped by what the regular decks and their piles still hold."""
+    return min(totals(state, seat)[0], sum(available(state, d) for d in REGULAR))
+
+
+def start_drawing(state: LastWillState) -> list[Event]:
+    state.phase = DRAWING
+    state.cursor = 0
+    state.split = {}
+    return _skip(state)
+
+
+def _skip(state: LastWillState) -> list[Event]:
+    """Players with nothing to choose draw at once; the phase waits for the next who has."""
+    from rules.lastwill.errands import start_errands
+
+    events: list[Event] = []
+    while state.cursor < state.count:
+        seat = current(state)
+        if needed(state, seat) > 0:
+            return events
+        events += _draw_all(state, seat)
+        state.cursor += 1
+    return events + start_errands(state)
+
+
+def draw_problem(state: LastWillState, seat: int, deck: str) -> str | None:
+    problem = _drawing_problem(state, seat)
+    if problem is not None:
+        return problem
+    if deck not in REGULAR:
+        return "Cards are drawn from the property, event, helper and companion decks."
+    if sum(state.split.values()) >= needed(state, seat):
+        return "You have named all your cards; draw them, or start over."
+    if state.split.get(deck, 0) >= available(state, deck):
+        return "That deck has no more cards."
+    return None
+
+
+def _drawing_problem(state: LastWillState, seat: int) -> str | None:
+    if state.phase != DRAWING:
+        return "Cards are drawn in the Card Drawing phase."
+    if current(state) != seat:
+        return "It is not your turn to draw."
+    return None
+
+
+def add(state: LastWillState, seat: int, deck: str) -> list[Event]:
+    state.split[deck] = state.split.get(deck, 0) + 1
+    return [Event("split", seat, {"split": dict(state.split)}, visible_to=frozenset({seat}))]
+
+
+def redraw_problem(state: LastWillState, seat: int) -> str | None:
+    problem = _drawing_problem(state, seat)
+    if problem is None and not state.split:
+        return "You have not named any cards yet."
+    return problem
+
+
+def redraw(state: LastWillState, seat: int) -> list[Event]:
+    state.split = {}
+    return [Event("split", seat, {"split": {}}, visible_to=frozenset({seat}))]
+
+
+def drawok_problem(state: LastWillState, seat: int) -> str | None:
+    problem = _drawing_problem(state, seat)
+    if problem is not None:
+        return problem
+    want = needed(state, seat)
+    if sum(state.split.values()) != want:
+        return f"Name {want} cards first (you have named {sum(state.split.values())})."
+    return None
+
+
+def drawok(state: LastWillState, seat: int) -> list[Event]:
+    events = _draw_all(state, seat)
+    state.split = {}
+    state.cursor += 1
+    return events + _skip(state)
+
+
+def _draw_all(state: LastWillState, seat: int) -> list[Event]:
+    hand = state.players[seat].hand
+    events: list[Event] = []
+    counts: dict[str, int] = {}
+    drawn: list[str] = []
+    wanted = dict(state.split)
+    for deck, n in totals(state, seat)[1].items():
+        wanted[deck] = wanted.get(deck, 0) + n
+    for deck in REGULAR:
+        for _ in range(wanted.get(deck, 0)):
+            card = draw(state, deck, events)
+            if card:
+                drawn.append(card)
+                counts[deck] = counts.get(deck, 0) + 1
+    hand.extend(drawn)
+    if not drawn:
+        return events
+    events.append(Event("drew", seat, {"counts": counts}))
+    events.append(Event("drew", seat, {"counts": counts, "cards": drawn}, visible_to=frozenset({seat})))
+    return events

@@ -1,0 +1,137 @@
+"""The Actions phase (§3.5): whose turn it is, what it may spend, and how it ends.
+
+A turn's budget is three counters: ``actions_left`` (the plan, Old Friends, Hectic Days),
+``valet_left`` (the Valet's, for white cards only) and ``free`` (Stewards' and Estate Agents'
+printed free actions by kind and scope).  Spending always takes the narrowest budget first (a
+white card uses the Valet before a plain action, a buy uses an Estate Agent's free action),
+which never leaves the player worse off, so the engine decides it instead of asking.
+"""
+
+from __future__ import annotations
+
+from rules.core import Event, IllegalAction
+from rules.lastwill import data
+from rules.lastwill.cards import BLACKS, has_property
+from rules.lastwill.data import ExtraAction, FreeAction, FreeActions, Scope
+from rules.lastwill.state import ACTIONS, LastWillState, Owned
+
+
+def free_key(kind: FreeAction, where: Scope) -> str:
+    return f"{kind.value}:{where.value}"
+
+
+def current(state: LastWillState) -> int:
+    """The seat on turn in a sequential phase (plan order for drawing, errands and actions)."""
+    return state.order[state.cursor]
+
+
+def plan_of(state: LastWillState, seat: int) -> data.Plan:
+    space = next(p for p in state.plans if p.pos == state.players[seat].plan)
+    return data.Plan(space.cards, space.boys, space.actions)
+
+
+def grant(state: LastWillState, item: Owned) -> None:
+    """What a laid card adds to this turn's budget: at turn start, or at once when laid (chosen)."""
+    black = BLACKS.get(item.card)
+    if black is None:
+        return
+    for privilege in black.privileges:
+        if isinstance(privilege, ExtraAction):
+            if privilege.white_only:
+                state.valet_left += privilege.count
+            else:
+                state.actions_left += privilege.count
+        elif isinstance(privilege, FreeActions):
+            key = free_key(privilege.kind, privilege.scope)
+            state.free[key] = state.free.get(key, 0) + privilege.count
+
+
+def start_actions(state: LastWillState) -> list[Event]:
+    state.phase = ACTIONS
+    state.cursor = 0
+    return start_turn(state)
+
+
+def start_turn(state: LastWillState) -> list[Event]:
+    seat = current(state)
+    state.actions_left = plan_of(state, seat).actions
+    state.valet_left = 0
+    state.free = {}
+    for item in state.players[seat].board:
+        grant(state, item)
+    return [
+        Event(
+            "turn_started",
+            seat,
+            {"actions": state.actions_left, "valet": state.valet_left, "free": dict(state.free)},
+        )
+    ]
+
+
+def can_pay(state: LastWillState, cost: int, *, white: bool = False, free: str = "") -> bool:
+    if free and state.free.get(free, 0) > 0:
+        return True
+    return state.actions_left + (state.valet_left if white else 0) >= cost
+
+
+def pay(state: LastWillState, cost: int, *, white: bool = False, free: str = "") -> None:
+    if free and state.free.get(free, 0) > 0:
+        state.free[free] -= 1
+        return
+    if white:
+        valet = min(state.valet_left, cost)
+        state.valet_left -= valet
+        cost -= valet
+    state.actions_left -= cost
+
+
+def short(cost: int) -> str:
+    return f"That takes {cost} action{'s' if cost != 1 else ''}; you do not have enough left this turn."
+
+
+def turn_problem(state: LastWillState, seat: int) -> str | None:
+    """Every Actions-phase move but answers needs the seat on turn (the engine refuses it while a
+    choice is open, before any handler runs)."""
+    if state.phase != ACTIONS:
+        return "That is done in the Actions phase."
+    if current(state) != seat:
+        return "It is not your turn."
+    return None
+
+
+def checked(state: LastWillState, seat: int) -> None:
+    problem = turn_problem(state, seat)
+    if problem is not None:
+        raise IllegalAction(problem)
+
+
+def bankrupt_problem(state: LastWillState, seat: int) -> str | None:
+    player = state.players[seat]
+    if player.bankrupt:
+        return "You have already declared bankruptcy."
+    if player.job:
+        return "You cannot declare bankruptcy while you hold an employment card."
+    if has_property(player):
+        return "You cannot declare bankruptcy while you own property."
+    if player.money > data.BANKRUPTCY_MAX_MONEY:
+        return f"You can declare bankruptcy only with £{data.BANKRUPTCY_MAX_MONEY} or less."
+    return None
+
+
+def declare_bankruptcy(state: LastWillState, seat: int) -> list[Event]:
+    state.players[seat].bankrupt = True
+    state.last_round = True
+    return [Event("bankrupt_declared", seat, {"money": state.players[seat].money, "round": state.round})]
+
+
+def end_turn(state: LastWillState, seat: int) -> list[Event]:
+    """Unused actions are lost (chosen); the last turn of the round ends the round."""
+    from rules.lastwill.rounds import end_round
+
+    events = [Event("turn_ended", seat, {"unused": state.actions_left + state.valet_left})]
+    state.actions_left = state.valet_left = 0
+    state.free = {}
+    state.cursor += 1
+    if state.cursor < len(state.order):
+        return events + start_turn(state)
+    return events + end_round(state)

@@ -1,0 +1,122 @@
+"""Refusals around open choices and phases: each sentence once, the state checked unchanged.
+
+(The refusals of single moves live beside their rules in the other ``test_lastwill_*`` files.)
+"""
+
+from __future__ import annotations
+
+from rules.lastwill.state import LastWillState
+from tests.rules.test_lastwill import (
+    act,
+    actions_turn,
+    errand_turn,
+    hand,
+    job,
+    legal,
+    money,
+    new,
+    pending_kind,
+    put,
+    refused,
+    unemploy_all,
+)
+
+
+def table(seat: int = 0) -> LastWillState:
+    state = new(3, 1, last_will="lw-4a")
+    unemploy_all(state)
+    for other in range(3):
+        hand(state, other)
+        money(state, other, 50)
+    actions_turn(state, seat, 3)
+    return state
+
+
+def test_an_open_choice_must_be_answered_first_and_only_by_its_seat() -> None:
+    state = table()
+    job(state, 0, "E1")
+    hand(state, 0, "DIN1", "DIN2")
+    act(state, 0, "event.DIN1")
+    assert pending_kind(state) == "line"
+    refused(state, 0, "event.DIN2", "Answer the open choice first.")
+    refused(state, 1, "done", "Another player is answering a choice; wait for them.")
+    refused(state, 1, "noline", "Another player is answering a choice; wait for them.")
+    refused(state, 0, "line.3", "Cover one of the offered employment lines, or decline the demotion.")
+    refused(state, 0, "go", "Cover one of the offered employment lines")
+
+
+def test_companion_step_refusals() -> None:
+    state = table()
+    hand(state, 0, "DIN10", "GST1", "HOR1")
+    act(state, 0, "event.DIN10")
+    refused(state, 0, "with.HOR1", "does not fit an open icon of this card, or you cannot pay for it.")
+    refused(state, 0, "extra.1", "Add a companion card to the card you are playing, or confirm it.")
+
+
+def test_companions_are_bounded_by_cash() -> None:
+    state = table()
+    job(state, 0, "E2")
+    money(state, 0, 3)
+    hand(state, 0, "DIN10", "GST1")
+    act(state, 0, "event.DIN10")  # £2 now, +£2 per guest would be £4
+    assert pending_kind(state) == "line"  # no companion step: nothing affordable to add, paid at once
+    assert state.players[0].money == 1
+
+
+def test_planner_step_refusal() -> None:
+    state = table()
+    put(state, 0, "WPL1")
+    hand(state, 0, "ER1")
+    act(state, 0, "event.ER1")
+    refused(state, 0, "extra.2", "Say how many pounds the Wedding Planner adds")
+
+
+def test_bachelor_party_step_refusal() -> None:
+    state = table()
+    hand(state, 0, "BP2", "DIN1")
+    act(state, 0, "special.BP2")
+    refused(state, 0, "noline", "Discard helm or dine cards for Bachelor Party, or confirm.")
+
+
+def test_target_step_refusals() -> None:
+    state = table()
+    put(state, 0, "T1")
+    put(state, 0, "F1")
+    hand(state, 0, "S2-WPT", "S1-LAC")
+    act(state, 0, "special.S2-WPT")
+    refused(state, 0, "target.F1", "Pick one of your properties as the target.")
+    refused(state, 0, "go", "Pick one of your properties as the target.")
+    act(state, 0, "target.T1")
+    act(state, 0, "special.S1-LAC")
+    refused(state, 0, "target.X1", "Pick the property to sell for Lost at Cards, or confirm without a sale.")
+    act(state, 0, "go")
+    assert [item.card for item in state.players[0].board] == ["T1", "F1"]
+
+
+def test_fair_step_refusal() -> None:
+    state = table()
+    put(state, 0, "F3")
+    hand(state, 0, "S1-BF")
+    act(state, 0, "special.S1-BF")
+    refused(state, 0, "fair.F3.horse", "Put a dog or horse token on a farm slot that takes it, or confirm.")
+
+
+def test_dx_and_pick_step_refusals() -> None:
+    state = new(3, 1, last_will="lw-4a")
+    errand_turn(state, 0)
+    act(state, 0, "boy.demext")
+    refused(state, 0, "dx.both", "Choose a demotion or a board extension.")
+    state = table()
+    put(state, 0, "S1-PS")
+    act(state, 0, "sec.helper")
+    refused(state, 0, "pick.F99", "Keep one of the cards the Personal Secretary drew.")
+    assert len(legal(state, 0)) >= 1
+
+
+def test_phase_refusals() -> None:
+    state = new(3, 1)
+    refused(state, 0, "done", "That is done in the Actions phase.")
+    refused(state, 0, "draw.event", "Cards are drawn in the Card Drawing phase.")
+    refused(state, 0, "redraw", "Cards are drawn in the Card Drawing phase.")
+    refused(state, 0, "drawok", "Cards are drawn in the Card Drawing phase.")
+    refused(state, 0, "plan.1", "Plans are chosen in the Planning phase.")
