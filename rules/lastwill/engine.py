@@ -164,7 +164,7 @@ def _remember_last(state: LastWillState, events: list[Event]) -> None:
     """The newest public move, for the renderer's highlight; private steps leave it alone."""
     for event in reversed(events):
         if event.visible_to is None and event.kind in LAST_KINDS:
-            state.last = {"seat": event.seat, "kind": event.kind, **{k: v for k, v in event.params.items()}}
+            state.last = {**event.params, "seat": event.seat, "kind": event.kind}
             return
 
 

@@ -8,7 +8,9 @@ contents or the deck order, so the public view may be drawn for everyone.
 
 Keys (renderer contract):
 
-    game, round, rounds, phase, start, turn (seat acting in a sequential phase, else None),
+    game, round, rounds, last_round (a bankruptcy made this round the last), phase, picked (the
+    seats the host has marked employed in the handicap pick), start, turn (seat acting in a
+    sequential phase, else None),
     errand_pass, waiting [seats], discard_for ("keep" | "limit" | ""),
     options {expansion, employment, plans, last_will, end_property_penalty},
     last_will {id, money, set}, plans [{pos, cards, boys, actions, seat, tile, side}],
@@ -193,7 +195,9 @@ def view(state: LastWillState, seat: int | None) -> dict[str, JSON]:
         "game": "lastwill",
         "round": state.round,
         "rounds": data.ROUNDS,
+        "last_round": state.last_round,
         "phase": state.phase,
+        "picked": list(state.picked),
         "start": state.start,
         "turn": None if state.pending is not None or state.phase == OVER else _turn(state),
         "errand_pass": state.errand_pass,

@@ -93,6 +93,7 @@ def test_the_hand_limit_is_a_simultaneous_private_discard() -> None:
     assert "DIN3" not in state.piles["event"]  # still hidden until everyone has chosen
     events = act(state, 1, "discard.F5")
     assert only(events, "discards_revealed").params["cards"] == [["DIN3"], ["F5"], ["HOR1"]]
+    assert state.last is not None and state.last["kind"] == "discards_revealed", "the highlight's move"
     assert state.round == 2 and state.phase == PLANNING
     assert [len(p.hand) for p in state.players] == [2, 4, 2]
 

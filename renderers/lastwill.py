@@ -1,0 +1,1298 @@
+"""The Last Will table (with Getting the Sack), drawn from the public view only, for phones first.
+
+Input is ``RULES.view(state, None)`` and the players' names in seat order; nothing else is read
+but the printed cards (names, symbols, tracks) from ``rules.lastwill.data``.  Money, boards and
+jobs are open in Last Will; hands, draws and deck order are not, and the view carries only the
+SIZES of hands and decks, so no hidden card can reach the image (a seat's private ``you`` entry
+is never looked at).
+
+Phone first: the image is :data:`W` (800) px wide and judged shown 400 px wide, so no text is
+smaller than :data:`SMALL` (18 px, 9.0 px on the phone).  The table part is the same size in every
+view; then one block per player and the legend.  Five players whose boards hold up to five cards
+each stay within :data:`MAX_ASPECT` (1.6 : 1, 1246 px); each further row of five cards adds a tile
+row (78 px) to its player's block, the only way the picture grows past that.
+
+Layout, top to bottom:
+
+1. title bar: the round track 1-7 (past rounds dim, the current one amber and bold), the start
+   player's chip, and the phase (with the errand pass);
+2. status: who is to act and for what in bold (plan, draw, errand boy, a pending choice, the
+   discards owed), then the details (actions left, valet, free actions); on the second line the
+   last public move in words after a magenta "Last:";
+3. the planning board as a table: a column per plan position (the turn order) headed by its
+   number and the chip of the seat that took it, rows for its cards, errand boys and actions;
+   positions not in play are hatched;
+4. the errand spaces (draw one, Opera, market, extension with the extensions left, demotion,
+   demotion or extension), each with its boys' chips and an empty ring per free place; spaces
+   not in play are hatched; the market token of each property type;
+5. the card offering, a tile per slot: a band in the deck's colour with the slot's label and
+   the card's name, shortened to fit (:data:`NAMES_SHORT`), then its symbol code, actions and
+   pounds; a slot whose card an errand boy took shows that seat's chip and the deck's name;
+   slot X is the new special card; the sizes of the four regular decks;
+6. one block per player: seat chip, name (cut to fit), tags (to act, discard n, BANKRUPT, the
+   final place), hand SIZE, plan and boys while they matter, extensions, money; the employment
+   card's job, its income and its lines (symbol word and pounds), a covered line hatched, struck
+   through and marked with a demotion token, or SACKED; then the board, five cards a row:
+   properties (type band with the id, value track with past steps struck, the current one
+   inverted, later ones plain, upkeep, companion tokens, a tick if maintained this round),
+   helpers and expenses (band in their deck's colour, id, symbol code, expense, tokens, a tick
+   if used this round), and the free spaces in the columns left ("+3 free" when more);
+7. a legend: symbol codes, companion tokens, the tick, a covered line, the frames.
+
+The last public move (``view["last"]``) is framed in magenta where it changed the table (the plan
+taken, the errand space or offering slot, both market tokens swapped, the card on a board, the
+job line covered, the job row of the sacked, or the player's header when the card left the table)
+and written out in the status area.
+
+Colour is never the only signal: seats carry letters (A-E), property types and decks are words,
+symbols three-letter codes, tokens letters, covered lines are hatched and struck, the current
+round and value step bold and inverted, the turn a tag, ticks drawn shapes.
+
+The bundled font has no pound sign, so :func:`_text` draws one (a cached vector mask the height
+of the digits) wherever a string holds ``£``, and draws bold as two copies a pixel apart (a
+stroke smears small letters).
+
+Speed: the table's frame and labels and the legend are drawn once (:func:`table_layer`,
+:func:`legend_layer`, both :func:`kit.static_layer`); a render pastes them, draws the changing
+parts with the kit's cached text masks and encodes against a fixed palette (:func:`colours`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers import kit
+from renderers.kit import INK, WHITE, Colour
+from rules.lastwill import data
+
+View = Mapping[str, Any]
+Box = tuple[int, int, int, int]
+
+# --- phone-first sizes ------------------------------------------------------------------------
+
+W = 800
+PHONE = 400
+SMALL = -(-9 * W // PHONE)
+"""18: the smallest text, 9.0 px tall once the picture is shown 400 px wide."""
+BODY = SMALL + 2
+BIG = SMALL + 6
+FONT_MIN = SMALL
+
+M = 12  # side margin
+X0, X1 = M, W - M
+TITLE_H = 40
+STATUS_TOP = TITLE_H
+LINE_H = 25
+STATUS_H = 2 * LINE_H + 6
+PLANS_TOP = STATUS_TOP + STATUS_H
+PLAN_LABEL_W = 96
+PLAN_COLS = data.PLAN_POSITIONS
+PLAN_W = (X1 - X0 - PLAN_LABEL_W) // PLAN_COLS
+PLAN_HEAD = 30  # position numbers and the chips of the seats that took them
+PLAN_ROW = 23
+PLANS_H = PLAN_HEAD + 3 * PLAN_ROW
+ERRANDS_TOP = PLANS_TOP + PLANS_H + 8
+ERRAND_H = 54
+MARKET_TOP = ERRANDS_TOP + ERRAND_H + 4
+MARKET_H = 30
+OFFER_TOP = MARKET_TOP + MARKET_H + 6
+OFFER_HEAD = 26
+TILE_W = 148
+OFFER_TILE_H = 50
+TILE_H = 72
+TILE_GAP = (X1 - X0 - 5 * TILE_W) // 4
+TILE_PITCH = TILE_W + TILE_GAP
+ROW_GAP = 6
+OFFER_ROWS = 2
+OFFER_H = OFFER_HEAD + OFFER_ROWS * (OFFER_TILE_H + ROW_GAP)
+PLAYERS_TOP = OFFER_TOP + OFFER_H + 4
+"""Where the players' blocks start; everything above is the same size in every view."""
+HEAD_H = 30
+JOB_H = 28
+FREE_H = 30
+PER_ROW = 5
+BLOCK_GAP = 8
+LEGEND_LINES = 3
+LEGEND_H = LEGEND_LINES * LINE_H + 12
+CHIP_R = 12
+FRAME = 3
+MAX_ASPECT = 1.6
+"""Tall : wide, as every board here; a 5-player table stays within it while no board holds more
+than five cards (each further row of cards adds a tile row)."""
+
+ERRAND_ORDER = ("one", "opera", "market", "ext", "demote", "demext")
+ERRAND_LABELS = {
+    "one": "Draw one",
+    "opera": "Opera",
+    "market": "Market",
+    "ext": "Extension",
+    "demote": "Demotion",
+    "demext": "Dem. or ext.",
+}
+ONE_W = 160
+ERRAND_GAP = 6
+ERRAND_W = (X1 - X0 - ONE_W - 5 * ERRAND_GAP) // 5
+
+# --- colours ----------------------------------------------------------------------------------
+
+PAPER: Colour = kit.PAPER
+PANEL: Colour = (238, 233, 222)
+EDGE: Colour = (176, 168, 152)
+LINE: Colour = (60, 60, 60)
+DIM: Colour = (86, 86, 86)
+BAR: Colour = (38, 50, 66)
+BAR_DIM: Colour = (112, 124, 140)
+TURN: Colour = (255, 183, 0)
+LAST: Colour = (226, 0, 122)
+"""The last move's frame and heading: a magenta no seat, deck or type uses."""
+TOKEN: Colour = (230, 205, 160)
+COVER_BG: Colour = (205, 205, 205)
+COVER_HATCH: Colour = (150, 150, 150)
+DEMOTION: Colour = (40, 40, 40)
+SACK: Colour = (190, 30, 30)
+TICK: Colour = (22, 120, 56)
+PAST: Colour = (222, 222, 222)
+PAST_TEXT: Colour = (130, 130, 130)
+FREE_EDGE: Colour = (150, 150, 150)
+
+SEATS: tuple[Colour, ...] = (
+    (214, 39, 40),
+    (31, 119, 180),
+    (44, 160, 44),
+    (255, 127, 14),
+    (148, 103, 189),
+)
+"""Seat colours; each is always drawn with its seat letter."""
+LETTERS = "ABCDE"
+
+DECKS: dict[str, tuple[str, Colour]] = {
+    "property": ("Property", (56, 132, 64)),
+    "event": ("Event", (246, 243, 228)),
+    "helper": ("Helper", (52, 52, 58)),
+    "companion": ("Companion", (150, 110, 80)),
+    "special": ("Special", (214, 168, 40)),
+    "new_special": ("New special", (176, 36, 48)),
+    "wild": ("Wild", (120, 60, 160)),
+}
+"""deck -> (word on the offering band, band colour)."""
+UNKNOWN_DECK: tuple[str, Colour] = ("?", (150, 150, 150))
+
+TYPES: dict[str, tuple[str, Colour]] = {
+    "farm": ("Farm", (92, 135, 38)),
+    "town": ("Town", (40, 110, 200)),
+    "manor": ("Manor", (190, 90, 15)),
+    "mansion": ("Mansion", (130, 50, 150)),
+}
+"""property type -> (word, band colour)."""
+UNKNOWN_TYPE: tuple[str, Colour] = ("?", (150, 150, 150))
+
+SYMBOL_CODES: dict[str, str] = {
+    "dine": "Din",
+    "carriage": "Car",
+    "mask": "Msk",
+    "helm": "Hlm",
+    "party": "Pty",
+    "ring": "Rng",
+    "helper": "Hlp",
+    "wild": "Wld",
+    "training": "Trn",
+    "clock": "Clk",
+    "dog": "Dog",
+    "horse": "Hrs",
+    "chef": "Chf",
+    "guest": "Gst",
+    "farm": "Frm",
+    "town": "Twn",
+    "manor": "Mnr",
+    "mansion": "Mns",
+}
+"""Card symbols as codes on tiles; the legend spells the ones that are not plain words."""
+LEGEND_SYMBOLS = ("dine", "carriage", "mask", "helm", "party", "ring", "helper", "wild", "training", "clock")
+TOKENS = {"horse": "H", "dog": "D", "chef": "C", "guest": "G"}
+
+NAMES_SHORT: dict[str, str] = {
+    "Gentlemen's Club": "Gents' Club",
+    "Personal Secretary": "P. Secretary",
+    "Bachelor Party (event)": "Bach. Party",
+    "Bachelor Party (special)": "Bach. Party",
+    "Wedding (event)": "Wedding",
+    "Wedding (special)": "Wedding",
+    "Engagement Ring": "Engag. Ring",
+    "Town House / Manor House": "Town/Manor",
+    "Manor House / Mansion": "Manor/Mans.",
+    "Training Ground": "Training Gr.",
+    "Wedding Planner": "Wed. Planner",
+}
+"""Card names too long for a tile, shortened the way a player would write them; with these every
+card's name fits an offering band uncut (a test checks it)."""
+TYPE_SHORT = {"town": "Town", "manor": "Man.", "mansion": "Mans.", "farm": "Farm"}
+"""The other type of a dual property, after its current one on the board ("Town/Man.")."""
+
+PHASES = {
+    "pick": "Setup",
+    "discard": "Discards",
+    "planning": "Planning",
+    "drawing": "Card drawing",
+    "errands": "Errands",
+    "actions": "Actions",
+    "over": "Game over",
+}
+
+
+# --- small helpers ----------------------------------------------------------------------------
+
+
+def seat_colour(seat: int) -> Colour:
+    return SEATS[seat % len(SEATS)]
+
+
+def seat_letter(seat: object) -> str:
+    return LETTERS[seat] if isinstance(seat, int) and 0 <= seat < len(LETTERS) else "?"
+
+
+def money(amount: object) -> str:
+    value = int(amount) if isinstance(amount, int) else 0
+    return f"-£{-value}" if value < 0 else f"£{value}"
+
+
+def signed(value: object) -> str:
+    number = int(value) if isinstance(value, int) else 0
+    return f"+{number}" if number > 0 else str(number)
+
+
+def card_name(card_id: object) -> str:
+    """The printed name, in letters the font has ("Soiree")."""
+    card = data.CARDS.get(str(card_id))
+    return kit.printable(card.name) if card is not None else str(card_id)
+
+
+def short_name(card_id: object) -> str:
+    """The card's name as a tile writes it (:data:`NAMES_SHORT`)."""
+    card = data.CARDS.get(str(card_id))
+    if card is None:
+        return str(card_id)
+    return kit.printable(NAMES_SHORT.get(card.name, card.name))
+
+
+def symbols(card_id: object) -> str:
+    card = data.CARDS.get(str(card_id))
+    if card is None:
+        return ""
+    return " ".join(SYMBOL_CODES.get(s.value, s.value[:3].title()) for s in card.symbols)
+
+
+def deck_info(deck: object) -> tuple[str, Colour]:
+    """(word, colour) of a deck; a slot not filled yet (deck "") has a blank grey band."""
+    if not deck:
+        return "", EDGE
+    return DECKS.get(str(deck), UNKNOWN_DECK)
+
+
+def type_info(kind: object) -> tuple[str, Colour]:
+    return TYPES.get(str(kind), UNKNOWN_TYPE)
+
+
+def _width(text: str, size: int) -> float:
+    """Width of ``text`` as :func:`_text` draws it (pound signs included)."""
+    face = kit.font(size)
+    parts = text.split("£")
+    return sum(face.getlength(p) for p in parts) + (len(parts) - 1) * _pound(size)[0].width
+
+
+@lru_cache(maxsize=16)
+def _pound(size: int) -> tuple[Image.Image, int]:
+    """A pound sign as an "L" mask the height of the digits at ``size``, and its height.
+
+    Pillow's bundled font has no ``£``; this one is drawn four times larger and scaled down
+    (hook, stem, crossbar and base), so it sits on the digits' baseline like a real glyph.
+    """
+    face = kit.font(size)
+    _x0, top, _x1, _y1 = face.getbbox("0", anchor="ls")
+    h = int(-top)
+    w = round(face.getlength("0"))
+    s = 4
+    wide, high = w * s, h * s
+    mask = Image.new("L", (wide + 2 * s, high + 2 * s), 0)
+    draw = ImageDraw.Draw(mask)
+    lw = max(s, round(size * 0.09 * s))
+    cx, cy, r = s + wide * 0.62, s + high * 0.27, wide * 0.30
+    draw.arc((cx - r, cy - r, cx + r, cy + r), 180, 340, fill=255, width=lw)
+    sx = cx - r + lw / 2
+    draw.line((sx, cy, sx, s + high * 0.80), fill=255, width=lw)
+    draw.arc((sx - wide * 0.30, s + high * 0.62, sx + lw / 2, s + high), -20, 90, fill=255, width=lw)
+    draw.line((s + wide * 0.05, s + high - lw / 2, s + wide * 0.98, s + high - lw / 2), fill=255, width=lw)
+    draw.line((s + wide * 0.12, s + high * 0.55, s + wide * 0.72, s + high * 0.55), fill=255, width=lw)
+    return mask.resize((w + 2, h + 2), Image.Resampling.LANCZOS), h
+
+
+@lru_cache(maxsize=64)
+def _baseline(size: int, vertical: str) -> float:
+    """How far below an anchor point of kind ``vertical`` ("m", "a", "s") the digits' baseline lies."""
+    _x0, _y0, _x1, y1 = kit.font(size).getbbox("0", anchor="l" + vertical)
+    return float(y1)
+
+
+def _text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: Colour = INK,
+    anchor: str = "la",
+    bold: bool = False,
+) -> float:
+    """Draw ``text`` like :func:`kit.label`, pound signs included; returns its width."""
+    if "£" not in text:
+        _plain(image, xy, text, size, fill, anchor, bold)
+        return kit.font(size).getlength(text)
+    width = _width(text, size)
+    x, y = xy
+    if anchor[0] == "m":
+        x -= width / 2
+    elif anchor[0] == "r":
+        x -= width
+    vertical = anchor[1]
+    face = kit.font(size)
+    mask, h = _pound(size)
+    base = y + _baseline(size, vertical)
+    for i, part in enumerate(text.split("£")):
+        if i:
+            image.paste(fill, (round(x), round(base - h - 1)), mask)
+            if bold:
+                image.paste(fill, (round(x) + 1, round(base - h - 1)), mask)
+            x += mask.width
+        if part:
+            _plain(image, (x, y), part, size, fill, "l" + vertical, bold)
+            x += face.getlength(part)
+    return width
+
+
+def _plain(
+    image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str, bold: bool
+) -> None:
+    """:func:`kit.label`, with a bold drawn twice one pixel apart: a stroke smears small letters."""
+    kit.label(image, xy, text, size, fill, anchor)
+    if bold:
+        kit.label(image, (xy[0] + 1, xy[1]), text, size, fill, anchor)
+
+
+def _fit(text: str, size: int, width: float) -> str:
+    """:func:`kit.fit` for text that may hold pound signs, which this module draws itself."""
+    if "£" not in text:
+        return kit.fit(text, size, width)
+    if _width(text, size) <= width:
+        return text
+    while text and _width(text + "...", size) > width:
+        text = text[:-1]
+    return text.rstrip(" .") + "..."
+
+
+def _chip(
+    image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = CHIP_R
+) -> None:
+    fill = seat_colour(seat)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=LINE, width=1)
+    _text(image, (cx, cy + 1), seat_letter(seat), SMALL, kit.text_colour(fill), "mm", bold=True)
+
+
+def _ring(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: int = CHIP_R) -> None:
+    """An empty place for an errand boy."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=FREE_EDGE, width=2)
+
+
+def _tick(draw: ImageDraw.ImageDraw, x: float, y: float, size: int = 20) -> None:
+    """A drawn tick in a white box (the font has no check mark): maintained or used this round."""
+    draw.rectangle((x, y, x + size, y + size), fill=WHITE, outline=TICK, width=2)
+    draw.line(
+        ((x + 4, y + size * 0.55), (x + size * 0.42, y + size - 5), (x + size - 4, y + 4)), fill=TICK, width=3
+    )
+
+
+def _token(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, companion: str) -> None:
+    r = 11
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TOKEN, outline=LINE, width=1)
+    _text(image, (cx, cy + 1), TOKENS.get(companion, "?"), SMALL, INK, "mm")
+
+
+def _demotion_token(draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    draw.ellipse((cx - 8, cy - 8, cx + 8, cy + 8), fill=DEMOTION, outline=WHITE, width=1)
+
+
+def _frame(draw: ImageDraw.ImageDraw, box: Box, height: int) -> None:
+    """A magenta frame just outside ``box``, kept inside the image."""
+    x0, y0, x1, y1 = box
+    draw.rectangle(
+        (max(0, x0 - FRAME), max(0, y0 - FRAME), min(W - 1, x1 + FRAME), min(height - 1, y1 + FRAME)),
+        outline=LAST,
+        width=FRAME,
+    )
+
+
+# --- the fixed palette ------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def colours() -> Image.Image:
+    """Every flat colour drawn, plus the anti-aliasing shades of each text colour on its grounds."""
+    flats: list[Colour] = [
+        PAPER, PANEL, EDGE, LINE, DIM, BAR, BAR_DIM, TURN, LAST, TOKEN, COVER_BG, COVER_HATCH,
+        DEMOTION, SACK, TICK, PAST, PAST_TEXT, FREE_EDGE, INK, WHITE,
+        *SEATS, *(c for _w, c in DECKS.values()), *(c for _w, c in TYPES.values()),
+        UNKNOWN_DECK[1], UNKNOWN_TYPE[1],
+    ]  # fmt: skip
+    grounds = [PAPER, PANEL, WHITE, TOKEN, COVER_BG, PAST, TURN]
+    fills = [c for _w, c in DECKS.values()] + [c for _w, c in TYPES.values()] + list(SEATS) + [SACK, BAR]
+    blends: list[tuple[Colour, Colour]] = [(INK, g) for g in grounds]
+    blends += [(DIM, g) for g in (PAPER, PANEL, WHITE, COVER_BG)]
+    blends += [(LAST, PAPER), (LAST, PANEL), (SACK, PAPER), (PAST_TEXT, PAST), (TICK, WHITE)]
+    blends += [(kit.text_colour(f), f) for f in fills]
+    blends += [(WHITE, BAR), (BAR_DIM, BAR), (WHITE, INK), (INK, TURN), (LINE, PAPER), (LINE, WHITE)]
+    blends += [(EDGE, PAPER), (FREE_EDGE, WHITE), (FREE_EDGE, PAPER), (COVER_HATCH, COVER_BG)]
+    return kit.palette(flats, blends, steps=4)
+
+
+# --- the fixed layers -------------------------------------------------------------------------
+
+
+def plan_box(pos: int) -> Box:
+    """The column of plan position ``pos`` (1-based), all rows."""
+    x = X0 + PLAN_LABEL_W + (pos - 1) * PLAN_W
+    return (x, PLANS_TOP, x + PLAN_W, PLANS_TOP + PLANS_H)
+
+
+def errand_box(space: str) -> Box:
+    i = ERRAND_ORDER.index(space) if space in ERRAND_ORDER else 0
+    if i == 0:
+        return (X0, ERRANDS_TOP, X0 + ONE_W, ERRANDS_TOP + ERRAND_H)
+    x = X0 + ONE_W + ERRAND_GAP + (i - 1) * (ERRAND_W + ERRAND_GAP)
+    return (x, ERRANDS_TOP, x + ERRAND_W, ERRANDS_TOP + ERRAND_H)
+
+
+def offer_box(index: int) -> Box:
+    row, col = divmod(index, 5)
+    x = X0 + col * TILE_PITCH
+    y = OFFER_TOP + OFFER_HEAD + row * (OFFER_TILE_H + ROW_GAP)
+    return (x, y, x + TILE_W, y + OFFER_TILE_H)
+
+
+MARKET_X = X0 + 86
+MARKET_PITCH = (X1 - MARKET_X) // 4
+
+
+def market_box(kind: str) -> Box:
+    i = list(TYPES).index(kind) if kind in TYPES else 0
+    x = MARKET_X + i * MARKET_PITCH
+    return (x, MARKET_TOP + 2, x + MARKET_PITCH - 8, MARKET_TOP + MARKET_H - 2)
+
+
+def _build_table() -> Image.Image:
+    """The title bar, the planning table's grid and labels, the errand spaces, the section heads."""
+    image = Image.new("RGB", (W, PLAYERS_TOP), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, W - 1, TITLE_H - 1), fill=BAR)
+    _text(image, (X0, TITLE_H / 2), "Round", SMALL, WHITE, "lm")
+    # The planning table: positions (the turn order) across the top, then each plan's numbers.
+    top = PLANS_TOP
+    draw.rectangle((X0, top, X1, top + PLANS_H), fill=PANEL, outline=EDGE)
+    draw.rectangle((X0, top, X1, top + PLAN_HEAD), fill=BAR)
+    _text(image, (X0 + 8, top + PLAN_HEAD / 2 + 1), "Plan", SMALL, WHITE, "lm", bold=True)
+    for i, label in enumerate(("cards", "boys", "actions")):
+        y = top + PLAN_HEAD + i * PLAN_ROW
+        _text(image, (X0 + 8, y + PLAN_ROW / 2 + 1), label, SMALL, DIM, "lm")
+        if i:
+            draw.line((X0, y, X1, y), fill=EDGE)
+    for pos in range(1, PLAN_COLS + 1):
+        x0, _y0, x1, _y1 = plan_box(pos)
+        draw.line((x0, top, x0, top + PLANS_H), fill=EDGE)
+        _text(image, (x0 + 10, top + PLAN_HEAD / 2 + 1), str(pos), BODY, WHITE, "lm", bold=True)
+    # The errand spaces: a box each with its name.
+    for space in ERRAND_ORDER:
+        x0, y0, x1, y1 = errand_box(space)
+        draw.rectangle((x0, y0, x1, y1), fill=PANEL, outline=EDGE)
+        _text(image, (x0 + 7, y0 + 5), ERRAND_LABELS[space], SMALL, INK, "la", bold=True)
+    _text(image, (X0, MARKET_TOP + MARKET_H / 2), "Market", SMALL, INK, "lm", bold=True)
+    _text(image, (X0, OFFER_TOP + OFFER_HEAD / 2 - 2), "Card offering", SMALL, INK, "lm", bold=True)
+    return image
+
+
+table_layer = kit.static_layer(_build_table)
+
+
+def _build_legend() -> Image.Image:
+    """Symbol codes, tokens, ticks, covered lines, the turn and the last-move frame."""
+    image = Image.new("RGB", (W, LEGEND_H), PANEL)
+    draw = ImageDraw.Draw(image)
+    draw.line((0, 0, W, 0), fill=EDGE)
+    face = kit.font(SMALL)
+    y = 6 + LINE_H / 2
+    x = float(X0)
+    x += _text(image, (x, y), "Symbols:", SMALL, INK, "lm", bold=True) + 10
+    for symbol in LEGEND_SYMBOLS:
+        code = SYMBOL_CODES[symbol]
+        entry_w = face.getlength(f"{code} {symbol}") + 18
+        if x + entry_w > X1:
+            x = float(X0)
+            y += LINE_H
+        x += _text(image, (x, y), code, SMALL, INK, "lm", bold=True) + 6
+        x += _text(image, (x, y), symbol, SMALL, DIM, "lm") + 12
+    x += 12
+    x += _text(image, (x, y), "Tokens:", SMALL, INK, "lm", bold=True) + 20
+    for companion in TOKENS:
+        _token(image, draw, x, y, companion)
+        x += 15 + _text(image, (x + 15, y), companion, SMALL, DIM, "lm") + 18
+    y += LINE_H
+    x = float(X0)
+    _tick(draw, x, y - 10)
+    x += 28 + _text(image, (x + 28, y), "maintained / used", SMALL, DIM, "lm") + 26
+    box = (int(x), int(y - 11), int(x + 60), int(y + 11))
+    draw.rectangle(box, fill=COVER_BG, outline=LINE)
+    kit.hatch(draw, (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), COVER_HATCH, step=6)
+    _demotion_token(draw, x + 12, y)
+    _text(image, (x + 24, y), "dog", SMALL, DIM, "lm")
+    draw.line((x + 22, y, x + 56, y), fill=INK, width=2)
+    x += 68 + _text(image, (x + 68, y), "line covered", SMALL, DIM, "lm") + 26
+    draw.rectangle((x, y - 10, x + 20, y + 10), outline=LAST, width=FRAME)
+    x += 28 + _text(image, (x + 28, y), "last move", SMALL, DIM, "lm") + 26
+    draw.rectangle((x, y - 10, x + 20, y + 10), fill=TURN, outline=LINE)
+    _text(image, (x + 28, y), "to act", SMALL, DIM, "lm")
+    return image
+
+
+legend_layer = kit.static_layer(_build_legend)
+
+
+def clear_caches() -> None:
+    """Forget every cached layer and sprite (tests use it to see a render from scratch)."""
+    global table_layer, legend_layer
+    table_layer = kit.static_layer(_build_table)
+    legend_layer = kit.static_layer(_build_legend)
+    for cached in (colours, _pound, _baseline, kit.fit):
+        cached.cache_clear()
+
+
+# --- words ------------------------------------------------------------------------------------
+
+
+def _who(names: Sequence[str], seat: object, width: int = 230) -> str:
+    """Seat letter and name, the name cut to leave the rest of a status line room."""
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return f"{seat_letter(seat)} {kit.fit(names[seat], BODY, width)}"
+    return "?"
+
+
+def _cards(ids: object) -> str:
+    if isinstance(ids, list):
+        return " + ".join(card_name(c) for c in ids)
+    return card_name(ids)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def last_move_text(view: View, names: Sequence[str]) -> str:
+    """The last public move in words ("C bought Town House (T2) for £13"); "" if none."""
+    last = view.get("last")
+    if not isinstance(last, Mapping):
+        return ""
+    seat = last.get("seat")
+    who = _who(names, seat, 140) if isinstance(seat, int) else ""
+    kind = str(last.get("kind", ""))
+    card = last.get("card")
+    what = f"{card_name(card)} ({card})" if card else ""
+    if kind == "plan_chosen":
+        return (
+            f"{who} took plan {last.get('pos')}: {_plural(int(last.get('cards') or 0), 'card')}, "
+            f"{_plural(int(last.get('boys') or 0), 'boy')}, {_plural(int(last.get('actions') or 0), 'action')}"
+        )
+    if kind == "errand":
+        space = str(last.get("space", ""))
+        if space.startswith("slot"):
+            label = space[4:].upper()
+            took = f": {card_name(card)}" if card else ""
+            return f"{who} sent a boy to slot {label}{took}"
+        if space.startswith("one-"):
+            return f"{who} drew one card from the {space[4:]} deck"
+        if space == "opera":
+            return f"{who} went to the Opera: spent {money(int(last.get('money') or 0) + int(last.get('bonus') or 0))}"
+        if space == "ext":
+            return f"{who} took a board extension"
+        if space == "demote":
+            return f"{who} went to the demotion space"
+        if space == "demext":
+            return f"{who} went to demotion or extension"
+        if space == "market":
+            return f"{who} went to the market"
+        return f"{who} sent a boy to {space}"
+    if kind == "market_swapped":
+        types = [type_info(t)[0] for t in last.get("types") or []]
+        return f"{who} swapped the {' and '.join(types)} market tokens"
+    if kind == "card_played":
+        spent = int(last.get("money") or 0) + int(last.get("bonus") or 0)
+        return f"{who} played {_cards(last.get('cards'))}: spent {money(spent)}"
+    if kind == "laid":
+        return f"{who} laid {what}"
+    if kind == "bought":
+        return f"{who} bought {what} for {money(last.get('price'))}"
+    if kind == "maintained":
+        spent = int(last.get("money") or 0) + int(last.get("bonus") or 0)
+        return f"{who} maintained {what}: {money(spent)}"
+    if kind == "expense_used":
+        spent = int(last.get("money") or 0) + int(last.get("bonus") or 0)
+        return f"{who} used the expense of {what}: {money(spent)}"
+    if kind == "token_placed":
+        target = last.get("target")
+        return f"{who} put a {last.get('companion')} token on {card_name(target)} ({target})"
+    if kind == "sold":
+        return f"{who} sold {what} for {money(last.get('price'))}"
+    if kind == "dropped":
+        return f"{who} discarded {what} from the board"
+    if kind == "switched":
+        return f"{who} turned {what} into a {type_info(last.get('type'))[0]}"
+    if kind == "demoted":
+        return f"{who} was demoted: {last.get('symbol')} line covered (-{money(last.get('amount'))} income)"
+    if kind == "sacked":
+        return f"{who} got the sack!"
+    if kind == "bankrupt_declared":
+        return f"{who} declared bankruptcy"
+    if kind in ("discards_revealed", "keep", "limit"):
+        # The engine merges the event's own "kind" param (keep | limit) over the event kind.
+        return "Discards revealed" + (" (hand limit)" if kind == "limit" else "")
+    return f"{who} {kind.replace('_', ' ')}".strip()
+
+
+PENDING_TEXT = {
+    "with": "add companion cards to {card}",
+    "pay": "pay for {card}",
+    "extra": "say what the Wedding Planner adds",
+    "bpx": "discard helm or dine cards for {card}",
+    "target": "pick a property for {card}",
+    "sale": "pick a property to sell for {card}",
+    "fair": "place Breeders' Fair tokens",
+    "line": "choose a job line to cover ({card})",
+    "dx": "choose demotion or extension",
+    "pick": "keep one Personal Secretary card",
+}
+SOURCES = {"opera": "Opera", "demote": "demotion space", "demext": "demotion or extension"}
+
+
+def status_lines(view: View, names: Sequence[str]) -> tuple[str, str]:
+    """(who acts and what for, a second line: budget, pending choice or discards owed)."""
+    phase = str(view.get("phase", ""))
+    turn = view.get("turn")
+    players = view.get("players") or []
+    result = view.get("result")
+    if phase == "over" and isinstance(result, Mapping):
+        if result.get("nobody_wins"):
+            return "Game over: nobody wins, all still employed", ""
+        winners = [_who(names, s) for s in result.get("winners") or []]
+        verb = "wins" if len(winners) == 1 else "win"
+        return f"Game over: {' and '.join(winners)} {verb}", "least money wins"
+    second = ""
+    pending = view.get("pending")
+    if isinstance(pending, Mapping):
+        source = str(pending.get("source") or "")
+        card = SOURCES.get(source) or " + ".join(card_name(c) for c in source.split(".") if c)
+        task = PENDING_TEXT.get(str(pending.get("kind")), "answer a choice").format(card=card)
+        first = f"{_who(names, pending.get('seat'))} to {task}"
+        if pending.get("kind") == "with" and pending.get("money"):
+            first += f" ({money(pending.get('money'))} so far)"
+        return first, ""
+    if phase == "discard":
+        owed = [
+            f"{seat_letter(p['seat'])} {p.get('discard_owed', 0)}" for p in players if p.get("discard_owed")
+        ]
+        why = "keep 2 cards" if view.get("discard_for") == "keep" else "hand limit"
+        return f"Discarding ({why}): " + ", ".join(owed), "hidden until all have chosen"
+    if phase == "pick":
+        return f"{_who(names, 0)} picks who has a job", ""
+    who = _who(names, turn)
+    if phase == "planning":
+        return f"{who} to choose a plan", ""
+    if phase == "drawing":
+        plan = next((p for p in view.get("plans") or [] if p.get("seat") == turn), None)
+        many = _plural(int(plan.get("cards") or 0), "card") if plan else "cards"
+        return f"{who} to draw {many}", ""
+    if phase == "errands":
+        return f"{who} to send an errand boy (pass {view.get('errand_pass')})", ""
+    if phase == "actions":
+        budget = view.get("budget") or {}
+        parts = [_plural(int(budget.get("actions") or 0), "action") + " left"]
+        if budget.get("valet"):
+            parts.append(f"+{budget.get('valet')} valet (white cards)")
+        for key, n in (budget.get("free") or {}).items():
+            if n:
+                kind, _sep, scope = str(key).partition(":")
+                kind = {"buy_or_sell": "buy/sell", "maintain": "maintain"}.get(kind, kind)
+                scope = {"non_farm": "non-farm", "farm": "farm"}.get(scope, scope)
+                parts.append(f"free {kind} {scope} x{n}")
+        return f"{who} to act:", ", ".join(parts)
+    return who, second
+
+
+# --- the changing parts -----------------------------------------------------------------------
+
+
+class Canvas:
+    """The image being drawn, and the box of everything the last move may point at."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self.places: dict[tuple[Any, ...], Box] = {}
+
+
+def _title(c: Canvas, view: View) -> None:
+    image, draw = c.image, c.draw
+    current = int(view.get("round") or 0)
+    rounds = int(view.get("rounds") or data.ROUNDS)
+    x = X0 + kit.font(SMALL).getlength("Round") + 10
+    cell = 28
+    top = (TITLE_H - cell) // 2
+    for r in range(1, rounds + 1):
+        box = (int(x), top, int(x + cell), top + cell)
+        mid = (x + cell / 2, top + cell / 2 + 1)
+        if r < current:
+            draw.rectangle(box, fill=BAR, outline=BAR_DIM)
+            _text(image, mid, str(r), SMALL, BAR_DIM, "mm")
+        elif r == current:
+            draw.rectangle(box, fill=TURN, outline=WHITE, width=2)
+            _text(image, mid, str(r), BODY, INK, "mm", bold=True)
+        else:
+            draw.rectangle(box, fill=BAR, outline=WHITE)
+            _text(image, mid, str(r), SMALL, WHITE, "mm")
+        x += cell + 4
+    x += 12
+    start = view.get("start")
+    if isinstance(start, int) and view.get("phase") != "over":
+        _text(image, (x, TITLE_H / 2), "start", SMALL, WHITE, "lm")
+        x += kit.font(SMALL).getlength("start") + 8 + CHIP_R
+        _chip(image, draw, x, TITLE_H / 2, start)
+    phase = PHASES.get(str(view.get("phase")), str(view.get("phase")))
+    if view.get("phase") == "errands":
+        phase += f", pass {view.get('errand_pass')}"
+    elif view.get("phase") == "discard" and view.get("discard_for") == "limit":
+        phase = "Hand limit"
+    _text(image, (X1, TITLE_H / 2), phase, BIG, WHITE, "rm", bold=True)
+
+
+def _status(c: Canvas, view: View, names: Sequence[str]) -> None:
+    """Line 1: who acts and for what (bold), then the details; line 2: the last move."""
+    image = c.image
+    first, second = status_lines(view, names)
+    y = STATUS_TOP + 3 + LINE_H / 2
+    x = float(X0)
+    if view.get("phase") != "over":
+        c.draw.rectangle((X0, y - 9, X0 + 6, y + 9), fill=TURN, outline=LINE)
+        x += 14
+    first = _fit(first, BODY, X1 - x)
+    x += _text(image, (x, y + 1), first, BODY, INK, "lm", bold=True) + 12
+    if second and X1 - x > 120:
+        _text(image, (x, y + 1), _fit(second, SMALL, X1 - x), SMALL, DIM, "lm")
+    y += LINE_H
+    last = last_move_text(view, names)
+    if last:
+        _text(image, (X0, y + 1), "Last:", SMALL, LAST, "lm", bold=True)
+        lx = X0 + kit.font(SMALL).getlength("Last:") + 10
+        _text(image, (lx, y + 1), _fit(last, SMALL, X1 - lx), SMALL, INK, "lm")
+
+
+def _plans(c: Canvas, view: View) -> None:
+    image, draw = c.image, c.draw
+    top = PLANS_TOP
+    present = set()
+    for plan in view.get("plans") or []:
+        pos = int(plan.get("pos") or 0)
+        if not 1 <= pos <= PLAN_COLS:
+            continue
+        present.add(pos)
+        x0, y0, x1, y1 = plan_box(pos)
+        c.places[("plan", pos)] = (x0, y0, x1, y1)
+        cx = (x0 + x1) / 2
+        for row, key in enumerate(("cards", "boys", "actions")):
+            y = top + PLAN_HEAD + row * PLAN_ROW + PLAN_ROW / 2 + 1
+            _text(image, (cx, y), str(plan.get(key, "")), BODY, INK, "mm", bold=key == "boys")
+        seat = plan.get("seat")
+        if isinstance(seat, int):
+            draw.ellipse((x1 - 36, top + 2, x1 - 10, top + PLAN_HEAD - 2), fill=WHITE)
+            _chip(image, draw, x1 - 23, top + PLAN_HEAD / 2, seat)
+    for pos in range(1, PLAN_COLS + 1):
+        if pos not in present:
+            x0, y0, x1, y1 = plan_box(pos)
+            box = (x0 + 1, y0 + PLAN_HEAD + 1, x1 - 1, y1 - 1)
+            draw.rectangle(box, fill=PAST)
+            kit.hatch(draw, box, COVER_HATCH, step=8)
+
+
+def _errands(c: Canvas, view: View) -> None:
+    image, draw = c.image, c.draw
+    spaces = {str(e.get("space")): e for e in view.get("errands") or []}
+    for space in ERRAND_ORDER:
+        box = errand_box(space)
+        c.places[("errand", space)] = box
+        x0, y0, x1, y1 = box
+        entry = spaces.get(space)
+        cy = y0 + 37
+        if entry is None:
+            inner = (x0 + 1, y0 + 26, x1 - 1, y1 - 1)
+            kit.hatch(draw, inner, COVER_HATCH, step=8)
+            _text(image, (x0 + 7, cy), "not in play", SMALL, DIM, "lm")
+            continue
+        boys = [int(b) for b in entry.get("boys") or [] if isinstance(b, int)]
+        capacity = entry.get("capacity")
+        places = len(boys) if capacity is None else max(int(capacity), len(boys))
+        x = x0 + 7 + CHIP_R
+        pitch = 2 * CHIP_R + 5 if places <= 5 else (x1 - x0 - 14 - 2 * CHIP_R) / max(1, places - 1)
+        for i in range(places):
+            if i < len(boys):
+                _chip(image, draw, x + i * pitch, cy, boys[i])
+            else:
+                _ring(draw, x + i * pitch, cy)
+        if space == "ext":
+            left = f"{view.get('extensions_left', 0)} left"
+            _text(image, (x1 - 6, cy), left, SMALL, DIM, "rm")
+        if capacity is None and not boys:
+            _text(image, (x0 + 7, cy), "any player, once", SMALL, DIM, "lm")
+
+
+def _market(c: Canvas, view: View) -> None:
+    image, draw = c.image, c.draw
+    market = view.get("market") or {}
+    for kind in TYPES:
+        word, fill = type_info(kind)
+        x0, y0, _x1, y1 = market_box(kind)
+        draw.rectangle((x0, y0, x0 + 16, y1), fill=fill, outline=LINE)
+        _text(image, (x0 + 24, (y0 + y1) / 2 + 1), word, SMALL, INK, "lm")
+        value = market.get(kind)
+        tx = x0 + 28 + kit.font(SMALL).getlength(word)
+        tag = signed(value) if isinstance(value, int) else "?"
+        tw = kit.font(BODY).getlength(tag) + 10
+        draw.rectangle((tx, y0, tx + tw, y1), fill=WHITE, outline=LINE)
+        _text(image, (tx + tw / 2, (y0 + y1) / 2 + 1), tag, BODY, INK, "mm", bold=True)
+        c.places[("market", kind)] = (x0, y0, int(tx + tw), y1)
+    c.places[("market",)] = (market_box("farm")[0], MARKET_TOP + 2, X1, MARKET_TOP + MARKET_H - 2)
+
+
+def _decks_line(c: Canvas, view: View) -> None:
+    """The sizes of the four regular decks (what the drawing phase and "draw one" draw from)."""
+    decks = view.get("decks") or {}
+    parts = [
+        f"{DECKS[deck][0]} {decks.get(deck, 0)}" for deck in ("property", "event", "helper", "companion")
+    ]
+    text = "Decks: " + ", ".join(parts)
+    _text(c.image, (X1, OFFER_TOP + OFFER_HEAD / 2 - 2), _fit(text, SMALL, 600), SMALL, DIM, "rm")
+
+
+def card_stats(card_id: object, width: float = TILE_W - 8) -> str:
+    """A card's numbers as an offering tile writes them: symbol codes, actions and pounds.
+
+    A card whose line would not fit ``width`` (Wedding WD2 shows four symbols) drops its action
+    count, then puts its pounds first, so what is cut is the end of its symbols."""
+    card = data.CARDS.get(str(card_id))
+    if card is None:
+        return ""
+    code = symbols(card_id)
+    if isinstance(card, data.PropertyCard):
+        return f"£{card.track[0]}, upkeep £{card.upkeep}"
+    if isinstance(card, data.CompanionCard):
+        return "any companion" if card.companion is None else code
+    if isinstance(card, data.EventCard):
+        if card.ball:
+            acts, cash = f"{card.ball[0].actions}-{card.ball[-1].actions} act", f"£{card.ball[0].money}+"
+        else:
+            acts, cash = f"{card.actions} act", f"£{card.money}"
+    else:
+        expense = card.expense
+        acts = f"{card.lay_actions} act"
+        cash = f"exp £{expense.amount}" if expense is not None and expense.formula is None else ""
+    for text in (f"{code} {acts} {cash}", f"{code} {cash}", f"{cash} {code}"):
+        if _width(text.strip(), SMALL) <= width:
+            return text.strip()
+    return f"{cash} {code}".strip()
+
+
+def _offering(c: Canvas, view: View) -> None:
+    """A tile per slot: a band in the deck's colour with the slot and the card's name (the deck's
+    name while the slot is empty), then the card's numbers, or the chip of the boy who took it."""
+    image, draw = c.image, c.draw
+    for i, slot in enumerate((view.get("offering") or [])[: 5 * OFFER_ROWS]):
+        box = offer_box(i)
+        label = str(slot.get("slot", "?"))
+        c.places[("slot", label.lower())] = box
+        x0, y0, x1, y1 = box
+        word, fill = deck_info(slot.get("deck"))
+        card = slot.get("card")
+        boy = slot.get("boy")
+        draw.rectangle((x0, y0, x1, y1), fill=WHITE if card else PAST, outline=LINE)
+        draw.rectangle((x0, y0, x1, y0 + 24), fill=fill, outline=LINE)
+        ink = kit.text_colour(fill)
+        _text(image, (x0 + 6, y0 + 13), label, BODY, ink, "lm", bold=True)
+        lx = x0 + 6 + kit.font(BODY).getlength(label) + 9
+        title = short_name(card) if card else word
+        _text(image, (lx, y0 + 13), _fit(title, SMALL, x1 - lx - 3), SMALL, ink, "lm", bold=bool(card))
+        cy = y0 + 37
+        if card:
+            _text(image, (x0 + 5, cy), _fit(card_stats(card), SMALL, TILE_W - 8), SMALL, INK, "lm")
+        elif isinstance(boy, int):
+            _text(image, (x0 + 6, cy), "taken by", SMALL, DIM, "lm")
+            _chip(
+                image, draw, x0 + 16 + kit.font(SMALL).getlength("taken by") + CHIP_R, cy, boy, r=CHIP_R - 1
+            )
+        elif slot.get("deck"):
+            _text(image, (x0 + 6, cy), "empty", SMALL, DIM, "lm")
+
+
+# --- the players ------------------------------------------------------------------------------
+
+
+def _rows(player: Mapping[str, Any]) -> list[int]:
+    """Height of each row of the player's board: tile rows for the cards, free spaces after them.
+
+    Free spaces take the columns left in the last row (the last one says "+3 free" when there
+    are more than columns); a board with no card is one low row of free spaces.
+    """
+    cards = len(player.get("board") or [])
+    if not cards:
+        return [FREE_H]
+    return [TILE_H] * -(-cards // PER_ROW)
+
+
+def block_height(player: Mapping[str, Any]) -> int:
+    return HEAD_H + JOB_H + sum(h + ROW_GAP for h in _rows(player)) + BLOCK_GAP
+
+
+def _acting(view: View) -> set[int]:
+    if view.get("phase") == "over":
+        return set()
+    found = {int(s) for s in view.get("waiting") or [] if isinstance(s, int)}
+    if isinstance(view.get("turn"), int):
+        found.add(int(view["turn"]))
+    return found
+
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def _player_head(c: Canvas, view: View, player: Mapping[str, Any], name: str, y: int, acting: bool) -> None:
+    image, draw = c.image, c.draw
+    seat = int(player.get("seat") or 0)
+    cy = y + HEAD_H / 2
+    if acting:
+        draw.rectangle((X0 - 8, y + 2, X0 - 3, y + HEAD_H + JOB_H - 2), fill=TURN, outline=LINE)
+    _chip(image, draw, X0 + CHIP_R + 1, cy, seat, r=CHIP_R + 2)
+    right = float(X1)
+    result = view.get("result")
+    over = view.get("phase") == "over" and isinstance(result, Mapping)
+    cash = money(player.get("money"))
+    right -= _text(image, (right, cy + 1), cash, BIG, INK, "rm", bold=True) + 14
+    phase = view.get("phase")
+    stats: list[str] = [f"hand {player.get('hand', 0)}"]
+    if int(player.get("hand_limit") or data.HAND_LIMIT) != data.HAND_LIMIT:
+        stats[0] += f" (limit {player.get('hand_limit')})"
+    if phase in ("planning", "drawing", "errands") and player.get("plan"):
+        stats.append(f"plan {player.get('plan')}")
+        stats.append(f"boys {player.get('boys_left', 0)}")
+    if player.get("extensions"):
+        stats.append(f"ext {player.get('extensions')}")
+    cards = len(player.get("board") or [])
+    free = int(player.get("free_spaces") or 0)
+    if cards and cards % PER_ROW == 0 and free:
+        stats.append(f"{free} free")
+    if over:
+        stats = final_parts(view, seat)
+    for text in reversed(stats):
+        right -= _width(text, SMALL)
+        _text(image, (right, cy + 1), text, SMALL, DIM, "lm")
+        right -= 14
+    tags: list[tuple[str, Colour]] = []
+    if isinstance(result, Mapping) and over:
+        ranks = result.get("ranks") or []
+        if seat < len(ranks) and isinstance(ranks[seat], int):
+            place = int(ranks[seat])
+            tags.append((ORDINALS[place - 1] if 1 <= place <= len(ORDINALS) else f"#{place}", TURN))
+    if player.get("bankrupt"):
+        tags.append(("BANKRUPT", SACK))
+    if acting:
+        owed = int(player.get("discard_owed") or 0)
+        tags.append((f"discard {owed}" if owed else "to act", TURN))
+    for text, fill in tags:
+        tw = kit.font(SMALL).getlength(text) + 12
+        right -= tw
+        draw.rounded_rectangle((right, cy - 11, right + tw, cy + 11), radius=5, fill=fill, outline=LINE)
+        _text(image, (right + tw / 2, cy + 1), text, SMALL, kit.text_colour(fill), "mm", bold=True)
+        right -= 10
+    nx = X0 + 2 * CHIP_R + 12
+    _text(image, (nx, cy + 1), kit.fit(name, BODY, right - nx), BODY, INK, "lm", bold=True)
+    c.places[("player", seat)] = (X0 - 2, y + 1, X1 + 2, y + HEAD_H - 1)
+
+
+def _job(c: Canvas, view: View, player: Mapping[str, Any], y: int) -> None:
+    image, draw = c.image, c.draw
+    seat = int(player.get("seat") or 0)
+    cy = y + JOB_H / 2
+    x = float(X0 + 2)
+    job = player.get("employment")
+    c.places[("job", seat)] = (X0 - 2, y, X1 + 2, y + JOB_H - 2)
+    if player.get("sacked"):
+        text = "SACKED"
+        tw = kit.font(SMALL).getlength(text) + 14
+        draw.rectangle((x, cy - 12, x + tw, cy + 12), fill=SACK, outline=LINE)
+        _text(image, (x + tw / 2, cy + 1), text, SMALL, WHITE, "mm", bold=True)
+        x += tw + 10
+        _text(image, (x, cy + 1), "no job, no income", SMALL, DIM, "lm")
+    elif not isinstance(job, Mapping):
+        _text(image, (x, cy + 1), "no employment card", SMALL, DIM, "lm")
+    else:
+        head = f"{kit.printable(str(job.get('job', '')))}, income £{job.get('income', 0)}:"
+        lines = job.get("lines") or []
+        chips = [f"{line.get('symbol')} £{line.get('money')}" for line in lines]
+        chip_w = [_width(t, SMALL) + 14 for t in chips]
+        room = X1 - x - sum(chip_w) - 6 * len(chips) - 8
+        if _width(head, SMALL) > room:
+            head = f"income £{job.get('income', 0)}:"
+        x += _text(image, (x, cy + 1), head, SMALL, INK, "lm", bold=True) + 8
+        for i, (line, text, w) in enumerate(zip(lines, chips, chip_w, strict=True)):
+            box = (int(x), int(cy - 12), int(x + w + (14 if line.get("covered") else 0)), int(cy + 12))
+            if line.get("covered"):
+                draw.rectangle(box, fill=COVER_BG, outline=LINE)
+                kit.hatch(draw, (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), COVER_HATCH, step=6)
+                _demotion_token(draw, x + 11, cy)
+                tw = _text(image, (x + 23, cy + 1), text, SMALL, DIM, "lm")
+                draw.line((x + 21, cy + 1, x + 25 + tw, cy + 1), fill=INK, width=2)
+            else:
+                draw.rectangle(box, fill=WHITE, outline=LINE)
+                _text(image, (x + 7, cy + 1), text, SMALL, INK, "lm")
+            c.places[("line", seat, i)] = box
+            x = box[2] + 6
+        x += 4
+    if player.get("demoted") and view.get("phase") != "over":
+        note = "demoted this round"
+        if _width(note, SMALL) > X1 - x:
+            note = "demoted"
+        if _width(note, SMALL) <= X1 - x:
+            _text(image, (x, cy + 1), note, SMALL, DIM, "lm")
+
+
+def final_parts(view: View, seat: int) -> list[str]:
+    """What the end added to a seat's money: final income, property value, the penalty."""
+    result = view.get("result")
+    if not isinstance(result, Mapping):
+        return []
+    breakdown = result.get("breakdown") or []
+    if not (seat < len(breakdown) and isinstance(breakdown[seat], Mapping)):
+        return []
+    b = breakdown[seat]
+    parts = []
+    for key, word in (("income", "income"), ("property", "property"), ("penalty", "penalty")):
+        if b.get(key):
+            parts.append(f"+£{b.get(key)} {word}")
+    return parts
+
+
+def _track(
+    image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, values: list[int], step: int
+) -> None:
+    """The value track: past steps struck on grey, the current one inverted, later ones plain."""
+    n = max(1, len(values))
+    cell = min(34.0, (TILE_W - 10) / n)
+    for i, value in enumerate(values):
+        x0 = x + i * cell
+        box = (round(x0), round(y), round(x0 + cell) - 2, round(y + 22))
+        text = str(value)
+        cx = (box[0] + box[2]) / 2
+        if i < step:
+            draw.rectangle(box, fill=PAST)
+            _text(image, (cx, y + 12), text, SMALL, PAST_TEXT, "mm")
+            draw.line((box[0] + 2, y + 11, box[2] - 2, y + 11), fill=PAST_TEXT, width=1)
+        elif i == step:
+            draw.rectangle(box, fill=INK)
+            _text(image, (cx, y + 12), text, SMALL, WHITE, "mm", bold=True)
+        else:
+            draw.rectangle(box, fill=WHITE, outline=EDGE)
+            _text(image, (cx, y + 12), text, SMALL, INK, "mm")
+
+
+def _tile(c: Canvas, item: Mapping[str, Any], box: Box) -> None:
+    image, draw = c.image, c.draw
+    x0, y0, x1, _y1 = box
+    card_id = str(item.get("id", ""))
+    record = data.CARDS.get(card_id)
+    draw.rectangle(box, fill=WHITE, outline=LINE)
+    tokens = [str(t) for t in item.get("tokens") or []]
+    if item.get("kind") == "property":
+        kind = str(item.get("type"))
+        word, fill = type_info(kind)
+        draw.rectangle((x0, y0, x1, y0 + 24), fill=fill, outline=LINE)
+        ink = kit.text_colour(fill)
+        _text(image, (x1 - 5, y0 + 13), card_id, SMALL, ink, "rm")
+        room = TILE_W - kit.font(SMALL).getlength(card_id) - 20
+        if isinstance(record, data.PropertyCard) and len(record.types) > 1:
+            # A dual property: its current type, then the other one ("Town/Man.").
+            others = [TYPE_SHORT.get(t.value, "?") for t in record.types if t.value != kind]
+            word = "/".join([word, *others])
+            if kit.font(SMALL).getlength(word) + 1 > room:
+                word = "/".join([TYPE_SHORT.get(kind, word), *others])
+        _text(image, (x0 + 5, y0 + 13), kit.fit(word, SMALL, room), SMALL, ink, "lm", bold=True)
+        values = [int(v) for v in item.get("values") or []]
+        _track(image, draw, x0 + 5, y0 + 27, values, int(item.get("step") or 0))
+        upkeep = f"upkeep £{item.get('upkeep', 0)}"
+        room = TILE_W - 18 - 25 * len(tokens) - (26 if item.get("maintained") else 0)
+        if _width(upkeep, SMALL) > room:
+            upkeep = f"up £{item.get('upkeep', 0)}"
+        tx = x0 + 6 + _text(image, (x0 + 6, y0 + 61), upkeep, SMALL, INK, "lm") + 8
+        if item.get("maintained"):
+            _tick(draw, x1 - 25, y0 + 50)
+    else:
+        deck = record.deck.value if record is not None else "helper"
+        _word, fill = deck_info(deck)
+        draw.rectangle((x0, y0, x1, y0 + 24), fill=fill, outline=LINE)
+        ink = kit.text_colour(fill)
+        _text(
+            image,
+            (x0 + 6, y0 + 13),
+            kit.fit(short_name(card_id), SMALL, TILE_W - 12),
+            SMALL,
+            ink,
+            "lm",
+            bold=True,
+        )
+        code = symbols(card_id)
+        _text(image, (x0 + 6, y0 + 37), card_id, SMALL, DIM, "lm")
+        if code:
+            _text(image, (x1 - 6, y0 + 37), code, SMALL, INK, "rm", bold=True)
+        tx = x0 + 6
+        expense = item.get("expense")
+        if isinstance(expense, int):
+            tx += _text(image, (tx, y0 + 61), f"exp £{expense}", SMALL, INK, "lm") + 14
+        if item.get("used"):
+            _tick(draw, x1 - 25, y0 + 50)
+    done = bool(item.get("maintained") or item.get("used"))
+    for token in tokens:
+        if tx + 22 > x1 - (28 if done else 4):
+            break
+        _token(image, draw, tx + 11, y0 + 61, token)
+        tx += 25
+
+
+def _board(c: Canvas, player: Mapping[str, Any], y: int) -> int:
+    image, draw = c.image, c.draw
+    seat = int(player.get("seat") or 0)
+    board = list(player.get("board") or [])
+    free = max(0, int(player.get("free_spaces") or 0))
+    heights = _rows(player)
+    cols_left = len(heights) * PER_ROW - len(board)
+    for i, item in enumerate(board):
+        row, col = divmod(i, PER_ROW)
+        x = X0 + col * TILE_PITCH
+        top = y + sum(h + ROW_GAP for h in heights[:row])
+        box = (x, top, x + TILE_W, top + TILE_H)
+        _tile(c, item, box)
+        c.places[("card", seat, str(item.get("id")))] = box
+    shown = min(free, cols_left)
+    top = y + sum(h + ROW_GAP for h in heights[:-1])
+    h = heights[-1]
+    for j in range(shown):
+        col = (len(board) + j) % PER_ROW
+        x = X0 + col * TILE_PITCH
+        box = (x, top, x + TILE_W, top + h)
+        draw.rectangle(box, fill=PAPER, outline=FREE_EDGE)
+        more = free - shown + 1
+        text = f"+{more} free" if j == shown - 1 and more > 1 else "free"
+        _text(image, (x + TILE_W / 2, top + h / 2 + 1), text, SMALL, DIM, "mm")
+    return y + sum(h + ROW_GAP for h in heights)
+
+
+def _players(c: Canvas, view: View, names: Sequence[str]) -> None:
+    acting = _acting(view)
+    y = PLAYERS_TOP
+    for player in view.get("players") or []:
+        seat = int(player.get("seat") or 0)
+        c.draw.line((X0, y, X1, y), fill=EDGE, width=2)
+        y += 2
+        name = names[seat] if seat < len(names) else f"Player {seat + 1}"
+        _player_head(c, view, player, name, y, seat in acting)
+        _job(c, view, player, y + HEAD_H)
+        y = _board(c, player, y + HEAD_H + JOB_H) + BLOCK_GAP - 2
+
+
+def highlight_boxes(view: View, places: Mapping[tuple[Any, ...], Box]) -> list[Box]:
+    """Where the last move changed the table: none for discards, two tokens for a market swap."""
+    last = view.get("last")
+    if isinstance(last, Mapping) and last.get("kind") == "market_swapped":
+        found = [places[("market", str(t))] for t in last.get("types") or [] if ("market", str(t)) in places]
+        return found or [places[("market",)]]
+    box = _highlight(view, places)
+    return [] if box is None else [box]
+
+
+def _highlight(view: View, places: Mapping[tuple[Any, ...], Box]) -> Box | None:
+    last = view.get("last")
+    if not isinstance(last, Mapping):
+        return None
+    kind = str(last.get("kind", ""))
+    seat = last.get("seat")
+    if kind == "plan_chosen":
+        return places.get(("plan", last.get("pos")))
+    if kind == "errand":
+        space = str(last.get("space", ""))
+        if space.startswith("slot"):
+            return places.get(("slot", space[4:].lower()))
+        if space.startswith("one-"):
+            return places.get(("errand", "one"))
+        return places.get(("errand", space))
+    if kind in ("laid", "bought", "maintained", "expense_used", "switched"):
+        return places.get(("card", seat, str(last.get("card")))) or places.get(("player", seat))
+    if kind == "token_placed":
+        return places.get(("card", seat, str(last.get("target")))) or places.get(("player", seat))
+    if kind == "demoted":
+        return places.get(("line", seat, last.get("line"))) or places.get(("job", seat))
+    if kind == "sacked":
+        return places.get(("job", seat))
+    if kind in ("card_played", "sold", "dropped", "bankrupt_declared"):
+        return places.get(("player", seat))
+    return None
+
+
+def height(view: View) -> int:
+    return PLAYERS_TOP + sum(block_height(p) for p in view.get("players") or []) + LEGEND_H
+
+
+def _draw(view: View, names: Sequence[str]) -> tuple[Canvas, list[Box]]:
+    players = view.get("players") or []
+    shown = kit.player_names(names, len(players))
+    total = height(view)
+    image = Image.new("RGB", (W, total), PAPER)
+    image.paste(table_layer(), (0, 0))
+    image.paste(legend_layer(), (0, total - LEGEND_H))
+    c = Canvas(image)
+    _title(c, view)
+    _status(c, view, shown)
+    _plans(c, view)
+    _errands(c, view)
+    _market(c, view)
+    _decks_line(c, view)
+    _offering(c, view)
+    _players(c, view, shown)
+    boxes = highlight_boxes(view, c.places)
+    for box in boxes:
+        _frame(c.draw, box, total)
+    return c, boxes
+
+
+def draw_board(view: View, names: Sequence[str]) -> Image.Image:
+    """The whole table as an RGB image (``render`` encodes it)."""
+    return _draw(view, names)[0].image
+
+
+def last_move_boxes(view: View, names: Sequence[str]) -> list[Box]:
+    """The boxes the last move's magenta frames surround (for tests and previews)."""
+    return _draw(view, names)[1]
+
+
+def render(view: View, names: Sequence[str]) -> bytes:
+    """The table as one PNG, :data:`W` px wide, from the public view and the names."""
+    return kit.png(draw_board(view, names), colours())
