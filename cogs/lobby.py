@@ -261,10 +261,14 @@ class LobbyCog(commands.Cog):
             await self._refuse(interaction, refusal)
             return
         rules = entry.rules
+        lang = self.bot.settings.language
         head = self.t("host.lobby.rules_head", game=rules.title, min=rules.min_players, max=rules.max_players)
         body = self.t(f"{entry.name}.rules")
         options = "\n".join(f"`{o.name}` (default {o.default}): {o.help}" for o in rules.options)
-        await safe.reply(interaction, "\n".join(p for p in (head, body, options) if p)[:2000])
+        presenter = self.bot.tables.presenters.get(entry.name)
+        rulings = "\n".join(presenter.rulings(lang)) if presenter is not None else ""
+        # Longer than one message (a game's rulings): several ephemeral messages, cut between lines.
+        await safe.reply_long(interaction, "\n".join(p for p in (head, body, options, rulings) if p))
 
     @rules.autocomplete("name")
     async def _rules_names(

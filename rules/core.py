@@ -272,6 +272,29 @@ class Rules(Protocol[S]):
         """
         ...
 
+    def timeout_action(self, state: S, seat: int) -> Action | None:
+        """The move the game makes for ``seat`` when it has waited for them too long.
+
+        Slow games keep moving: the host's turn timer applies this on the seat's behalf.  For
+        every seat in ``waiting_for(state)`` it is an action that applies without
+        ``IllegalAction``: one of ``legal_actions(state, seat)``, or an action of the same kind
+        naming an amount or a set the list does not spell out (several discards at once).  It
+        is the least harmful choice the rules allow (a coin rather than a purchase, a pass
+        rather than a bid, a discard rather than a placement); each game says in its
+        ``timeout`` module what it chose and why.  ``None`` for a seat the game is not waiting
+        for, and once the game is over.
+
+        - Deterministic and pure: no randomness (never a draw from the state's ``Rng``), the
+          state unchanged, the same answer when asked twice.
+        - Fair: it may read the seat's own hidden information (its hand), never another seat's
+          nor the deck order.
+        - Progress: a choice made in several small steps (a split named deck by deck) is
+          defaulted one step at a time, so the host applies it again while the seat is still
+          waited for; a game in which every move is a timeout still ends (within the game's
+          ``play_options`` limits, like random play).
+        """
+        ...
+
 
 def check_players(rules: Rules[Any], players: int) -> None:
     if not rules.min_players <= players <= rules.max_players:

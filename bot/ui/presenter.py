@@ -328,6 +328,12 @@ class Presenter:
         """
         return None
 
+    def opening(self, game: LiveGame) -> list[str]:
+        """Lines under "The game begins!" for what ``setup`` already did (dealt jobs, a first
+        round's income): ``setup`` returns no events, so a game that acts there tells it here,
+        from the public view.  Most games act only through moves and say nothing."""
+        return []
+
     def private_summary(self, game: LiveGame, seat: int) -> list[str]:
         """What only ``seat`` knows right now, for "Catch me up" (money in The Estates, a hand).
 
@@ -356,6 +362,12 @@ class Presenter:
                 )
             )
         return lines
+
+    def rulings(self, language: str) -> list[str]:
+        """Lines ``/game rules`` adds after the summary and the options: how the bot settles what
+        the published rules leave open (Last Will's chosen rulings).  The host sends a text longer
+        than one message as several; the default adds nothing."""
+        return []
 
     def score(self, game: LiveGame, value: int) -> str:
         """A final score as the standings print it; a game whose score is money says so."""

@@ -145,9 +145,8 @@ class Publisher:
         shown.journal.clear()
         async with shown.lock:
             shown.lines, shown.since = [], game.public_version
-            await self._post_safely(
-                game, [self.t("host.started", lang, game=game.entry.rules.title)], new=True
-            )
+            started = self.t("host.started", lang, game=game.entry.rules.title)
+            await self._post_safely(game, [started, *self.presenter(game).opening(game)], new=True)
 
     async def publish(self, game: LiveGame, responder: discord.Interaction | None = None) -> None:
         """Show the moves committed since the last post.  Never raises: the moves are saved

@@ -50,6 +50,46 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
         return False
 
 
+def chunks(text: str, limit: int = 2000) -> list[str]:
+    """``text`` as messages of at most ``limit`` characters, each cut at a line's end.
+
+    For a text longer than one message (``/game rules`` with a game's rulings): a reader gets
+    whole lines in order, never a sentence broken between two messages.  Only a single line
+    longer than a message is cut inside itself.
+    """
+    parts: list[str] = []
+    current: str | None = None
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current is not None:
+                parts.append(current)
+                current = None
+            parts.append(line[:limit])
+            line = line[limit:]
+        if not current:  # nothing yet, or only a blank line: a part never starts blank
+            current = line
+        elif len(current) + 1 + len(line) <= limit:
+            current = f"{current}\n{line}"
+        else:
+            parts.append(current)
+            current = line
+    if current is not None:
+        parts.append(current)
+    return [part for part in parts if part.strip()] or [""]
+
+
+async def reply_long(interaction: discord.Interaction, text: str, **kwargs: Any) -> bool:
+    """An ephemeral answer of any length: one message per :func:`chunks` part, in order.
+
+    ``True`` when every part was sent; the first failure stops the rest (a reader must not get
+    the end of a text without its start).
+    """
+    for part in chunks(text):
+        if not await reply(interaction, part, **kwargs):
+            return False
+    return True
+
+
 async def defer(interaction: discord.Interaction, *, thinking: bool = False, ephemeral: bool = False) -> None:
     if interaction.response.is_done():
         return

@@ -31,6 +31,7 @@ from .engine import (
 from .invariants import invariants as _invariants
 from .placement import ATTIC, EXPAND, TARGETS, fees, space_name, tile_name
 from .state import SCHEMA, TILE_COLOUR, TILE_KIND, Player, State
+from .timeout import timeout_action as _timeout_action
 from .view import view as _view
 
 
@@ -76,6 +77,10 @@ class CaliforniaRules:
         """A loan or a repayment means the same whoever is on turn (+3 silver, or 4 back):
         its button survives the turn moving on.  Every other action is the turn's own."""
         return action.kind if action in (engine.LOAN, engine.REPAY) else None
+
+    def timeout_action(self, state: State, seat: int) -> Action | None:
+        """Take a coin (``timeout``: it spends nothing and still moves the day on)."""
+        return _timeout_action(state, seat)
 
 
 RULES = CaliforniaRules()

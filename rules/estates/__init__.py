@@ -11,6 +11,7 @@ from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_pl
 from rules.estates import data, engine
 from rules.estates.invariants import invariants as _invariants
 from rules.estates.state import SCHEMA, EstatesState, dump_state, load_state
+from rules.estates.timeout import timeout_action as _timeout_action
 from rules.estates.view import view as _view
 
 
@@ -64,6 +65,10 @@ class EstatesRules:
         """Every move of The Estates belongs to its moment (a pick, a bid, a placement); the
         private stow is drawn on a private panel for one turn.  Nothing lasts across moves."""
         return None
+
+    def timeout_action(self, state: EstatesState, seat: int) -> Action | None:
+        """Pass a bid, sell, discard where allowed, else the first legal move (``timeout``)."""
+        return _timeout_action(state, seat)
 
 
 RULES = EstatesRules()

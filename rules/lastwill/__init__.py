@@ -50,7 +50,8 @@ from rules.lastwill.data import (
 )
 from rules.lastwill.invariants import invariants as _invariants
 from rules.lastwill.setup import OPTION_SPECS, new_state, parse_options
-from rules.lastwill.state import SCHEMA, LastWillState, dump_state, load_state
+from rules.lastwill.state import DISCARD, SCHEMA, LastWillState, dump_state, load_state
+from rules.lastwill.timeout import timeout_action as _timeout_action
 from rules.lastwill.tokens import (
     UnknownCard,
     UnknownEmployment,
@@ -111,8 +112,17 @@ class LastWillRules:
         return _invariants(state)
 
     def fingerprint(self, state: LastWillState, action: Action) -> str | None:
-        """Always None: no Last Will action is taken out of turn (see ``engine``)."""
+        """A discard keeps its meaning while the others choose theirs (the simultaneous round-1
+        and hand-limit discards), so a panel opened before someone else's pick still works;
+        every other move belongs to its moment.  Public facts only: the round and which discard."""
+        if action.kind == "discard" and state.phase == DISCARD:
+            return f"discard.{state.round}.{state.discard_for}"
         return None
+
+    def timeout_action(self, state: LastWillState, seat: int) -> Action | None:
+        """Hold, done, the fewest-card plan, a fixed split, the least useful discards; a begun
+        play is confirmed as left (``timeout`` lists every case with its reason)."""
+        return _timeout_action(state, seat)
 
 
 RULES = LastWillRules()

@@ -64,7 +64,8 @@ Event kinds and params (public unless marked PRIVATE; ``seat`` is the actor):
 
 Nothing public depends on a hand or the deck order: draws, the split, kept cards and chosen
 discards are private until they land face up on a pile; offering cards are face up.
-``fingerprint`` is None for every action: nothing in Last Will is done out of turn.
+``fingerprint`` is None for every action but a discard in the simultaneous discard phases,
+whose panel must outlast the other players' picks.
 """
 
 from __future__ import annotations

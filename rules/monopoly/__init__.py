@@ -28,6 +28,7 @@ from rules.monopoly import data, engine, holdings
 from rules.monopoly.fingerprint import fingerprint as _fingerprint
 from rules.monopoly.invariants import invariants as _invariants
 from rules.monopoly.state import OVER, SCHEMA, MonopolyState, dump_state, load_state
+from rules.monopoly.timeout import timeout_action as _timeout_action
 from rules.monopoly.tokens import card_token, parse_card, parse_space, space_name, space_token
 from rules.monopoly.view import view as _view
 
@@ -113,6 +114,11 @@ class MonopolyRules:
 
     def fingerprint(self, state: MonopolyState, action: Action) -> str | None:
         return _fingerprint(state, action)
+
+    def timeout_action(self, state: MonopolyState, seat: int) -> Action | None:
+        """Pass, decline, reject, roll, end; a debtor mortgages or sells before going bankrupt
+        (``timeout`` lists every case with its reason)."""
+        return _timeout_action(state, seat)
 
 
 RULES = MonopolyRules()

@@ -163,6 +163,100 @@ def test_views_are_fresh_json_and_public_view_is_a_subset(entry: GameEntry) -> N
                 )
 
 
+TIMEOUT_SEEDS = range(3)
+"""Random games per player count whose every state checks ``timeout_action``."""
+
+
+def _copy(rules: Any, state: Any) -> Any:
+    return rules.load(json.loads(canonical(rules.dump(state))))
+
+
+def _timeout_problems(rules: Any, state: Any, players: int) -> list[str]:
+    """What is wrong with ``timeout_action`` in this state, for every seat (empty: nothing).
+
+    A waited-for seat gets an action that applies (a listed one, or one of a listed kind naming an
+    amount or a set the list does not spell out); any other seat gets ``None``.  Asking changes
+    nothing (no draw from the generator either: it is in the dump) and asks the same twice."""
+    problems: list[str] = []
+    waiting = rules.waiting_for(state)
+    before = canonical(rules.dump(state))
+    for seat in range(players):
+        action = rules.timeout_action(state, seat)
+        again = rules.timeout_action(state, seat)
+        if action != again:
+            problems.append(f"seat {seat}: {action} then {again}")
+        if seat not in waiting:
+            if action is not None:
+                problems.append(f"seat {seat} is not waited for but would be made to {action}")
+            continue
+        if action is None:
+            problems.append(f"seat {seat} is waited for but has no timeout action")
+            continue
+        legal = rules.legal_actions(state, seat)
+        if action in legal:
+            continue
+        if action.kind not in {a.kind for a in legal}:
+            problems.append(f"seat {seat}: {action} is of no legal kind")
+            continue
+        try:
+            rules.apply(_copy(rules, state), seat, action)
+        except IllegalAction as exc:
+            problems.append(f"seat {seat}: {action} was refused: {exc}")
+    if canonical(rules.dump(state)) != before:
+        problems.append("asking for the timeout actions changed the state")
+    return problems
+
+
+def test_timeout_action_is_legal_for_every_waited_seat(entry: GameEntry) -> None:
+    """In every state of random games: each waited-for seat's default move applies, others get None."""
+    rules = entry.rules
+    for players in counts(entry):
+        for seed in TIMEOUT_SEEDS:
+            run = random_playthrough(rules, players, seed, check=False)
+            assert run.finished, (players, seed, run.failures[:3])
+            state = rules.setup(players, run.options, seed)
+            for step, (seat, action) in enumerate([*run.log, (None, None)]):
+                problems = _timeout_problems(rules, state, players)
+                assert problems == [], (players, seed, step, problems[:3])
+                if seat is not None and action is not None:
+                    rules.apply(state, seat, action)
+            assert all(rules.timeout_action(state, s) is None for s in range(players))
+
+
+def play_timeouts(rules: Any, state: Any, players: int, seed: int, limit: int = 20_000) -> int:
+    """Apply timeout actions only (to a waited-for seat chosen by a seeded ``Rng``) until the game
+    ends; returns how many it took.  Fails when the game stalls, runs past ``limit`` or breaks an
+    invariant."""
+    chooser = Rng(seed ^ 0x7133)
+    for taken in range(limit):
+        if rules.outcome(state) is not None:
+            return taken
+        waiting = sorted(rules.waiting_for(state))
+        assert waiting, "the game is not over but waits for nobody"
+        seat = chooser.choice(waiting)
+        action = rules.timeout_action(state, seat)
+        assert action is not None, (taken, seat)
+        rules.apply(state, seat, action)
+        broken = rules.invariants(state)
+        assert broken == [], (taken, seat, action, broken[:3])
+    raise AssertionError(f"timeouts alone did not end the game within {limit} actions")
+
+
+def test_a_game_of_timeouts_ends(entry: GameEntry) -> None:
+    """Every seat always timing out still ends the game, at every player count, from the start and
+    from the middle of random games (with the ``play_options`` limits random play uses)."""
+    rules = entry.rules
+    for players in counts(entry):
+        for seed in range(4):
+            state = rules.setup(players, dict(rules.play_options), seed)
+            play_timeouts(rules, state, players, seed)
+            assert rules.outcome(state) is not None
+            # From the middle of a random game: debts, auctions, open choices and offers included.
+            prefix = random_playthrough(rules, players, seed, stop_after=20 + 37 * seed, check=False)
+            play_timeouts(rules, prefix.state, players, seed)
+            assert rules.waiting_for(prefix.state) == frozenset()
+
+
 VIEWER_KEY = "you"
 """The one top-level key by which a view says whose view it is: California's ``you`` is the
 seat (``None`` for the public view), The Estates' ``you`` holds that seat's private figures.

@@ -25,6 +25,8 @@ CHECKS = [
     contract.test_player_counts_and_options_are_validated,
     contract.test_same_seed_same_game,
     contract.test_fingerprints_are_public_and_steady,
+    contract.test_timeout_action_is_legal_for_every_waited_seat,
+    contract.test_a_game_of_timeouts_ends,
 ]
 
 

@@ -6,7 +6,10 @@ test after a host's correction says which claim of the page no longer holds.
 
 from __future__ import annotations
 
+import re
+import tomllib
 from collections import Counter
+from pathlib import Path
 from statistics import mean
 
 import pytest
@@ -27,6 +30,9 @@ from rules.lastwill.data import (
     PropertyType,
     Symbol,
 )
+
+CATALOG = Path(__file__).parents[2] / "bot" / "locales" / "en.toml"
+"""The English catalog, where the chosen rulings' sentences live."""
 
 H, D, C, G = data.HORSE, data.DOG, data.CHEF, data.GUEST
 
@@ -557,10 +563,22 @@ def test_components() -> None:
     assert data.END_PROPERTY_PENALTY_DEFAULT == 0
 
 
-def test_chosen_rulings_are_sentences() -> None:
+def test_chosen_rulings_are_catalog_keys() -> None:
     assert len(data.CHOSEN_RULINGS) == len(set(data.CHOSEN_RULINGS)) >= 50
-    for ruling in data.CHOSEN_RULINGS:
-        assert ruling[0].isalpha() and ruling.endswith(".")
+    for key in data.CHOSEN_RULINGS:
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", key), key
+
+
+def test_every_chosen_ruling_has_one_catalog_sentence_and_vice_versa() -> None:
+    """``[lastwill.chosen]`` in the English catalog holds exactly the keys of ``CHOSEN_RULINGS``, in
+    their order, each a whole sentence: ``/game rules lastwill`` shows them in this order, and a
+    translation words the same list."""
+    catalog = tomllib.loads(CATALOG.read_text(encoding="utf-8"))
+    chosen = catalog["lastwill"]["chosen"]
+    assert list(chosen) == list(data.CHOSEN_RULINGS)
+    for key, sentence in chosen.items():
+        assert isinstance(sentence, str) and sentence[0].isalpha() and sentence.endswith("."), key
+        assert "{" not in sentence, key
 
 
 def test_every_record_is_marked() -> None:

@@ -93,6 +93,9 @@ class Countdown:
     def fingerprint(self, state: CountState, action: Action) -> str | None:
         return None
 
+    def timeout_action(self, state: CountState, seat: int) -> Action | None:
+        return STEP if seat in self.waiting_for(state) else None
+
 
 def waiting_seats_at_each_step(
     rules: Any, players: int, seed: int, log: list[tuple[int, Action]]

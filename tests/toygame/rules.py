@@ -147,6 +147,13 @@ class ToyRules:
         across other players' moves until the race ends; every other action is the moment's."""
         return f"knock:{state.phase}" if action.kind == "knock" else None
 
+    def timeout_action(self, state: ToyState, seat: int) -> Action | None:
+        """On turn: add 3 (points added are score, so the most is the least harmful); once the
+        target is reached: gg.  Never a knock or a reroll: those are a seat's own choices."""
+        if seat not in self.waiting_for(state):
+            return None
+        return Action("add", (3,)) if state.phase == "play" else Action("gg")
+
     def waiting_for(self, state: ToyState) -> frozenset[int]:
         if state.phase == "play":
             return frozenset({state.turn})

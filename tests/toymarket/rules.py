@@ -327,6 +327,20 @@ class MarketRules:
             waiting = {seat for seat, card in enumerate(state.chosen) if card is None}
         return frozenset(waiting | {offer.recipient for offer in state.offers})
 
+    def timeout_action(self, state: MarketState, seat: int) -> Action | None:
+        """What the game does for a seat it waited on too long: reject the oldest offer addressed
+        to it (nobody trades an absent seat's lots), else roll on its turn, else discard its
+        lowest card (a discard pays its value, a kept card scores it: the lowest risks least).
+        Reads only the seat's own hand."""
+        if seat not in self.waiting_for(state):
+            return None
+        offer = next((o for o in state.offers if o.recipient == seat), None)
+        if offer is not None:
+            return Action("reject", (offer.number,))
+        if state.phase == PLAY:
+            return Action("roll")
+        return Action("discard", (min(state.hands[seat], key=lambda card: (CARD_VALUES[card], card)),))
+
     # -- applying --------------------------------------------------------------------------------
 
     def apply(self, state: MarketState, seat: int, action: Action) -> list[Event]:
