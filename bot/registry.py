@@ -60,14 +60,17 @@ def _register_builtin_games() -> None:
     """Real games join here as they land (rules package, renderer module, cog)."""
     import renderers.california
     import renderers.estates
+    import renderers.lastwill
     import renderers.monopoly
     import rules.california
     import rules.estates
+    import rules.lastwill
     import rules.monopoly
 
     REGISTRY.register(GameEntry(rules.california.RULES, renderers.california.render, "cogs.california"))
     REGISTRY.register(GameEntry(rules.estates.RULES, renderers.estates.render, "cogs.estates"))
     REGISTRY.register(GameEntry(rules.monopoly.RULES, renderers.monopoly.render, "cogs.monopoly"))
+    REGISTRY.register(GameEntry(rules.lastwill.RULES, renderers.lastwill.render, "cogs.lastwill"))
 
 
 _register_builtin_games()

@@ -38,7 +38,7 @@ from cogs.lastwill import (
 from rules.core import Action, Event
 from rules.lastwill import RULES, LastWillState, data
 from rules.lastwill.cards import DECK_OF
-from tests.games.conftest import stand_in_board
+from tests.games.conftest import public_board
 from tests.rules.test_lastwill import actions_turn, hand, job, money, new, put, unemploy_all
 
 NAMES = ("ana", "bob", "cy", "dee", "eve")
@@ -58,7 +58,7 @@ def fake_game(state: LastWillState, players: int) -> Any:
     seats = [SimpleNamespace(name=NAMES[i], seat=i, user_id=i + 1) for i in range(players)]
     return SimpleNamespace(
         row=SimpleNamespace(language="en"),
-        entry=GameEntry(RULES, stand_in_board, "cogs.lastwill"),
+        entry=GameEntry(RULES, public_board, "cogs.lastwill"),
         seats=seats,
         names=[s.name for s in seats],
         state=state,
