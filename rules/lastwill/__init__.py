@@ -5,6 +5,14 @@ module's docstring is the catalogue of phases, actions and events; ``view`` docu
 ``data`` keeps every card, number and ruling of the components page, each marked rulebook, public
 or chosen, and ``tokens`` names cards, employment cards, Last Will cards and plan tiles both ways.
 
+The price helpers (``buy_price``, ``sale_price``, ``maintain_cost``, ``expense_cost``,
+``play_cost``, ``opera_cost``, ``token_amount``, and for an open choice ``icon_amount``,
+``dropped_step``, ``free_sale_price``) are the very functions the engine spends by; with
+``offered_lines`` (a demotion a play would earn), ``draw_count`` and ``available`` (cards a
+drawing names, cards a deck can still give) they take the state, a seat and card ids, and read
+public facts only: the market, boards, money, jobs, helpers, plans, deck sizes and the open choice,
+never a hand or a deck's order.  So the Discord layer may print what they return on the table.
+
 >>> from rules.lastwill import card, parse_card
 >>> card(parse_card("wd2")).symbols
 (<Symbol.DINE: 'dine'>, <Symbol.CARRIAGE: 'carriage'>, <Symbol.HELM: 'helm'>, <Symbol.RING: 'ring'>)
@@ -18,6 +26,15 @@ from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_pl
 from rules.lastwill import data
 from rules.lastwill import engine as _engine
 from rules.lastwill import scoring as _scoring
+from rules.lastwill.cards import (
+    buy_price,
+    expense_cost,
+    maintain_cost,
+    opera_cost,
+    play_cost,
+    sale_price,
+    token_amount,
+)
 from rules.lastwill.data import (
     CARDS,
     CHOSEN_RULINGS,
@@ -48,7 +65,11 @@ from rules.lastwill.data import (
     deck_cards,
     offering_slots,
 )
+from rules.lastwill.employment import offered_lines
 from rules.lastwill.invariants import invariants as _invariants
+from rules.lastwill.pending import dropped_step, free_sale_price, icon_amount
+from rules.lastwill.piles import available
+from rules.lastwill.planning import draw_count
 from rules.lastwill.setup import OPTION_SPECS, new_state, parse_options
 from rules.lastwill.state import DISCARD, SCHEMA, LastWillState, dump_state, load_state
 from rules.lastwill.timeout import timeout_action as _timeout_action
@@ -124,6 +145,15 @@ class LastWillRules:
         play is confirmed as left (``timeout`` lists every case with its reason)."""
         return _timeout_action(state, seat)
 
+    def sealed(self, state: LastWillState) -> JSON:
+        """The draw counter, every deck's order (a draw or a refilled offering turns cards up) and
+        the discards held until all are chosen."""
+        return [
+            state.rng.draws,
+            {deck: list(cards) for deck, cards in sorted(state.decks.items())},
+            [list(held) for held in state.held],
+        ]
+
 
 RULES = LastWillRules()
 _CHECK: Rules[LastWillState] = RULES  # mypy proves the contract is met
@@ -163,17 +193,30 @@ __all__ = [
     "UnknownId",
     "UnknownLastWill",
     "UnknownPlanTile",
+    "available",
+    "buy_price",
     "card",
     "card_name",
     "card_token",
     "deck_cards",
+    "draw_count",
+    "dropped_step",
     "employment",
     "employment_token",
+    "expense_cost",
+    "free_sale_price",
+    "icon_amount",
     "last_will",
+    "maintain_cost",
+    "offered_lines",
     "offering_slots",
+    "opera_cost",
     "parse_card",
     "parse_employment",
     "parse_last_will",
     "parse_plan_tile",
     "plan_tile",
+    "play_cost",
+    "sale_price",
+    "token_amount",
 ]

@@ -18,16 +18,15 @@ from rules.lastwill.cards import (
     can_spend,
     earn,
     expense_amount,
+    expense_cost,
     free_spaces,
-    gardener_bonus,
+    maintain_cost,
     next_slot,
     owned,
     privileges,
-    sale_value,
+    sale_price,
     scope,
-    shrink,
     spend,
-    symbol_bonus,
     upkeep,
 )
 from rules.lastwill.data import DrawAndKeep, FreeAction
@@ -91,7 +90,7 @@ def buy_problem(state: LastWillState, seat: int, card: str, kind: str) -> str | 
         return NO_SPACE
     if not can_pay(state, data.BUY_ACTIONS, free=free_key(FreeAction.BUY_OR_SELL, scope(kind))):
         return short(data.BUY_ACTIONS)
-    price = buy_price(state, player, card, kind)
+    price = buy_price(state, seat, card, kind)
     if not can_spend(player, price, buying=True):
         return _cash(player.money, price)
     return None
@@ -99,7 +98,7 @@ def buy_problem(state: LastWillState, seat: int, card: str, kind: str) -> str | 
 
 def buy(state: LastWillState, seat: int, card: str, kind: str) -> list[Event]:
     player = state.players[seat]
-    price = buy_price(state, player, card, kind)
+    price = buy_price(state, seat, card, kind)
     pay(state, data.BUY_ACTIONS, free=free_key(FreeAction.BUY_OR_SELL, scope(kind)))
     player.hand.remove(card)
     spend(state, seat, price)
@@ -135,11 +134,11 @@ def keep(state: LastWillState, seat: int, card: str) -> list[Event]:
     item = owned(player, card)
     assert item is not None
     pay(state, data.MAINTAIN_ACTIONS, free=free_key(FreeAction.MAINTAIN, scope(item.kind)))
-    base = upkeep(item)
-    bonus = shrink(player, base, gardener_bonus(player, item.kind))
-    spend(state, seat, base + bonus)
+    money = maintain_cost(state, seat, card)
+    bonus = money - upkeep(item)
+    spend(state, seat, money)
     item.done = True
-    return [Event("maintained", seat, {"card": card, "money": base + bonus, "bonus": bonus})]
+    return [Event("maintained", seat, {"card": card, "money": money, "bonus": bonus})]
 
 
 def use_problem(state: LastWillState, seat: int, card: str) -> str | None:
@@ -164,12 +163,11 @@ def use(state: LastWillState, seat: int, card: str) -> list[Event]:
     expense = BLACKS[card].expense
     assert item is not None and expense is not None
     pay(state, expense.actions)
-    base = expense_amount(player, item)
-    auto = symbol_bonus(player, BLACKS[card].symbols)[0] if base > 0 else 0
-    bonus = shrink(player, base, auto)
-    spend(state, seat, base + bonus)
+    money = expense_cost(state, seat, card)
+    bonus = money - expense_amount(player, item)
+    spend(state, seat, money)
     item.done = True
-    return [Event("expense_used", seat, {"card": card, "money": base + bonus, "bonus": bonus})]
+    return [Event("expense_used", seat, {"card": card, "money": money, "bonus": bonus})]
 
 
 # --- companion tokens ------------------------------------------------------------------------
@@ -223,7 +221,7 @@ def sell(state: LastWillState, seat: int, card: str) -> list[Event]:
     item = owned(player, card)
     assert item is not None
     pay(state, data.SELL_ACTIONS, free=free_key(FreeAction.BUY_OR_SELL, scope(item.kind)))
-    price = sale_value(state, player, item)
+    price = sale_price(state, seat, card)
     player.board.remove(item)
     piles.discard(state, card)
     earn(state, seat, price)

@@ -7,7 +7,7 @@ a host who corrects a number there changes what the game charges, nowhere else.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 from rules.lastwill import data
@@ -188,17 +188,75 @@ def _agent(player: Player, trade: Trade, kind: str) -> int:
     )
 
 
-def buy_price(state: LastWillState, player: Player, card_id: str, kind: str) -> int:
-    track = PROPERTIES[card_id].track
-    price = track[0] + state.market[kind] + _agent(player, Trade.BUY, kind)
-    return max(data.PRICE_FLOOR, price)
-
-
 def sale_value(state: LastWillState, player: Player, item: Owned, *, ignore_market: bool = False) -> int:
     value = PROPERTIES[item.card].track[item.step] + _agent(player, Trade.SELL, item.kind)
     if not ignore_market:
         value += state.market[item.kind]
     return max(data.PRICE_FLOOR, value)
+
+
+# --- what a move spends or brings, by seat and card id -------------------------------------------
+#
+# The engine spends exactly these, and the host's labels show them before the move: each reads
+# public facts only (the market tokens, the seat's money, board, job and helpers) plus the card
+# ids the caller names, never a hand or a deck, so the table may show what they return.
+
+
+def _mine(state: LastWillState, seat: int, card_id: str) -> tuple[Player, Owned]:
+    player = state.players[seat]
+    item = owned(player, card_id)
+    assert item is not None, f"seat {seat} has no {card_id} on its board"
+    return player, item
+
+
+def buy_price(state: LastWillState, seat: int, card_id: str, kind: str) -> int:
+    """Buying a property as ``kind``: its first value, the market token and the Estate Agents,
+    never below the floor."""
+    track = PROPERTIES[card_id].track
+    price = track[0] + state.market[kind] + _agent(state.players[seat], Trade.BUY, kind)
+    return max(data.PRICE_FLOOR, price)
+
+
+def sale_price(state: LastWillState, seat: int, card_id: str, *, ignore_market: bool = False) -> int:
+    """Selling a property on the seat's board (:func:`sale_value`)."""
+    player, item = _mine(state, seat, card_id)
+    return sale_value(state, player, item, ignore_market=ignore_market)
+
+
+def maintain_cost(state: LastWillState, seat: int, card_id: str) -> int:
+    """Maintaining a property: its upkeep, then the Gardeners' bonus as far as cash allows."""
+    player, item = _mine(state, seat, card_id)
+    base = upkeep(item)
+    return base + shrink(player, base, gardener_bonus(player, item.kind))
+
+
+def expense_cost(state: LastWillState, seat: int, card_id: str) -> int:
+    """Using an expense card: its amount, then the automatic symbol bonuses as far as cash allows."""
+    player, item = _mine(state, seat, card_id)
+    base = expense_amount(player, item)
+    auto = symbol_bonus(player, BLACKS[card_id].symbols)[0] if base > 0 else 0
+    return base + shrink(player, base, auto)
+
+
+def play_cost(state: LastWillState, seat: int, cards: Sequence[str], money: int) -> int:
+    """Paying a white play of ``cards`` that spends ``money`` (its cards', a Ball level's, the
+    companions added): that, then the automatic bonuses of its paying cards as far as cash allows."""
+    player = state.players[seat]
+    auto = sum(symbol_bonus(player, symbols_of(c))[0] for c in cards if WHITES[c].money > 0)
+    return money + shrink(player, money, auto)
+
+
+def opera_cost(state: LastWillState, seat: int) -> int:
+    """The Opera errand: its spend, then the Opera bonuses as far as cash allows."""
+    player = state.players[seat]
+    return data.OPERA_SPEND + shrink(player, data.OPERA_SPEND, opera_bonus(player))
+
+
+def token_amount(state: LastWillState, seat: int, target: str) -> int:
+    """What a card on the seat's board costs to keep or use once a companion token fills its next
+    slot; 0 when no slot is free."""
+    slot = next_slot(_mine(state, seat, target)[1])
+    return slot.amount if slot is not None else 0
 
 
 def final_value(state: LastWillState, item: Owned) -> int:

@@ -13,7 +13,7 @@ from itertools import combinations
 
 from rules.core import Action, Event
 from rules.lastwill import data
-from rules.lastwill.cards import can_spend, opera_bonus, shrink, spend
+from rules.lastwill.cards import can_spend, opera_cost, spend
 from rules.lastwill.data import EmploymentMode, Errand
 from rules.lastwill.employment import ANY, may_demote
 from rules.lastwill.pending import DX, DX_DEMOTE, DX_EXT, LINE, extension, run
@@ -175,9 +175,9 @@ def _go(state: LastWillState, seat: int, space: str) -> list[Event]:
         return events
     state.errands.setdefault(space, []).append(seat)
     if space == "opera":
-        bonus = shrink(player, data.OPERA_SPEND, opera_bonus(player))
-        spend(state, seat, data.OPERA_SPEND + bonus)
-        events = [Event("errand", seat, {"space": space, "money": data.OPERA_SPEND + bonus, "bonus": bonus})]
+        money = opera_cost(state, seat)
+        spend(state, seat, money)
+        events = [Event("errand", seat, {"space": space, "money": money, "bonus": money - data.OPERA_SPEND})]
         return events + _offer(state, seat, space, [data.OPERA_SYMBOL.value])
     if space == "ext":
         return [Event("errand", seat, {"space": space}), *extension(state, seat)]

@@ -20,11 +20,10 @@ from rules.lastwill.cards import (
     allowance,
     earn,
     owned,
+    play_cost,
     properties,
-    sale_value,
-    shrink,
+    sale_price,
     spend,
-    symbol_bonus,
     symbols_of,
 )
 from rules.lastwill.data import DiscardForMoney, DropSteps, FreeSale, FreeTokens, GainActions, PropertyType
@@ -53,6 +52,42 @@ def effect_of(pend: Pending, kind: type) -> object:
         if white is not None and isinstance(white.effect, kind):
             return white.effect
     raise AssertionError(f"no {kind.__name__} in {pend.source}")
+
+
+def best_icon(pend: Pending, companion: str) -> int | None:
+    """The open icon a companion of this kind fills: the best paid one (its index), if any."""
+    found = [i for i, icon in enumerate(pend.icons) if icon[0] == companion and not icon[2]]
+    return max(found, key=lambda i: int(pend.icons[i][1])) if found else None
+
+
+# --- what an answer brings, for the answering seat's buttons (public facts of its open choice) ---
+
+
+def icon_amount(state: LastWillState, seat: int, companion: str) -> int:
+    """Pounds a companion of this kind adds to the seat's open play (0: no open icon for it)."""
+    pend = state.pending
+    best = best_icon(pend, companion) if pend is not None and pend.seat == seat else None
+    return 0 if pend is None or best is None else int(pend.icons[best][1])
+
+
+def dropped_step(state: LastWillState, seat: int, card: str) -> int:
+    """The track step a property on the seat's board falls to under its open play's drop."""
+    pend = state.pending
+    assert pend is not None and pend.seat == seat
+    effect = effect_of(pend, DropSteps)
+    assert isinstance(effect, DropSteps)
+    item = owned(state.players[seat], card)
+    assert item is not None
+    return min(item.step + effect.steps, len(PROPERTIES[card].track) - 1)
+
+
+def free_sale_price(state: LastWillState, seat: int, card: str) -> int:
+    """What the seat's open free sale (Lost at Cards) pays for a property on its board."""
+    pend = state.pending
+    assert pend is not None and pend.seat == seat
+    effect = effect_of(pend, FreeSale)
+    assert isinstance(effect, FreeSale)
+    return sale_price(state, seat, card, ignore_market=effect.ignore_market)
 
 
 # --- what each step offers -------------------------------------------------------------------
@@ -186,18 +221,16 @@ def run(state: LastWillState) -> list[Event]:
 def _pay(state: LastWillState, pend: Pending) -> list[Event]:
     """Spend the play: its money and icons, then the helpers' bonuses as far as cash allows."""
     seat = pend.seat
-    player = state.players[seat]
-    auto = sum(symbol_bonus(player, symbols_of(c))[0] for c in pend.cards if WHITES[c].money > 0)
-    bonus = shrink(player, pend.money, auto)
-    spend(state, seat, pend.money + bonus)
+    money = play_cost(state, seat, pend.cards, pend.money)
+    spend(state, seat, money)
     events = [
         Event(
             "card_played",
             seat,
             {
                 "cards": list(pend.cards),
-                "money": pend.money + bonus,
-                "bonus": bonus,
+                "money": money,
+                "bonus": money - pend.money,
                 "companions": list(pend.used),
             },
         )
@@ -226,10 +259,8 @@ def answer(state: LastWillState, seat: int, action: Action) -> list[Event]:
         card = str(args[0])
         record = COMPANIONS[card]
         kind_ = str(args[1]) if record.companion is None else record.companion.value
-        best = max(
-            (i for i, icon in enumerate(pend.icons) if icon[0] == kind_ and not icon[2]),
-            key=lambda i: pend.icons[i][1],
-        )
+        best = best_icon(pend, kind_)
+        assert best is not None
         pend.icons[best][2] = card
         pend.money += int(pend.icons[best][1])
         pend.used.append(card)
@@ -259,10 +290,10 @@ def answer(state: LastWillState, seat: int, action: Action) -> list[Event]:
         pend.count -= 1
         events.append(Event("free_token", seat, {"card": item.card, "companion": str(args[1])}))
     elif kind == "target" and pend.step == TARGET:
-        events += _drop(state, seat, pend, str(args[0]))
+        events += _drop(state, seat, str(args[0]))
         pend.steps.pop(0)
     elif kind == "target":
-        events += _lost_sale(state, seat, pend, str(args[0]))
+        events += _lost_sale(state, seat, str(args[0]))
         pend.steps.pop(0)
     elif kind == LINE:
         events += cover(state, seat, int(args[0]), pend.source)
@@ -288,23 +319,19 @@ def extension(state: LastWillState, seat: int) -> list[Event]:
     return [Event("extension", seat, {"extensions": state.players[seat].extensions})]
 
 
-def _drop(state: LastWillState, seat: int, pend: Pending, card: str) -> list[Event]:
-    effect = effect_of(pend, DropSteps)
-    assert isinstance(effect, DropSteps)
+def _drop(state: LastWillState, seat: int, card: str) -> list[Event]:
     item = owned(state.players[seat], card)
     assert item is not None
     before = item.step
-    item.step = min(item.step + effect.steps, len(PROPERTIES[card].track) - 1)
+    item.step = dropped_step(state, seat, card)
     return [Event("value_dropped", seat, {"card": card, "from": before, "to": item.step})]
 
 
-def _lost_sale(state: LastWillState, seat: int, pend: Pending, card: str) -> list[Event]:
-    effect = effect_of(pend, FreeSale)
-    assert isinstance(effect, FreeSale)
+def _lost_sale(state: LastWillState, seat: int, card: str) -> list[Event]:
     player = state.players[seat]
     item = owned(player, card)
     assert item is not None
-    price = sale_value(state, player, item, ignore_market=effect.ignore_market)
+    price = free_sale_price(state, seat, card)
     player.board.remove(item)
     piles.discard(state, card)
     earn(state, seat, price)

@@ -81,6 +81,12 @@ def needed(state: LastWillState, seat: int) -> int:
     return min(totals(state, seat)[0], sum(available(state, d) for d in REGULAR))
 
 
+def draw_count(state: LastWillState, seat: int) -> tuple[int, dict[str, int]]:
+    """Cards the seat names this drawing (:func:`needed`) and the deck-bound extras that come by
+    themselves, from public facts: its plan, its helpers and how many cards each deck holds."""
+    return needed(state, seat), totals(state, seat)[1]
+
+
 def start_drawing(state: LastWillState) -> list[Event]:
     state.phase = DRAWING
     state.cursor = 0

@@ -25,18 +25,20 @@ from bot.i18n import Catalog
 from bot.registry import GameEntry
 from bot.ui.presenter import Button, Control, Panel, Select
 from bot.ui.safe import chunks
-from cogs.lastwill import (
-    TABLE_KINDS,
-    LastWillPresenter,
+from cogs.lastwill import TABLE_KINDS, LastWillPresenter
+from rules.core import Action, Event
+from rules.lastwill import (
+    RULES,
+    LastWillState,
     buy_price,
+    data,
     expense_cost,
+    free_sale_price,
     maintain_cost,
     opera_cost,
     play_cost,
-    sale_value,
+    sale_price,
 )
-from rules.core import Action, Event
-from rules.lastwill import RULES, LastWillState, data
 from rules.lastwill.cards import DECK_OF
 from tests.games.conftest import public_board
 from tests.rules.test_lastwill import actions_turn, hand, job, money, new, put, unemploy_all
@@ -143,33 +145,34 @@ def in_a_set(action: Action, sets: list[Select]) -> bool:
 
 
 def promised(state: LastWillState, seat: int, action: Action) -> int | None:
-    """The pounds a label shows for ``action`` now (``None``: its label names no price)."""
+    """The pounds a label shows for ``action`` now (``None``: its label names no price): the
+    engine's helpers the presenter calls, with the state."""
     view = RULES.view(state, seat)
     player = view["players"][seat]
     card = str(action.args[0]) if action.args else ""
     item = next((i for i in player["board"] if i["id"] == card), None)
     if action.kind == "buy":
         kind = str(action.args[1]) if len(action.args) > 1 else data.CARDS[card].symbols[0].value
-        return buy_price(view, seat, card, kind)
+        return buy_price(state, seat, card, kind)
     if action.kind == "sell" and item is not None:
-        return sale_value(view, seat, item)
+        return sale_price(state, seat, card)
     if action.kind == "keep" and item is not None:
-        return maintain_cost(view, seat, item)
+        return maintain_cost(state, seat, card)
     if action.kind == "use" and item is not None:
-        return expense_cost(view, seat, item)
+        return expense_cost(state, seat, card)
     if action == Action("boy", ("opera",)):
-        return opera_cost(view, seat)
+        return opera_cost(state, seat)
     if action.kind in ("event", "special"):
         white = data.CARDS[card]
         assert isinstance(white, data.EventCard)
-        return play_cost(view, seat, [card], white.money)
+        return play_cost(state, seat, [card], white.money)
     if action.kind == "ball":
         white = data.CARDS[card]
         assert isinstance(white, data.EventCard)
-        return play_cost(view, seat, [card], white.ball[int(action.args[1]) - 1].money)
+        return play_cost(state, seat, [card], white.ball[int(action.args[1]) - 1].money)
     pending = view["you"]["pending"]
     if action.kind == "target" and pending is not None and pending["kind"] == "sale" and item is not None:
-        return sale_value(view, seat, item, ignore_market=True)
+        return free_sale_price(state, seat, card)
     return None
 
 
