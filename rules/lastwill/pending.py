@@ -115,6 +115,14 @@ def with_options(state: LastWillState, pend: Pending) -> list[Action]:
     return found
 
 
+def _open_icon_fits(state: LastWillState, pend: Pending) -> bool:
+    """An icon of the play is still open and the money allows filling one (public facts)."""
+    room = allowance(state.players[pend.seat])
+    return any(
+        not filler and (room is None or pend.money + amount <= room) for _, amount, filler in pend.icons
+    )
+
+
 def extra_bound(state: LastWillState, pend: Pending) -> int:
     room = allowance(state.players[pend.seat])
     return pend.count if room is None else max(0, min(pend.count, room))
@@ -186,13 +194,22 @@ def options(state: LastWillState) -> list[Action]:
 
 
 def _needs_answer(state: LastWillState, pend: Pending) -> bool:
+    """Whether the step opens (and the table waits on it), from public facts only.
+
+    A step that opened only when the hand held a fitting card would tell the table that it
+    does: the companion step opens whenever an icon is open and money allows one, Bachelor
+    Party's discards whenever money allows a pound, whatever the hand (the benchmark
+    ``torture_hidden_hands`` found the hand-dependent version)."""
     step = pend.step
     if step == WITH:
-        return bool(with_options(state, pend))
+        return _open_icon_fits(state, pend)
     if step == EXTRA:
         return extra_bound(state, pend) > 0
     if step == BPX:
-        return bool(bpx_cards(state, pend))
+        effect = effect_of(pend, DiscardForMoney)
+        assert isinstance(effect, DiscardForMoney)
+        room = allowance(state.players[pend.seat])
+        return room is None or room >= effect.each
     if step == FAIR:
         return pend.count > 0 and bool(fair_options(state, pend))
     if step in (TARGET, SALE):

@@ -34,10 +34,17 @@ def parse_options(raw: Mapping[str, object]) -> Table:
     chosen = validate_options(OPTION_SPECS, raw)
     expansion = bool(chosen["expansion"])
     if not expansion:
-        named = [name for name in data.EXPANSION_ONLY_OPTIONS if name in raw]
+        # The host fills every option in with its default before setup, so "named" means set to
+        # something else: employment=full and plans=tiles are what a table gets by leaving them out.
+        named = [
+            name
+            for name in data.EXPANSION_ONLY_OPTIONS
+            if name in raw and chosen[name] != data.OPTIONS_BY_NAME[name].default
+        ]
         if named:
             raise InvalidOptions(
-                f"Option {named[0]} needs the Getting the Sack expansion: leave it out or set expansion=on."
+                f"Option {named[0]}={chosen[named[0]]} needs the Getting the Sack expansion: "
+                "leave it out or set expansion=on."
             )
     employment = str(chosen["employment"]) if expansion else EmploymentMode.NONE.value
     plans = str(chosen["plans"]) if expansion else PlansMode.ORIGINAL.value

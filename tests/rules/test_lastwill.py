@@ -194,8 +194,8 @@ def test_default_options_are_the_full_expansion() -> None:
 @pytest.mark.parametrize(
     ("options", "match"),
     [
-        ({"expansion": "off", "employment": "none"}, "employment needs the Getting the Sack expansion"),
-        ({"expansion": "off", "plans": "tiles"}, "plans needs the Getting the Sack expansion"),
+        ({"expansion": "off", "employment": "none"}, "employment=none needs the Getting the Sack expansion"),
+        ({"expansion": "off", "plans": "original"}, "plans=original needs the Getting the Sack"),
         ({"last_will": "lw-b3"}, "LW-B3 is a base card, but employment full needs a new card"),
         ({"employment": "handicap", "last_will": "lw-b1"}, "employment handicap needs a new card"),
         ({"employment": "none", "last_will": "lw-4a"}, "LW-4A is a Getting the Sack card"),
@@ -209,6 +209,17 @@ def test_default_options_are_the_full_expansion() -> None:
 def test_bad_options_are_refused_with_a_reason(options: dict[str, object], match: str) -> None:
     with pytest.raises(InvalidOptions, match=match):
         RULES.setup(3, options, 1)
+
+
+def test_the_base_game_starts_with_the_options_the_host_fills_in() -> None:
+    """The host passes every option with its default: employment=full and plans=tiles with the
+    expansion off are what leaving them out means, not a request for the expansion's parts."""
+    from rules.core import validate_options
+
+    filled = validate_options(RULES.options, {"expansion": "off"})
+    assert filled["employment"] == "full" and filled["plans"] == "tiles"
+    state = RULES.setup(3, filled, 1)
+    assert not state.expansion and state.employment == "none"
 
 
 def test_named_last_will_cards_and_modes() -> None:
@@ -483,7 +494,10 @@ def _public_cards(view: dict[str, Any]) -> set[str]:
 
 @pytest.mark.parametrize("seed", [21, 22])
 def test_public_events_name_only_cards_face_up_before_or_after(seed: int) -> None:
-    """Every card a public event names is on the table (offering, a board, a pile, a play)."""
+    """Every card a public event names is on the table (offering, a board, a pile, a play).
+
+    Revealed discards count as face up: they land on the piles, even when the same step's round
+    setup then shuffles a pile back into an empty deck."""
     run = random_playthrough(RULES, 4, seed)
     state = RULES.setup(4, run.options, seed)
     for seat, action in run.log:
@@ -498,7 +512,10 @@ def test_public_events_name_only_cards_face_up_before_or_after(seed: int) -> Non
                 if isinstance(value, list):
                     flat = [x for v in value for x in (v if isinstance(v, list) else [v])]
                     named |= {x for x in flat if isinstance(x, str) and x in data.CARDS}
-            assert named <= before | after, (event.kind, named - before - after)
+            revealed: set[str] = set()
+            if event.kind == "discards_revealed":
+                revealed = {c for cards in event.params["cards"] for c in cards}
+            assert named <= before | after | revealed, (event.kind, named - before - after)
 
 
 def test_school_chums_add_cards_to_the_draw() -> None:

@@ -6,6 +6,7 @@ moves through ``RULES.apply`` and checks the rule's effect and the invariants.
 
 from __future__ import annotations
 
+from rules.core import Action
 from rules.lastwill import RULES, data
 from rules.lastwill.state import LastWillState
 from tests.rules.test_lastwill import (
@@ -77,11 +78,15 @@ def test_go_plays_an_event_without_its_companions() -> None:
     assert state.players[0].hand == ["HOR1"]
 
 
-def test_no_companion_step_without_a_matching_card() -> None:
+def test_the_companion_step_opens_whatever_the_hand() -> None:
+    """A card with an open icon always asks, even with no fitting companion in hand (only "go"
+    then): a step that opened only for a fitting card would tell the table what the hand holds."""
     state = table()
     hand(state, 0, "THE1", "DOG1")
     events = act(state, 0, "event.THE1")
-    assert "card_played" in kinds(events) and state.pending is None
+    assert kinds(events) == ["playing"] and state.pending is not None
+    assert RULES.legal_actions(state, 0) == [Action("go")]
+    assert "card_played" in kinds(act(state, 0, "go")) and state.pending is None
 
 
 # --- nuptial sets (rulebook example) ---------------------------------------------------------
@@ -98,7 +103,8 @@ def test_nuptial_set_example_two_rings_and_a_gift() -> None:
     events = act(state, 0, "nupt.WG1.ER1")
     assert only(events, "card_played").params["money"] == 4 + 3
     assert state.actions_left == 1
-    act(state, 0, "event.ER2")  # Guest+2, but no guest in hand: paid at once
+    act(state, 0, "event.ER2")  # Guest+2, but no guest in hand: the step still asks
+    act(state, 0, "go")
     assert state.actions_left == 0 and state.players[0].money == 50 - 7 - 2
 
 
@@ -124,6 +130,7 @@ def test_wedding_planner_asks_how_many_pounds_per_nuptial_card() -> None:
     assert only(events, "planner_extra").params["amount"] == 2
     assert state.players[0].money == 50 - 7 - 2
     act(state, 0, "event.ER2")
+    act(state, 0, "go")  # its Guest icon asks even with no guest in hand
     act(state, 0, "extra.0")  # none is a legal answer
     assert state.players[0].money == 50 - 9 - 2
 
@@ -135,6 +142,8 @@ def test_wd2_takes_waiter_coachman_sea_dog_and_planner_bonuses() -> None:
     hand(state, 0, "WD2", "GST1")
     act(state, 0, "special.WD2")
     act(state, 0, "with.GST1")  # Guest+3; no horse for the Horse+2 icon
+    assert pending_kind(state) == "with", "an icon is still open: the step waits for go"
+    act(state, 0, "go")
     assert pending_kind(state) == "extra"
     spent = 50 - state.players[0].money
     assert spent == 5 + 3 + 1 + 2 + 2  # money, guest, Waiter (dine), Coachman (carriage), Sea Dog (helm)
