@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, Registry
 from bot.session import LiveGame, SessionService
-from bot.store import GameRow, Store
+from bot.store import UNDONE, GameRow, Store, standing_log
 from rules.core import Action, Rules
 from rules.play import canonical
 
@@ -141,11 +141,20 @@ def is_public_step(rules: Rules[Any], state: Any, seat: int, action: Action) -> 
 
 
 def replay_counting(
-    rules: Rules[Any], players: int, options: dict[str, Any], seed: int, log: Iterable[tuple[int, Action]]
+    rules: Rules[Any],
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    log: Iterable[tuple[int, Action]],
+    bumps: Sequence[int] = (),
 ) -> tuple[Any, int]:
-    """``setup`` + every logged action, and the public version that log must have produced."""
+    """``setup`` + every logged action, and the public version that log must have produced.
+
+    ``log`` holds the moves that stand; ``bumps`` the public versions undos used up
+    (``bot.store.standing_log``).
+    """
     state = rules.setup(players, options, seed)
-    public = 0
+    public = sum(bumps)
     for seat, action in log:
         public += is_public_step(rules, state, seat, action)
     return state, public
@@ -175,7 +184,8 @@ async def check_game(
 ) -> GameCheck:
     """The stored row against seed + log, and a load through ``fresh`` (a service with nothing cached).
 
-    - gaps: the log's versions are exactly ``1..row.version``;
+    - gaps: the log's versions are exactly ``1..row.version``, less one per undo (an undo takes a
+      version of its own and writes no row; moves taken back keep theirs and are not replayed);
     - mismatch: the snapshot equals ``canonical(dump(replay(seed, log)))``;
     - public: the public version equals the one the log implies;
     - status: ``finished`` exactly when the replayed game has an outcome (a lobby has no log);
@@ -183,8 +193,16 @@ async def check_game(
     """
     found = GameCheck([], [], [], [], [])
     gid = row.id
-    versions = [version for version, _, _ in log]
-    if versions != list(range(1, row.version + 1)):
+    entries = await store.log_entries(gid)
+    versions = [entry.version for entry in entries]
+    undos = sum(1 for entry in entries if entry.undone == UNDONE)
+    increasing = versions == sorted(set(versions))
+    if (
+        len(versions) + undos != row.version
+        or not increasing
+        or (versions and (versions[0] < 1 or versions[-1] > row.version))
+        or (not undos and versions != list(range(1, row.version + 1)))
+    ):
         found.gaps.append(f"game {gid}: log versions {_span(versions)} but the row says {row.version}")
     if row.seed is None:
         if (row.status, row.version, row.snapshot, len(log)) not in (
@@ -200,7 +218,8 @@ async def check_game(
     rules = entry.rules
     seats = await store.seats(gid)
     try:
-        state, public = replay_counting(rules, len(seats), row.options, row.seed, [(s, a) for _, s, a in log])
+        moves, bumps = standing_log(entries)
+        state, public = replay_counting(rules, len(seats), row.options, row.seed, moves, bumps)
     except Exception as exc:
         found.mismatch.append(f"game {gid}: seed + log do not replay: {type(exc).__name__}: {exc}")
         return found

@@ -14,12 +14,24 @@ from bot.config import Settings
 from bot.i18n import Catalog
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, Registry
+from bot.services.clocks import Clocks
+from bot.services.deadlines import Hours
+from bot.services.mine import MineService
+from bot.services.reminders import Reminders
+from bot.services.scheduler import Scheduler
+from bot.services.server_settings import ServerSettings
+from bot.services.stats import StatsService
+from bot.services.timers import Timers
+from bot.services.undo import UndoService
 from bot.session import SessionService
 from bot.store import Store, StoreError
 from bot.ui import safe
 from bot.ui.components import COMPONENT_PREFIXES, DYNAMIC_ITEMS, FORM_PREFIX, Handler
 from bot.ui.lobby_message import LobbyDesk
+from bot.ui.nudges import Nudges
+from bot.ui.players import PlayerDesk
 from bot.ui.tables import Tables
+from bot.ui.undo import UndoDesk
 
 log = logging.getLogger(__name__)
 
@@ -29,9 +41,13 @@ class GameBot(commands.Bot):
 
     store: Store
     sessions: SessionService
+    scheduler: Scheduler
+    clocks: Clocks
     lobby: LobbyService
     tables: Tables
     lobby_desk: LobbyDesk
+    undo_desk: UndoDesk
+    players: PlayerDesk
 
     def __init__(
         self,
@@ -52,10 +68,28 @@ class GameBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
         log.info("database: %s", self.store.path)
-        self.sessions = SessionService(self.store, self.registry)
+        # One clock for the host: Discord's (SimCord moves it in tests with advance_time).
+        self.sessions = SessionService(self.store, self.registry, clock=discord_time)
+        self.sessions.hours = Hours(self.settings.remind_hours, self.settings.timer_hours)
         self.lobby = LobbyService(self.sessions)
         self.tables = Tables(self, self.sessions, self.catalog)
+        nudges = Nudges(self, self.tables, self.catalog)
+        self.scheduler = Scheduler(
+            self.sessions, Reminders(self.sessions, nudges), Timers(self.sessions, nudges)
+        )
+        self.clocks = Clocks(self.sessions, self.scheduler)
+        self.tables.away = self.clocks.away  # one dict: a table shows who is away as /game away sets it
+        await self.clocks.load()
         self.lobby_desk = LobbyDesk(self.tables, self.lobby)
+        self.undo_desk = UndoDesk(self.tables, UndoService(self.sessions))
+        self.players = PlayerDesk(
+            self.lobby_desk,
+            self.lobby,
+            MineService(self.sessions),
+            StatsService(self.sessions),
+            ServerSettings(self.store),
+            self.settings.language,
+        )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.load_extension("cogs.lobby")
         await self.load_extension("cogs.tasks")
@@ -149,6 +183,12 @@ class GameBot(commands.Bot):
             return
         log.error("command %s failed: %s", name, error, exc_info=cause)
         await safe.reply(interaction, self.catalog.text("host.internal_error", language))
+
+
+def discord_time() -> float:
+    """Now, as a Unix time, from discord.py's clock: the wall clock in production, SimCord's
+    virtual one in tests, so deadlines and ``advance_time`` agree."""
+    return discord.utils.utcnow().timestamp()
 
 
 def _first_value(data: dict[str, Any]) -> str:

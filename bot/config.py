@@ -48,12 +48,17 @@ class Settings:
     log_level: str
     language: str
     plugins: str = ""
+    remind_hours: int = 24
+    """Hours a table waits on a player before reminding them (then again, up to 3 times); 0: off."""
+    timer_hours: int = 0
+    """Hours after which a table makes a waited-on player's default move; 0: off."""
 
     def __repr__(self) -> str:  # never show the token, even in a traceback
         token = "set" if self.token else "missing"
         return (
             f"Settings(token={token}, database={str(self.database)!r}, dev_guild={self.dev_guild}, "
-            f"log_level={self.log_level!r}, language={self.language!r})"
+            f"log_level={self.log_level!r}, language={self.language!r}, remind_hours={self.remind_hours}, "
+            f"timer_hours={self.timer_hours})"
         )
 
     def require_token(self) -> str:
@@ -79,6 +84,8 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         raise ConfigError(f"GAMEHOST_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
 
     language = merged.get("GAMEHOST_LANGUAGE", "en").strip() or "en"
+    remind_hours = _hours_setting(merged, "GAMEHOST_REMIND_HOURS", 24)
+    timer_hours = _hours_setting(merged, "GAMEHOST_TIMER_HOURS", 0)
     return Settings(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
         # Absolute from here on, and logged at start: a relative path silently meant another
@@ -88,4 +95,21 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         log_level=level,
         language=language,
         plugins=merged.get("GAMEHOST_PLUGINS", "").strip(),
+        remind_hours=remind_hours,
+        timer_hours=timer_hours,
     )
+
+
+MAX_CLOCK_HOURS = 24 * 60
+
+
+def _hours_setting(merged: Mapping[str, str], key: str, default: int) -> int:
+    """A whole number of hours from 0 (off) to 60 days; empty means ``default``."""
+    text = merged.get(key, "").strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_CLOCK_HOURS:
+        raise ConfigError(
+            f"{key} must be a whole number of hours from 0 (off) to {MAX_CLOCK_HOURS}, not {text!r}."
+        )
+    return int(text)

@@ -3,22 +3,28 @@
 The export is the whole truth of a game: replaying it through the rules must
 give the stored snapshot back, which is how ``python -m bot replay`` checks a
 saved game (and how a rules change is checked against old games).
+
+Every logged move is exported, as ``[seat, action]``, with a third element when
+there is more to say: ``{"how": "timeout"}`` for a default move the turn timer
+made, ``{"undone": true}`` for a move taken back with an undo (it stays in the
+log; a replay skips it).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.registry import Registry
-from bot.store import Store
+from bot.store import LogEntry, Store
 from rules.core import Action, IllegalAction, StateError
 from rules.play import canonical, replay
 
 FORMAT = "gamehost-export"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: moves may carry a third element (``how``, ``undone``).  1, still read: ``[seat, action]`` only."""
 
 
 async def export_game(store: Store, game_id: int) -> dict[str, Any]:
@@ -26,7 +32,7 @@ async def export_game(store: Store, game_id: int) -> dict[str, Any]:
     if row is None:
         raise KeyError(game_id)
     seats = await store.seats(game_id)
-    log = await store.actions(game_id)
+    log = await store.log_entries(game_id)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -37,9 +43,30 @@ async def export_game(store: Store, game_id: int) -> dict[str, Any]:
         "seed": row.seed,
         "players": [s.name for s in seats],
         "version": row.version,
-        "actions": [[seat, action.to_json()] for _, seat, action in log],
+        "actions": [_exported(entry) for entry in log],
         "snapshot": json.loads(row.snapshot) if row.snapshot else None,
     }
+
+
+def _exported(entry: LogEntry) -> list[Any]:
+    item: list[Any] = [entry.seat, entry.action.to_json()]
+    notes: dict[str, Any] = {}
+    if entry.how != "player":
+        notes["how"] = entry.how
+    if entry.undone:
+        notes["undone"] = True
+    if notes:
+        item.append(notes)
+    return item
+
+
+def standing(actions: Sequence[Sequence[Any]]) -> list[tuple[int, Action]]:
+    """The exported moves a replay applies: every one but those taken back."""
+    return [
+        (int(item[0]), Action.from_json(item[1]))
+        for item in actions
+        if not (len(item) > 2 and isinstance(item[2], Mapping) and item[2].get("undone"))
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +85,7 @@ def replay_export(data: Mapping[str, Any], registry: Registry) -> ReplayReport:
         raise ValueError(f"unknown game {data.get('game')!r}")
     if data.get("seed") is None:
         return ReplayReport(entry.name, 0, data.get("snapshot") is None, "the game never started")
-    log = [(int(seat), Action.from_json(action)) for seat, action in data["actions"]]
+    log = standing(data["actions"])
     try:
         state = replay(entry.rules, len(data["players"]), data["options"], int(data["seed"]), log)
     except (IllegalAction, StateError) as exc:

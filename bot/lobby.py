@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from bot.i18n import clip
 from bot.registry import GameEntry
+from bot.services.deadlines import plan_waits
 from bot.session import LiveGame, Refusal, SessionService
 from bot.store import SeatRow
 from rules.core import InvalidOptions, check_players, validate_options
@@ -54,7 +55,11 @@ class LobbyService:
         guild_id: int,
         channel_id: int,
         language: str,
+        remind_hours: int | None = None,
+        timer_hours: int | None = None,
     ) -> LiveGame:
+        """A new lobby; ``remind_hours``/``timer_hours`` are the table's own clocks (``None``: the
+        server's defaults)."""
         entry = self.entry(game)
         try:
             options = validate_options(entry.rules.options, parse_options(options_text))
@@ -69,6 +74,8 @@ class LobbyService:
             channel_id=channel_id,
             language=language,
             now=self.sessions.clock(),
+            remind_hours=remind_hours,
+            timer_hours=timer_hours,
         )
         return await self.sessions.load(game_id)
 
@@ -160,8 +167,23 @@ class LobbyService:
             state = rules.setup(len(game.seats), game.row.options, seed)
             seats = [SeatRow(i, s.user_id, s.name) for i, s in enumerate(game.seats)]
             now = self.sessions.clock()
+            waiting, defaults = rules.waiting_for(state), self.sessions.hours
             await self.store.start(
-                game_id, seats=seats, seed=seed, snapshot=canonical(rules.dump(state)), now=now
+                game_id,
+                seats=seats,
+                seed=seed,
+                snapshot=canonical(rules.dump(state)),
+                now=now,
+                # The first waits, with their reminders and timers, start with the game.
+                waits=lambda context: plan_waits(
+                    context,
+                    now=now,
+                    actor=None,
+                    before=frozenset(),
+                    after=waiting,
+                    timed_out=False,
+                    defaults=defaults,
+                ),
             )
             self.sessions.forget(game_id)
             return await self.sessions.load(game_id)

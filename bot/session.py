@@ -10,6 +10,11 @@ Two counters: ``version`` is the length of the action log (internal);
 ``public_version`` counts only actions that others can see, and it is the
 one drawn into buttons, so a private action (a hidden stow) changes nothing
 anyone else can observe, not even a custom_id.
+
+An undo (:mod:`bot.services.undo`) is a change too: both counters go up by one
+and never come back down, so every button drawn before it goes stale, and the
+log keeps the move it took back, marked undone (``version`` then counts log
+rows plus undos; see the undo notes in :mod:`bot.store`).
 """
 
 from __future__ import annotations
@@ -19,12 +24,13 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.registry import GameEntry, Registry
-from bot.store import GameRow, SeatRow, Store, VersionConflict
+from bot.services.deadlines import DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS, Hours, plan_waits
+from bot.store import GameRow, SeatRow, Store, StoreError, VersionConflict, WaitPlanner, standing_log
 from rules.core import Action, Event, IllegalAction, Outcome, StateError
 from rules.play import canonical, replay
 
@@ -92,6 +98,8 @@ class Applied:
     waiting_after: frozenset[int]
     finished: bool
     millis: float
+    how: str = "player"
+    """``timeout``: the default move the turn timer made for ``seat``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +111,8 @@ class Step:
     events: list[Event]
     public_version: int
     """The game's public version once this action was applied."""
+    how: str = "player"
+    """``timeout``: a default move the turn timer made (its line says whose time ran out)."""
 
 
 def stamp(rules: Any, state: Any, action: Action) -> int | None:
@@ -114,6 +124,12 @@ def stamp(rules: Any, state: Any, action: Action) -> int | None:
     return int(hashlib.sha256(f"{action.encode()}|{meaning}".encode()).hexdigest()[:7], 16)
 
 
+def places(outcome: Outcome) -> list[int]:
+    """Each seat's final place as stored in ``seats.rank``: the outcome's ranks, except that in a
+    game nobody wins the places count from 2, so "won" is rank 1 in every game."""
+    return [rank + 1 if outcome.no_winner else rank for rank in outcome.ranks]
+
+
 def is_public(finished: bool, before: frozenset[int], after: frozenset[int], events: list[Event]) -> bool:
     """Whether others can tell an action happened: it ended the game, changed whom we wait
     for, or told everyone something.  The one test behind ``public_version``."""
@@ -121,13 +137,23 @@ def is_public(finished: bool, before: frozenset[int], after: frozenset[int], eve
 
 
 def replay_steps(
-    rules: Any, players: int, options: dict[str, Any], seed: int, log: list[tuple[int, Action]]
+    rules: Any,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    log: list[tuple[int, Action]],
+    bumps: Sequence[int] = (),
 ) -> list[Step]:
-    """Every action of a game with its events and public version, from setup and the log."""
+    """Every action of a game with its events and public version, from setup and the log.
+
+    ``log`` holds the moves that stand; ``bumps`` (from :func:`bot.store.standing_log`) the
+    public versions undos used up before each of them, so the numbers match the stored ones.
+    """
     state = rules.setup(players, options, seed)
     steps: list[Step] = []
     public_version = 0
-    for seat, action in log:
+    for index, (seat, action) in enumerate(log):
+        public_version += bumps[index] if index < len(bumps) else 0
         before = rules.waiting_for(state)
         events = rules.apply(state, seat, action)
         finished = rules.outcome(state) is not None
@@ -146,26 +172,33 @@ def fingerprint_at(
     log: list[tuple[int, Action]],
     version: int,
     action: Action,
+    bumps: Sequence[int] = (),
 ) -> str | None:
     """``action``'s fingerprint in the game as it stood at public ``version`` (replayed).
 
     The last state with that public version is taken: hidden moves after it do not matter,
-    since a fingerprint is built from public information only.
+    since a fingerprint is built from public information only.  ``bumps`` as for
+    :func:`replay_steps`; a version that only a move since taken back had has no state, and
+    no fingerprint.
     """
     state = rules.setup(players, options, seed)
     public_version = 0
-    then = rules.fingerprint(state, action) if version == 0 else None
-    for seat, logged in log:
+    then = None
+    for index in range(len(log) + 1):
+        public_version += bumps[index] if index < len(bumps) else 0
+        if public_version > version:
+            break
+        if public_version == version:
+            then = rules.fingerprint(state, action)
+        if index == len(log):
+            break
+        seat, logged = log[index]
         before = rules.waiting_for(state)
         events = rules.apply(state, seat, logged)
         finished = rules.outcome(state) is not None
         after = frozenset() if finished else rules.waiting_for(state)
         if is_public(finished, before, after, events):
             public_version += 1
-        if public_version > version:
-            break
-        if public_version == version:
-            then = rules.fingerprint(state, action)
     return then
 
 
@@ -191,6 +224,10 @@ class SessionService:
         self.store = store
         self.registry = registry
         self.clock = clock
+        """The host's one clock: every stored moment and deadline is read from it (the bot's reads
+        Discord's, which SimCord moves in tests)."""
+        self.hours = Hours(DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS)
+        """The bot's default reminder and timer, for tables and servers that set none."""
         self.cache_size = cache_size
         self._games: dict[int, LiveGame] = {}  # insertion order doubles as least-recently-used order
         self._locks: dict[int, asyncio.Lock] = {}
@@ -370,6 +407,13 @@ class SessionService:
             game, action, version
         ):
             raise Refusal("host.refuse.changed" if lasting is not None else "host.refuse.stale")
+        return await self._commit(game, seat, user_id, action, "player", started)
+
+    async def _commit(
+        self, game: LiveGame, seat: int, user_id: int | None, action: Action, how: str, started: float
+    ) -> Applied:
+        """Apply ``action`` for ``seat`` and commit it with its waits; the caller holds the game's lock."""
+        game_id = game.id
         rules = game.entry.rules
         before = game.waiting()
         # The move is made on a copy: until it is committed, everyone (a panel
@@ -387,6 +431,7 @@ class SessionService:
         after = rules.waiting_for(work) if not finished else frozenset()
         public = is_public(finished, before, after, events)
         public_version = game.public_version + 1 if public else game.public_version
+        now = self.clock()
         try:
             new_version = await self.store.record_action(
                 game_id,
@@ -397,7 +442,11 @@ class SessionService:
                 snapshot=canonical(rules.dump(work)),
                 status=status,
                 public_version=public_version,
-                now=self.clock(),
+                now=now,
+                how=how,
+                # A private move leaves every wait as it was: a deadline that moved would tell
+                # everyone, by the timing of a reminder, that something happened.
+                waits=self._waits(seat, before, after, how, now) if public else None,
             )
         except BaseException:
             self.forget(game_id)
@@ -409,6 +458,8 @@ class SessionService:
         game.public_version = public_version
         game.status = status
         self._bump(game_id)
+        if finished:
+            await self._rank(game)
         millis = (time.perf_counter() - started) * 1000
         if public:
             log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, action.kind, millis)
@@ -416,8 +467,70 @@ class SessionService:
             # Even the moment of a hidden move (a stow) is hidden information: debug level only.
             log.debug("game %s: private action accepted in %.1f ms", game_id, millis)
         return Applied(
-            game, seat, action, events, new_version, public, before, game.waiting(), finished, millis
+            game, seat, action, events, new_version, public, before, game.waiting(), finished, millis, how
         )
+
+    async def _rank(self, game: LiveGame) -> None:
+        """Write each seat's final place just after the move that ended the game (for stats).
+
+        Never raises: the move is saved whatever happens here, and a place left unwritten is
+        filled from the snapshot the next time stats are read (``Store.unranked_games``).
+        """
+        outcome = game.outcome()
+        if outcome is None:
+            return
+        try:
+            await self.store.set_ranks(game.id, places(outcome))
+        except StoreError as exc:
+            log.warning("game %s: final places not written (%s); stats will fill them in", game.id, exc)
+
+    def _waits(
+        self, seat: int, before: frozenset[int], after: frozenset[int], how: str, now: float
+    ) -> WaitPlanner:
+        defaults = self.hours
+        return lambda context: plan_waits(
+            context,
+            now=now,
+            actor=seat,
+            before=before,
+            after=after,
+            timed_out=how == "timeout",
+            defaults=defaults,
+        )
+
+    async def timeout(self, game_id: int, seat: int, now: float) -> Applied | None:
+        """The default move for ``seat`` once its timeout is due; ``None`` when nothing is due.
+
+        Under the game's lock, the wait row is read again: a move, another tick or another
+        process may have got there first (the row was restarted or deleted), and then nothing
+        happens.  The move goes through the same commit as a click, logged ``how='timeout'``,
+        so the version guard and the one transaction make it happen once, restarts or not.
+
+        Raises ``IllegalAction`` or ``Refusal`` when the engine has no default or refuses it
+        (the caller drops that deadline rather than trying forever).
+        """
+        started = time.perf_counter()
+        async with self.lock(game_id):
+            for last_try in (False, True):
+                wait = await self.store.wait(game_id, seat)
+                if wait is None or wait.timeout_due is None or wait.timeout_due > now:
+                    return None
+                game = await self.load(game_id)
+                if last_try or seat not in game.waiting():
+                    game = await self._fresh(game_id, game)
+                self._check_playable(game)
+                if seat not in game.waiting():
+                    raise Refusal("host.refuse.internal", reason="the game does not wait on this seat")
+                action = game.entry.rules.timeout_action(game.state, seat)
+                if action is None:
+                    raise Refusal("host.refuse.internal", reason="the game has no default move here")
+                try:
+                    return await self._commit(game, seat, None, action, "timeout", started)
+                except VersionConflict:
+                    self.forget(game_id)  # another process moved the game: read it again
+                    if last_try:
+                        return None  # still moving elsewhere; the next tick looks again
+            raise AssertionError("unreachable: the last try returns or raises")
 
     async def history(self, game_id: int) -> list[Step]:
         """The game's actions with their events, rebuilt by replay (off the event loop).
@@ -428,19 +541,26 @@ class SessionService:
         game = await self.load(game_id)
         if game.row.seed is None or game.status not in ("active", "finished"):
             raise Refusal("host.refuse.not_started" if game.status == "lobby" else "host.refuse.over")
-        log_rows = await self.store.actions(game_id)
+        entries = await self.store.log_entries(game_id)
+        moves, bumps = standing_log(entries)
         try:
-            return await asyncio.to_thread(
+            steps = await asyncio.to_thread(
                 replay_steps,
                 game.entry.rules,
                 len(game.seats),
                 game.row.options,
                 game.row.seed,
-                [(seat, action) for _, seat, action in log_rows],
+                moves,
+                bumps,
             )
         except (IllegalAction, StateError, ValueError, KeyError, TypeError, IndexError) as exc:
             log.error("game %s: its log does not replay: %s", game_id, exc)
             raise Refusal("host.refuse.internal") from None
+        hows = [entry.how for entry in entries if not entry.undone]  # the standing moves, in order
+        return [
+            replace(step, how=how) if how != step.how else step
+            for step, how in zip(steps, hows, strict=False)
+        ]
 
     async def _means_the_same(self, game: LiveGame, action: Action, version: int | None) -> bool:
         """Whether an action drawn at an older public version still means what it meant then.
@@ -456,16 +576,17 @@ class SessionService:
         now = rules.fingerprint(game.state, action)
         if now is None:
             return False
-        log_rows = await self.store.actions(game.id)
+        moves, bumps = standing_log(await self.store.log_entries(game.id))
         then = await asyncio.to_thread(
             fingerprint_at,
             rules,
             len(game.seats),
             game.row.options,
             game.row.seed,
-            [(seat, logged) for _, seat, logged in log_rows],
+            moves,
             version,
             action,
+            bumps,
         )
         return then == now
 

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.export import export_game
+from bot.services.clocks import MAX_AWAY_DAYS, ClockReport, hours_option
 from bot.session import LiveGame, Refusal
 from bot.ui import safe
 from bot.ui.components import lobby_button
@@ -76,23 +77,43 @@ class LobbyCog(commands.Cog):
     # -- /game new -------------------------------------------------------------------------------
 
     @game.command(name="new", description="Open a table for a game; others join with a button")
-    @app_commands.describe(name="Which game", options="Optional table options, e.g. rounds=3")
-    async def new(self, interaction: discord.Interaction, name: str, options: str | None = None) -> None:
+    @app_commands.describe(
+        name="Which game",
+        options="Optional table options, e.g. rounds=3",
+        remind="Remind a player we wait on after… (e.g. 24h, 2d, off; default: the server's)",
+        timer="Make the default move for a player we waited on for… (e.g. 48h, off; default: the server's)",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        options: str | None = None,
+        remind: str | None = None,
+        timer: str | None = None,
+    ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._refuse(interaction, Refusal("host.refuse.dm"))
             return
         try:
+            # The server may keep tables to one channel, and opening them to one role (/game settings).
+            place = await self.bot.players.place(interaction)
+            remind_hours, timer_hours = hours_option(remind), hours_option(timer)
             game = await self.bot.lobby.create(
                 game=name,
                 options_text=options,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
                 guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
+                channel_id=place.id if place is not None else interaction.channel_id,
                 language=self.bot.settings.language,
+                remind_hours=remind_hours,
+                timer_hours=timer_hours,
             )
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
+            return
+        if place is not None:
+            await self.bot.players.open_elsewhere(interaction, game, place)
             return
         desk = self.bot.lobby_desk
         view = desk.view(game)
@@ -249,6 +270,166 @@ class LobbyCog(commands.Cog):
         payload = json.dumps(data, indent=1).encode()
         file = discord.File(io.BytesIO(payload), filename=f"game-{game.id}.json")
         await safe.reply(interaction, self.t("host.lobby.export_ready", id=game.id), file=file)
+
+    # -- slow games: notify, away --------------------------------------------------------------
+    #
+    # /game notify and /game away are a player's own, across every server (DMs too); /game clock
+    # is a table's, for its host or a moderator.  The work is in bot.services.clocks.
+
+    @game.command(name="notify", description="How table reminders reach you")
+    @app_commands.describe(how="A ping in the table's thread, a direct message, or no reminders")
+    @app_commands.choices(
+        how=[
+            app_commands.Choice(name="ping me in the table's thread", value="thread"),
+            app_commands.Choice(name="send me a direct message", value="dm"),
+            app_commands.Choice(name="no reminders", value="none"),
+        ]
+    )
+    async def set_notify(self, interaction: discord.Interaction, how: app_commands.Choice[str]) -> None:
+        try:
+            await self.bot.scheduler.reminders.set_notify(interaction.user.id, how.value)
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        await safe.reply(interaction, self.t(f"host.notify.{how.value}"))
+
+    @game.command(name="away", description="Away for a few days: no reminders, and your turn timers wait")
+    @app_commands.describe(days=f"How many days (1 to {MAX_AWAY_DAYS}; 0: I am back)", back="I am back early")
+    async def set_away(
+        self,
+        interaction: discord.Interaction,
+        days: app_commands.Range[int, 0, MAX_AWAY_DAYS] | None = None,
+        back: bool = False,
+    ) -> None:
+        if days is None and not back:
+            away_until = await self.bot.clocks.away_until(interaction.user.id)
+            if away_until is not None:
+                await safe.reply(interaction, self.t("host.away.still", until=int(away_until)))
+            else:
+                await safe.reply(interaction, self.t("host.away.not_away"))
+            return
+        try:
+            until, games = await self.bot.clocks.set_away(interaction.user.id, 0 if back else days or 0)
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        if until is None:
+            await safe.reply(interaction, self.t("host.away.back"))
+        else:
+            await safe.reply(interaction, self.t("host.away.set", until=int(until)))
+        for game_id in games:  # their boards say "away until …", or no longer
+            await self.bot.tables.redraw(game_id)
+
+    @game.command(name="clock", description="A table's reminder and turn timer (host or Manage Server)")
+    @app_commands.describe(
+        table="Table number (default: the table in this channel)",
+        remind="Remind after… (e.g. 24h, 2d, off, default); leave out to keep it",
+        timer="Default move after… (e.g. 48h, off, default); leave out to keep it",
+    )
+    async def table_clock(
+        self,
+        interaction: discord.Interaction,
+        table: int | None = None,
+        remind: str | None = None,
+        timer: str | None = None,
+    ) -> None:
+        try:
+            game = await self._table(interaction, table)
+            if remind is None and timer is None:
+                report = await self.bot.clocks.report(game.id)
+                await safe.reply(
+                    interaction, self.t("host.timer.clock", id=game.id, clock=self._clock(report))
+                )
+                return
+            moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
+            report = await self.bot.clocks.set_table(
+                game.id, interaction.user.id, moderator=moderator, remind=remind, timer=timer
+            )
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        await safe.reply(interaction, self.t("host.timer.changed", id=game.id, clock=self._clock(report)))
+
+    def _clock(self, report: ClockReport) -> str:
+        """``reminders after 24 h (default) · default move after 48 h``."""
+        hours, own = report.hours, report.own
+        mark = self.t("host.timer.default_mark")
+        remind = (
+            self.t("host.timer.remind_every", hours=hours.remind)
+            if hours.remind
+            else self.t("host.timer.remind_off")
+        ) + (mark if own.remind_hours is None else "")
+        timer = (
+            self.t("host.timer.timer_after", hours=hours.timer)
+            if hours.timer
+            else self.t("host.timer.timer_off")
+        ) + (mark if own.timer_hours is None else "")
+        return f"{remind} · {timer}"
+
+    # -- undo, my tables, settings, stats --------------------------------------------------------
+    #
+    # Undo is a button on every board (bot.ui.undo).  /game mine and /game stats work in direct
+    # messages too (over every server); /game settings is for Manage Server.  The work is in
+    # bot.services.mine, .stats and .server_settings, phrased by bot.ui.players.
+
+    @game.command(name="mine", description="Your tables, the ones waiting for you first")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        await self.bot.players.mine(interaction)
+
+    @game.command(name="stats", description="Games played and won, and the average time to move")
+    @app_commands.describe(player="Whose (default: yours)", game="Which game (default: all)")
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        game: str | None = None,
+    ) -> None:
+        await self.bot.players.stats(interaction, player, game)
+
+    @game.command(name="leaderboard", description="This server's best players at a game")
+    @app_commands.describe(game="Which game")
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        await self.bot.players.leaderboard(interaction, game)
+
+    @stats.autocomplete("game")
+    @leaderboard.autocomplete("game")
+    async def _stats_games(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return self._game_names(current)
+
+    @game.command(name="settings", description="This server's table settings (Manage Server)")
+    @app_commands.describe(
+        remind="Default reminder for new tables (e.g. 24h, 2d, off, default)",
+        timer="Default turn timer for new tables (e.g. 48h, off, default)",
+        channel="The text channel or forum where /game new opens tables",
+        role="Only members with this role (and Manage Server) may open tables",
+        reset="Go back to a default",
+    )
+    @app_commands.choices(
+        reset=[
+            app_commands.Choice(name="tables open where /game new is typed", value="channel"),
+            app_commands.Choice(name="anyone may open tables", value="role"),
+            app_commands.Choice(name="the bot's default reminder and timer", value="clocks"),
+        ]
+    )
+    async def server_settings(
+        self,
+        interaction: discord.Interaction,
+        remind: str | None = None,
+        timer: str | None = None,
+        channel: discord.TextChannel | discord.ForumChannel | None = None,
+        role: discord.Role | None = None,
+        reset: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self.bot.players.server_settings(
+            interaction,
+            remind=remind,
+            timer=timer,
+            channel=channel,
+            role=role,
+            reset=reset.value if reset is not None else None,
+        )
 
     # -- /game rules -----------------------------------------------------------------------------
 

@@ -295,6 +295,19 @@ class Rules(Protocol[S]):
         """
         ...
 
+    def sealed(self, state: S) -> JSON:
+        """What the game still holds face down that a move could bring to light, as plain data.
+
+        The state's ``Rng`` draw counter, the order of every face-down pile (a draw stack, a deck,
+        a bag) and choices made in secret that are revealed together.  The host's undo compares
+        it before and after a move: equal means the move drew nothing by chance (no die, no card,
+        no tile) and turned up no secret, so taking it back cannot let anybody play again knowing
+        what comes next.  It may change more often than strictly needed (a known tile put back
+        in a bag); it must never stay equal across a move that drew or revealed something.
+        Only the host compares it: it holds hidden information and is never shown.
+        """
+        ...
+
 
 def check_players(rules: Rules[Any], players: int) -> None:
     if not rules.min_players <= players <= rules.max_players:

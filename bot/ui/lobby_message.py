@@ -108,23 +108,49 @@ class LobbyDesk:
 
     async def post_lobby(self, game: LiveGame, *, extra: str = "", mention: list[int] | None = None) -> bool:
         """Post a lobby message in the game's channel and open its thread; ``False`` when Discord
-        refused the message (nobody could join: the caller closes the lobby)."""
+        refused the message (nobody could join: the caller closes the lobby).  In a forum (a
+        server's chosen place for tables, ``/game settings``) the lobby opens a post instead."""
         channel_id = game.row.channel_id
         if channel_id is None:
             return False
         channel = self.tables.channel(channel_id)
         content = "\n".join(part for part in (extra, self.content(game)) if part)
+        allowed = discord.AllowedMentions(
+            users=[discord.Object(id=u) for u in mention or []], everyone=False, roles=False
+        )
+        forum = self.tables.client.get_channel(channel_id)
+        if isinstance(forum, discord.ForumChannel):
+            return await self._post_in_forum(game, forum, content, allowed)
         message = await safe.send(
             channel,
             content=content,
             view=self.view(game) or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(id=u) for u in mention or []], everyone=False, roles=False
-            ),
+            allowed_mentions=allowed,
         )
         if message is None:
             return False
         await self.opened(game, message)
+        return True
+
+    async def _post_in_forum(
+        self, game: LiveGame, forum: discord.ForumChannel, content: str, allowed: discord.AllowedMentions
+    ) -> bool:
+        """A forum takes no plain messages: the lobby is the first message of a new post, and that
+        post is the table's thread."""
+        try:
+            created = await forum.create_thread(
+                name=f"{game.entry.rules.title} #{game.id}"[:100],
+                content=content,
+                view=self.view(game) or discord.utils.MISSING,
+                allowed_mentions=allowed,
+            )
+        except safe.FAILURES as exc:
+            log.warning("game %s: the lobby's forum post could not be made: %s", game.id, exc)
+            return False
+        await self.tables.sessions.store.add_message(
+            game.id, created.thread.id, created.message.id, "lobby", 0
+        )
+        await self.lobby.set_thread(game.id, created.thread.id)
         return True
 
     async def opened(self, game: LiveGame, message: discord.Message) -> None:

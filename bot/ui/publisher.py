@@ -17,18 +17,20 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot.i18n import Catalog, clip
-from bot.session import Applied, LiveGame, Refusal, SessionService, stamp
+from bot.session import Applied, LiveGame, Refusal, SessionService, Step, stamp
 from bot.store import MessageRow, StoreError
 from bot.ui import safe
 from bot.ui.components import (
+    Ref,
     build_view,
+    layout,
     lobby_button,
 )
 from bot.ui.presenter import Button, Control, Presenter
@@ -91,6 +93,13 @@ class Publisher:
         self._failures: dict[int, tuple[int, float]] = {}  # game -> (failed sweeps, next try at loop time)
         self._repairs: set[int] = set()
         self._background: set[asyncio.Task[None]] = set()
+        self.host_controls: list[Callable[[LiveGame], Control | None]] = []
+        """More host buttons for every live board, after Catch me up: each maker returns one (or
+        ``None``), drawn when Discord has room without paging (``bot.ui.undo`` adds Undo)."""
+        self.host_clicks: dict[str, Callable[[discord.Interaction, Ref], Awaitable[None]]] = {}
+        """Who answers a host button's ui code (a ``u:`` id) other than Catch me up."""
+        self.away: dict[int, float] = {}
+        """Players away, and until when (the ``Clocks`` service's dict): a table waiting on one says so."""
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -148,20 +157,31 @@ class Publisher:
             started = self.t("host.started", lang, game=game.entry.rules.title)
             await self._post_safely(game, [started, *self.presenter(game).opening(game)], new=True)
 
-    async def publish(self, game: LiveGame, responder: discord.Interaction | None = None) -> None:
+    async def publish(
+        self, game: LiveGame, responder: discord.Interaction | None = None, *, extra: Sequence[str] = ()
+    ) -> None:
         """Show the moves committed since the last post.  Never raises: the moves are saved
         whatever happens here, and a table left behind is reposted by :meth:`sweep`.
 
         ``responder`` is the click that made the move; when it was pressed on the live
-        message, the edit of that message doubles as the answer to the click.
+        message, the edit of that message doubles as the answer to the click.  ``extra``: the
+        host's own lines after the moves' (an undo), posted even when no move is waiting.
         """
         shown = self.shown(game.id)
         async with self._holding(shown, responder):
-            if not shown.journal:
+            if not shown.journal and not extra:
                 return
             batch, shown.journal = shown.journal, []
-            presenter = self.presenter(game)
-            lines = [line for applied in batch for line in presenter.lines(game, applied.events)]
+            lines = self._batch_lines(game, batch)
+            if extra and shown.lines is None:
+                # After a restart the post reads its turn back from the log, which holds the
+                # moves but not the host's own lines: read it now, so that they are kept.
+                try:
+                    await self._recall_turn(game)
+                    lines = []
+                except StoreError as exc:
+                    log.error("game %s: the turn could not be read back: %s", game.id, exc)
+            lines = [*lines, *extra]
             try:
                 live = await self.sessions.load(game.id)
             except (Refusal, StoreError) as exc:
@@ -216,13 +236,15 @@ class Publisher:
             steps = await self.sessions.history(game.id)
         except Refusal:
             return []
-        presenter = self.presenter(game)
-        return [
-            line
-            for step in steps
-            if step.public_version > since
-            for line in presenter.lines(game, step.events)
-        ]
+        return self._batch_lines(game, [step for step in steps if step.public_version > since])
+
+    async def _recall_turn(self, game: LiveGame) -> None:
+        """The live message's turn lines, read back from the log (as :meth:`_post` does)."""
+        shown = self.shown(game.id)
+        current = await self.sessions.store.live_messages(game.id, "table")
+        row = current[-1] if current else None
+        shown.lines = await self._turn_lines(game, row.since) if row is not None else []
+        shown.since = row.since if row is not None else game.public_version
 
     async def resume(self) -> int:
         """After a start or reconnect: the same repair as the periodic sweep."""
@@ -326,7 +348,57 @@ class Publisher:
             log.exception("game %s: the board could not be drawn", game.id)
             return None
 
-    def _table_content(self, game: LiveGame, lines: list[str]) -> str:
+    def _batch_lines(self, game: LiveGame, batch: Sequence[Applied | Step]) -> list[str]:
+        """The public lines of committed moves; a default move made by the turn timer opens with
+        whose time ran out (once for the steps of one default)."""
+        presenter = self.presenter(game)
+        lines: list[str] = []
+        timed_out: int | None = None
+        for applied in batch:
+            said = presenter.lines(game, applied.events)
+            if applied.how == "timeout" and applied.seat != timed_out:
+                head = self.t(
+                    "host.timer.ran_out", game.row.language, player=presenter.player(game, applied.seat)
+                )
+                said = [f"{head} {said[0]}" if said else head, *said[1:]]
+            timed_out = applied.seat if applied.how == "timeout" else None
+            lines.extend(said)
+        return lines
+
+    def _away_lines(self, game: LiveGame) -> list[str]:
+        """ "Bob is away until …" for each away player the table waits on."""
+        now = self.sessions.clock()
+        return [
+            self.t("host.away.status", game.row.language, player=game.names[seat], until=int(until))
+            for seat in sorted(game.waiting())
+            if (until := self.away.get(game.user_of(seat), 0.0)) > now
+        ]
+
+    async def remind(self, game: LiveGame, seat: int, line: str) -> bool:
+        """A reminder on the table: the live board moves to the bottom of its thread (as ``/game
+        show`` moves it) with ``line`` under its status, pinging only ``seat``'s player.
+
+        The thread stays a calm log with one board at the bottom: the reminder is no extra
+        message, and it goes with the board's next change.  ``False`` when the table no longer
+        waits on the seat, or could not be posted.
+        """
+        shown = self.shown(game.id)
+        async with shown.lock:
+            live = await self.sessions.load(game.id)
+            if live.status != "active" or seat not in live.waiting():
+                return False
+            return await self._post_safely(live, [], new=False, repost=True, note=line, ping=seat)
+
+    async def redraw(self, game_id: int) -> bool:
+        """Draw a table again in place, pinging nobody (a player went away or came back)."""
+        shown = self.shown(game_id)
+        async with shown.lock:
+            game = await self.sessions.load(game_id)
+            if game.status != "active":
+                return True
+            return await self._post_safely(game, [], new=False)
+
+    def _table_content(self, game: LiveGame, lines: list[str], note: str | None = None) -> str:
         lang = game.row.language
         presenter = self.presenter(game)
         view = game.entry.rules.view(game.state, None)
@@ -336,7 +408,7 @@ class Publisher:
         status = presenter.status(game, view)
         mentions = " ".join(f"<@{game.user_of(s)}>" for s in sorted(game.waiting()))
         body = "\n".join(lines[-MAX_LINES:])
-        parts = [part for part in (body, head, status, mentions) if part]
+        parts = [part for part in (body, head, status, *self._away_lines(game), note, mentions) if part]
         return clip("\n".join(parts))
 
     def _controls(self, game: LiveGame) -> list[Control]:
@@ -347,6 +419,10 @@ class Publisher:
         out = list(controls)
         if len(out) < 25:
             out.append(Button(self.t("host.button.catch_up", game.row.language), ui=CATCH_UP, emoji="📜"))
+        for make in self.host_controls:
+            extra = make(game)
+            if extra is not None and len(out) < 25 and layout([*out, extra])[2] == layout(out)[2]:
+                out.append(extra)
         return out
 
     async def _send(
@@ -370,9 +446,13 @@ class Publisher:
         new: bool,
         responder: discord.Interaction | None = None,
         repost: bool = False,
+        note: str | None = None,
+        ping: int | None = None,
     ) -> bool:
         try:
-            return await self._post(game, lines, new=new, responder=responder, repost=repost)
+            return await self._post(
+                game, lines, new=new, responder=responder, repost=repost, note=note, ping=ping
+            )
         except StoreError as exc:
             log.error("game %s: the table could not be recorded: %s", game.id, exc)
         except Exception:
@@ -387,6 +467,8 @@ class Publisher:
         new: bool,
         responder: discord.Interaction | None,
         repost: bool,
+        note: str | None = None,
+        ping: int | None = None,
     ) -> bool:
         """Show ``game`` as it is now; ``True`` when players can see this version.
 
@@ -433,13 +515,16 @@ class Publisher:
             current, shown.unposted, shown.lines = [], [], []
         waiting = game.waiting()
         mention_ids = [
-            discord.Object(id=game.user_of(s)) for s in sorted(_newcomers(game, await self._pinged(game)))
+            discord.Object(id=game.user_of(s))
+            for s in sorted(
+                _newcomers(game, await self._pinged(game)) | ({ping} if ping is not None else set())
+            )
         ]
         sent = await self._send(
             channel_id,
             png,
             name,
-            content=self._table_content(game, fresh),
+            content=self._table_content(game, fresh, note),
             view=view or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
         )

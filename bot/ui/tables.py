@@ -222,8 +222,13 @@ class Tables(Publisher):
         # A panel only shows things: an old one is simply redrawn from the current state,
         # with buttons for the current version, instead of being refused as stale.
         try:
-            if parse_ref(rest).ref == CATCH_UP:
-                await self.catch_up(interaction, parse_ref(rest).game_id)
+            ref = parse_ref(rest)
+            if ref.ref == CATCH_UP:
+                await self.catch_up(interaction, ref.game_id)
+                return
+            host_click = self.host_clicks.get(ref.ref)
+            if host_click is not None:
+                await host_click(interaction, ref)
                 return
         except Malformed:
             pass  # answered by _seated below
@@ -266,7 +271,7 @@ class Tables(Publisher):
         seat = game.seat_of(interaction.user.id)
         mine = [index for index, step in enumerate(steps) if step.seat == seat]
         start = mine[-1] + 1 if mine else 0
-        news = [line for step in steps[start:] for line in presenter.lines(game, step.events)]
+        news = self._batch_lines(game, steps[start:])  # a timed-out move says whose time ran out
         private = [
             presenter.private_line(game, event)
             for step in steps[start:]

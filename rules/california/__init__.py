@@ -82,6 +82,10 @@ class CaliforniaRules:
         """Take a coin (``timeout``: it spends nothing and still moves the day on)."""
         return _timeout_action(state, seat)
 
+    def sealed(self, state: State) -> JSON:
+        """The draw counter and the face-down stack and bag: every refill turns tiles up."""
+        return [state.rng.draws, list(state.stack), list(state.bag)]
+
 
 RULES = CaliforniaRules()
 _CHECK: Rules[State] = RULES  # mypy proves the contract is met

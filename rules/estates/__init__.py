@@ -70,6 +70,11 @@ class EstatesRules:
         """Pass a bid, sell, discard where allowed, else the first legal move (``timeout``)."""
         return _timeout_action(state, seat)
 
+    def sealed(self, state: EstatesState) -> JSON:
+        """The draw counter alone: rooftops and every new round's cubes are drawn from it, and the
+        undrawn cubes never come to light."""
+        return [state.rng.draws]
+
 
 RULES = EstatesRules()
 _CHECK: Rules[EstatesState] = RULES  # mypy proves the contract is met

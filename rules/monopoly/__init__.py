@@ -120,6 +120,11 @@ class MonopolyRules:
         (``timeout`` lists every case with its reason)."""
         return _timeout_action(state, seat)
 
+    def sealed(self, state: MonopolyState) -> JSON:
+        """The dice's draw counter and both decks' order (a card can be drawn without a roll in the
+        same move: a move held up by the Pool Party fine lands once the fine is paid)."""
+        return [state.rng.draws, {deck: list(cards) for deck, cards in sorted(state.decks.items())}]
+
 
 RULES = MonopolyRules()
 _CHECK: Rules[MonopolyState] = RULES  # mypy proves the contract is met

@@ -40,6 +40,7 @@ STOW = "Stow $1 in the cash box…"  # on the private "My checks" panel only
 CONFIRM = "Yes, stow $1 million"
 CHECKS = "My checks"
 CATCH = "Catch me up"  # the host's own button, on every table
+UNDO = "Undo my last move"  # the host's too, once a move was made
 CUBE = r"[1-6] (Bl|Re|Ye|Gn|Pu|Gy)"
 SECRET_KEYS = {"money", "cash_box", "checks", "stowed_this_turn", "you", "round_scores"}
 
@@ -80,8 +81,8 @@ def buttons(message: discord.Message) -> list[Any]:
 
 
 def game_labels(message: discord.Message) -> list[str]:
-    """The table's buttons that are The Estates' own (without the host's Catch me up)."""
-    return [label for label in labels(message) if label != CATCH]
+    """The table's buttons that are The Estates' own (without the host's Catch me up and Undo)."""
+    return [label for label in labels(message) if label not in (CATCH, UNDO)]
 
 
 def button(message: discord.Message, label: str) -> Any:

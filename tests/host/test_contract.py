@@ -382,3 +382,19 @@ def test_fingerprints_are_public_and_steady(entry: GameEntry) -> None:
                 for (s, a), value in before.items():
                     if s != seat and a in rules.legal_actions(state, s):
                         assert rules.fingerprint(state, a) == value, f"{action} changed {a}'s fingerprint"
+
+
+def test_sealed_moves_whenever_chance_is_drawn(entry: GameEntry) -> None:
+    """``sealed`` (what the host's undo compares) changes at every move that draws from the state's
+    generator, and a copy of a state seals the same as the state."""
+    rules = entry.rules
+    for players in counts(entry)[:2]:
+        run = random_playthrough(rules, players, 11, stop_after=300, check=False)
+        state = rules.setup(players, run.options, 11)
+        for seat, action in run.log:
+            sealed, draws = rules.sealed(state), getattr(getattr(state, "rng", None), "draws", None)
+            rules.apply(state, seat, action)
+            if getattr(getattr(state, "rng", None), "draws", None) != draws:
+                assert rules.sealed(state) != sealed, (players, action)
+            assert rules.sealed(rules.load(rules.dump(state))) == rules.sealed(state), "a copy seals the same"
+            json.dumps(rules.sealed(state))  # plain data

@@ -96,6 +96,9 @@ class Countdown:
     def timeout_action(self, state: CountState, seat: int) -> Action | None:
         return STEP if seat in self.waiting_for(state) else None
 
+    def sealed(self, state: CountState) -> JSON:
+        return []
+
 
 def waiting_seats_at_each_step(
     rules: Any, players: int, seed: int, log: list[tuple[int, Action]]

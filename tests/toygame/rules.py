@@ -154,6 +154,10 @@ class ToyRules:
             return None
         return Action("add", (3,)) if state.phase == "play" else Action("gg")
 
+    def sealed(self, state: ToyState) -> JSON:
+        """The draw counter: a reroll draws (and the secrets stay hidden until the end)."""
+        return [state.rng.draws]
+
     def waiting_for(self, state: ToyState) -> frozenset[int]:
         if state.phase == "play":
             return frozenset({state.turn})

@@ -341,6 +341,10 @@ class MarketRules:
             return Action("roll")
         return Action("discard", (min(state.hands[seat], key=lambda card: (CARD_VALUES[card], card)),))
 
+    def sealed(self, state: MarketState) -> JSON:
+        """The die's draw counter, the deck's order and the discards chosen but not yet revealed."""
+        return [state.rng.draws, list(state.deck), list(state.chosen)]
+
     # -- applying --------------------------------------------------------------------------------
 
     def apply(self, state: MarketState, seat: int, action: Action) -> list[Event]:

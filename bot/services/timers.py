@@ -1,0 +1,77 @@
+"""Turn timers: when a table has waited on a player too long, the game makes their default move.
+
+The move is the engine's (``Rules.timeout_action``: always legal, the least harmful choice),
+applied through :meth:`bot.session.SessionService.timeout` like a click, so it is committed once
+with its new waits, logged ``how='timeout'``, and published like any move, under one line saying
+whose time ran out.  A default made of several steps (a split drawn card by card) is played to its
+end at once; every step is its own commit, and a crash midway leaves the rest due, so the next
+tick (after a restart: the first one) finishes it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from bot.session import Applied, LiveGame, Refusal, SessionService
+from bot.store import WaitRow
+from rules.core import IllegalAction
+
+log = logging.getLogger(__name__)
+
+MAX_STEPS = 100
+"""Default steps applied for one seat in one go; the rest (if an engine ever needs more) is due
+again at once and taken by the next tick."""
+
+
+class Announcer(Protocol):
+    def committed(self, applied: Applied) -> None:
+        """Called right after each default move is committed, with no await in between, so the
+        table shows moves in the order they were committed."""
+        ...
+
+    async def show(self, game: LiveGame) -> None:
+        """Publish what was committed; never raises (the moves are saved whatever happens)."""
+        ...
+
+
+class Timers:
+    def __init__(self, sessions: SessionService, announcer: Announcer | None = None) -> None:
+        self.sessions = sessions
+        self.announcer = announcer
+
+    async def fire(self, wait: WaitRow, now: float) -> bool:
+        """Apply the default move due on ``wait``; ``True`` when at least one step was made."""
+        due = wait.timeout_due
+        if due is None:
+            return False
+        applied: list[Applied] = []
+        for _ in range(MAX_STEPS):
+            try:
+                step = await self.sessions.timeout(wait.game_id, wait.seat, now)
+            except (IllegalAction, Refusal) as exc:
+                # Never retried: an engine that refuses its own default would loop forever.
+                reason = exc.params.get("reason", exc.key) if isinstance(exc, Refusal) else str(exc)
+                log.error(
+                    "game %s: the default move for seat %s could not be made (%s); its timer is dropped",
+                    wait.game_id,
+                    wait.seat,
+                    reason,
+                )
+                current = await self.sessions.store.wait(wait.game_id, wait.seat)
+                if current is not None and current.timeout_due is not None:
+                    await self.sessions.store.clear_timeout(wait.game_id, wait.seat, current.timeout_due)
+                break
+            if step is None:
+                break
+            applied.append(step)
+            if self.announcer is not None:
+                self.announcer.committed(step)
+            if step.finished or wait.seat not in step.waiting_after:
+                break
+        if not applied:
+            return False
+        log.info("game %s: seat %s timed out; %d default move(s) made", wait.game_id, wait.seat, len(applied))
+        if self.announcer is not None:
+            await self.announcer.show(applied[-1].game)
+        return True
