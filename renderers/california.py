@@ -150,19 +150,11 @@ def text(
     anchor: str = "la",
     bold: bool = False,
 ) -> None:
-    draw.text(
-        xy,
-        value,
-        font=font(size),
-        fill=fill,
-        anchor=anchor,
-        stroke_width=1 if bold else 0,
-        stroke_fill=fill,
-    )
+    draw.text(xy, value, font=font(size, bold), fill=fill, anchor=anchor)
 
 
-def width_of(value: str, size: int) -> float:
-    return font(size).getlength(value)
+def width_of(value: str, size: int, bold: bool = False) -> float:
+    return font(size, bold).getlength(value)
 
 
 def coin(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int, label: str, gold: bool = False) -> None:
@@ -191,7 +183,7 @@ def tile(
         # The disc grows to hold its code (small tiles), never past the tile's edge.
         side = min(x1 - x0, y1 - y0)
         bold = size > MIN_FONT
-        r = max(side * 36 // 100, int(width_of(code, size) + (2 if bold else 0) + 6) // 2)
+        r = max(side * 36 // 100, int(width_of(code, size, bold) + 6) // 2)
         r = min(r, side // 2 - 2)
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=2 if side >= 40 else 1)
         text(draw, (cx, cy), code, size, INK, "mm", bold=bold)
@@ -517,7 +509,7 @@ def _header(
         turn = view.get("turn")
         label = f"{names[turn]} to play" if isinstance(turn, int) and 0 <= turn < len(names) else ""
     x = day_box(12)[2] + 12
-    label = kit.fit(label, BIG, W - M - x)
+    label = kit.fit(label, BIG, W - M - x, bold=True)
     kit.label(image, (W - M, HEADER_H // 2), label, BIG, TURN, "rm", bold=True)
 
 
@@ -571,7 +563,7 @@ def _last_line(
         note = "LAST DAY"
     right = W - M
     if note:
-        tw = int(width_of(note, SMALL)) + 12
+        tw = int(width_of(note, SMALL, bold=True)) + 12
         draw.rectangle((right - tw, LAST_Y + 1, right, LAST_Y + LAST_H - 1), fill=LOAN)
         kit.label(image, (right - tw / 2, y), note, SMALL, WHITE, "mm", bold=True)
         right -= tw + 8
@@ -618,7 +610,7 @@ def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, An
     free = [c for c, host in guests.items() if host is None] if isinstance(guests, Mapping) else []
     label = "Free guests" if free else "No free guests"
     kit.label(image, (x, cy), label, SMALL, INK, "lm", bold=True)
-    x += int(width_of(label, SMALL)) + 6
+    x += int(width_of(label, SMALL, bold=True)) + 6
     for colour in free:
         if x + 24 > x1 - 4:
             break
@@ -641,7 +633,9 @@ def _bonus(
         draw.rounded_rectangle((x0, y0, x1, y1), radius=5, fill=EMPTY, outline=EMPTY_EDGE, width=1)
         paste_coin(image, (x0 + 17, (y0 + y1) // 2), 12, str(card.get("points", "?")), True, EMPTY)
         who = names[owner] if 0 <= owner < len(names) else "?"
-        kit.label(image, (x0 + 34, (y0 + y1) / 2), kit.fit(who, SMALL, x1 - x0 - 40), SMALL, INK, "lm", True)
+        kit.label(
+            image, (x0 + 34, (y0 + y1) / 2), kit.fit(who, SMALL, x1 - x0 - 40, True), SMALL, INK, "lm", True
+        )
 
 
 def _panel(
@@ -665,12 +659,12 @@ def _panel(
     if on_turn:
         triangle(draw, tx, mid, 7, INK)
         tx += 14
-    tag_w = int(width_of(tag, SMALL)) + 10 if tag else 0
-    room = PANEL_W - (tx - x) - width_of(right, BODY) - 14 - (tag_w + 6 if tag else 0)
-    kit.label(image, (tx, mid), kit.fit(name, BODY, room), BODY, ink, "lm", bold=True)
+    tag_w = int(width_of(tag, SMALL, bold=True)) + 10 if tag else 0
+    room = PANEL_W - (tx - x) - width_of(right, BODY, bold=True) - 14 - (tag_w + 6 if tag else 0)
+    kit.label(image, (tx, mid), kit.fit(name, BODY, room, bold=True), BODY, ink, "lm", bold=True)
     kit.label(image, (x + PANEL_W - 6, mid), right, BODY, ink, "rm", bold=True)
     if tag:
-        rx = x + PANEL_W - 12 - int(width_of(right, BODY)) - tag_w
+        rx = x + PANEL_W - 12 - int(width_of(right, BODY, bold=True)) - tag_w
         draw.rounded_rectangle((rx, y + 4, rx + tag_w, y + PANEL_HEAD - 4), radius=4, fill=INK)
         kit.label(image, (rx + tag_w / 2, mid), tag, SMALL, TURN, "mm", bold=True)
     if on_turn or winner:
@@ -899,8 +893,8 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int) -> Im
     ink = text_colour(TURN if on_turn else HEAD)
     right = f"{score.get('total', 0)} pts"
     title = f"{shown[seat]}'s mansion" + (" - your turn" if on_turn else "")
-    room = W - 3 * M - width_of(right, BIG)
-    kit.label(image, (M, Z_HEAD // 2), kit.fit(title, BIG, room), BIG, ink, "lm", bold=True)
+    room = W - 3 * M - width_of(right, BIG, bold=True)
+    kit.label(image, (M, Z_HEAD // 2), kit.fit(title, BIG, room, bold=True), BIG, ink, "lm", bold=True)
     kit.label(image, (W - M, Z_HEAD // 2), right, BIG, ink, "rm", bold=True)
 
     mansion = p.get("mansion") or {}
@@ -966,7 +960,15 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int) -> Im
     ]
     loan = score.get("loan", 0)
     label = f"Score {score.get('total', 0)} = " + " + ".join(parts) + (f" - {-loan} loan" if loan else "")
-    kit.label(image, (M, Z_GRID_Y + Z_GRID + 22), kit.fit(label, BODY, W - 2 * M), BODY, INK, "lm", bold=True)
+    kit.label(
+        image,
+        (M, Z_GRID_Y + Z_GRID + 22),
+        kit.fit(label, BODY, W - 2 * M, bold=True),
+        BODY,
+        INK,
+        "lm",
+        bold=True,
+    )
 
     last = view.get("last")
     if isinstance(last, Mapping) and last.get("seat") == seat:

@@ -166,15 +166,10 @@ def _mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, i
     Text is most of a render's cost and the same words recur in every render (names, scores,
     "need 4"), so each is rasterised once and later only pasted.
     """
-    face = kit.font(size)
+    face = kit.font(size, bold)
     left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left + (1 if bold else 0)), max(1, bottom - top)), 0)
-    draw = ImageDraw.Draw(mask)
-    draw.text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    if bold:
-        # Pillow ships one weight.  Drawing twice, one pixel apart, makes a bold whose digits stay
-        # open (a stroke closes up 3, 5 and 6 at phone sizes, and telling them apart is the game).
-        draw.text((1 - left, -top), text, font=face, fill=255, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left + 1), max(1, bottom - top + 1)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
     return mask, left, top
 
 
@@ -239,10 +234,11 @@ def _cube(colour: str, mark: str, number: int, w: int, h: int, size: int) -> Ima
     face = kit.font(size)
     num = str(number)
     space = face.getlength(" ")
-    total = face.getlength(num) + 1 + space + face.getlength(mark)
+    num_w = kit.font(size, bold=True).getlength(num)
+    total = num_w + space + face.getlength(mark)
     left = (w - total) / 2
     _bold(image, (left, h / 2), num, size, ink, "lm")
-    _text(image, (left + face.getlength(num) + 1 + space, h / 2), mark, size, ink, "lm")
+    _text(image, (left + num_w + space, h / 2), mark, size, ink, "lm")
     return image
 
 
@@ -658,7 +654,7 @@ def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None:
         _bold(image, (MARGIN + 2, y0 + 16), "Game over", F_TITLE, kit.INK, "lm")
         best = f" with {_points(int(scores[result['winners'][0]]))}" if winners and scores else ""
         line = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) + best
-        _bold(image, (MARGIN + 2, y0 + 40), kit.fit(line, F_HEAD, full), F_HEAD, kit.INK, "lm")
+        _bold(image, (MARGIN + 2, y0 + 40), kit.fit(line, F_HEAD, full, bold=True), F_HEAD, kit.INK, "lm")
         _text(image, (MARGIN + 2, y0 + 61), "Final scores are in the players' table below.", F_BODY, kit.INK)
         return
     if not isinstance(auction, Mapping):
@@ -701,7 +697,14 @@ def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None:
         else:
             how = f"bought for {high}"
         headline = f"{taker} {verb} {piece} ({how})"
-    _bold(image, (CHIP_X, y0 + 15), kit.fit(headline, F_HEAD, WIDTH - MARGIN - CHIP_X), F_HEAD, kit.INK, "lm")
+    _bold(
+        image,
+        (CHIP_X, y0 + 15),
+        kit.fit(headline, F_HEAD, WIDTH - MARGIN - CHIP_X, bold=True),
+        F_HEAD,
+        kit.INK,
+        "lm",
+    )
     # One chip per bidder, clockwise from the auctioneer's left.
     said = {int(b["seat"]): b.get("amount") for b in auction.get("bids") or []}
     to_bid = auction.get("to_bid")
@@ -726,7 +729,7 @@ def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None:
         )
         inner = x1 - x0 - 10
         _text(image, (x0 + 6, cy + 10), kit.fit(names[seat], F_SMALL, inner), F_SMALL, kit.INK)
-        _bold(image, (x0 + 6, cy + 26), kit.fit(status, F_BODY, inner), F_BODY, ink, "lm")
+        _bold(image, (x0 + 6, cy + 26), kit.fit(status, F_BODY, inner, bold=True), F_BODY, ink, "lm")
 
 
 @lru_cache(maxsize=32)
@@ -963,7 +966,7 @@ def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None
             tags.append("auctioneer")
         if several and seat < len(wins):
             tags.append(f"won {wins[seat]} round" + ("" if wins[seat] == 1 else "s"))
-        name = kit.fit(names[seat], F_BODY, CERT_X - NAME_X - 6)
+        name = kit.fit(names[seat], F_BODY, CERT_X - NAME_X - 6, bold=True)
         if tags:
             _bold(image, (NAME_X, y + 10), name, F_BODY, kit.INK, "lm")
             _text(
@@ -1074,7 +1077,9 @@ def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int) -> I
     full = WIDTH - 2 * MARGIN
     # Title.
     draw.rectangle((0, 0, WIDTH, HEADER_H - 1), fill=BAR)
-    title = kit.fit(f"My holdings · {shown[seat] if 0 <= seat < len(shown) else '?'}", F_TITLE, full - 70)
+    title = kit.fit(
+        f"My holdings · {shown[seat] if 0 <= seat < len(shown) else '?'}", F_TITLE, full - 70, bold=True
+    )
     _bold(image, (MARGIN + 2, HEADER_H / 2), title, F_TITLE, kit.WHITE, "lm")
     _text(image, (WIDTH - MARGIN - 2, HEADER_H / 2), "private", F_BODY, kit.WHITE, "rm")
     # Money in hand and the cash box.

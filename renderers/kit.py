@@ -1,10 +1,15 @@
 """The shared drawing kit: fonts, cached text, PNG encoding, cached static layers.
 
 Boards are judged at phone width (about 400 px shown), so every renderer
-draws at a fixed logical size with fonts from Pillow itself (never a system
-font path, so images look the same on every machine), and no text may look
-smaller than 9 px there: :func:`recording_font_sizes` lets a test see every
-size a render asked for.
+draws at a fixed logical size with one font shipped as a Python dependency
+(never a system font path, never a download, so images look the same on every
+machine), and no text may look smaller than 9 px there:
+:func:`recording_font_sizes` lets a test see every size a render asked for.
+
+The font is Noto Sans (regular and bold): every Latin letter with its accents,
+Greek and Cyrillic, so players' names are drawn as they wrote them.  A name in
+a script it lacks (or made of emoji) is never drawn as empty boxes:
+:func:`player_names` falls back to the seat's label.
 
 Speed: a board render should take a few milliseconds.  Most of that used to
 be text rasterising and PNG encoding, hence :func:`label` (glyph masks cached
@@ -20,11 +25,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
 Colour = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Font = ImageFont.FreeTypeFont
 
 INK: Colour = (33, 33, 33)
 PAPER: Colour = (250, 247, 240)
@@ -35,8 +41,27 @@ WHITE: Colour = (255, 255, 255)
 _SIZES: ContextVar[set[int] | None] = ContextVar("font_sizes", default=None)
 
 
-def font(size: int) -> Font:
-    """Pillow's bundled scalable font (Aileron-like sans, shipped with Pillow >= 10.1).
+# Noto Sans 2.015 (SIL Open Font License 1.1, by the Noto Project Authors,
+# https://github.com/notofonts/latin-greek-cyrillic), as Google Fonts ships it (ofl/notosans):
+# the PyPI package ``fontpkg-noto-sans`` redistributes that variable font (weight 100-900, width
+# 62.5-100) unmodified, so installing the project installs the font: no system font, no download.
+FONT_PACKAGE = "fontpkg_noto_sans"
+FONT_FILE = "files/NotoSans[wdth,wght].ttf"
+REGULAR, BOLD = 400, 700
+"""The two weights the boards use, on the font's ``wght`` axis."""
+WIDTH = 87.5
+"""On the font's ``wdth`` axis: Noto Sans SemiCondensed.  At full width (100) Noto runs about 7 %
+wider than Pillow's own font the boards were laid out with; semi-condensed, its bold takes the
+room the old regular did, and names get a little more room than they had."""
+
+
+def font_path() -> str:
+    """The font file on disk (inside the installed ``fontpkg-noto-sans`` package)."""
+    return str(resources.files(FONT_PACKAGE).joinpath(FONT_FILE))
+
+
+def font(size: int, bold: bool = False) -> Font:
+    """Noto Sans at ``size`` pixels, regular or bold.
 
     Every size asked for is noted while :func:`recording_font_sizes` is active, so a test
     can check a renderer's smallest text against the width the image is judged at.
@@ -44,12 +69,26 @@ def font(size: int) -> Font:
     sizes = _SIZES.get()
     if sizes is not None:
         sizes.add(size)
-    return _font(size)
+    return _font(size, bold)
 
 
-@lru_cache(maxsize=32)
-def _font(size: int) -> Font:
-    return ImageFont.load_default(size=size)
+@lru_cache(maxsize=64)
+def _font(size: int, bold: bool) -> Font:
+    # Pillow's basic layout, not Raqm: Raqm needs system libraries (FriBiDi) that a machine may
+    # lack, which would change the drawing from one machine to another; these boards draw no
+    # right-to-left or shaped scripts, and the basic layout is faster.
+    face = ImageFont.truetype(font_path(), size, layout_engine=ImageFont.Layout.BASIC)
+    chosen = {"Weight": float(BOLD if bold else REGULAR), "Width": WIDTH}
+    values = [
+        chosen.get(_axis_name(axis["name"]), float(axis["default"] or 0))
+        for axis in face.get_variation_axes()
+    ]
+    face.set_variation_by_axes(values)
+    return face
+
+
+def _axis_name(name: str | bytes) -> str:
+    return name.decode("ascii", "replace") if isinstance(name, bytes) else name
 
 
 @contextmanager
@@ -76,7 +115,7 @@ def label(
     anchor: str = "la",
     bold: bool = False,
 ) -> None:
-    """Draw text like ``ImageDraw.text`` (``bold`` adds a one-pixel stroke), from a cache of glyph masks.
+    """Draw text like ``ImageDraw.text`` (in the bold weight if ``bold``), from a cache of glyph masks.
 
     Turning text into pixels is most of a board's drawing time, and a board repeats
     the same few words and numbers on every render; pasting a cached mask in the fill
@@ -97,19 +136,16 @@ def _text_mask(
     value: str, size: int, anchor: str, bold: bool, fx: float, fy: float
 ) -> tuple[Image.Image | None, int, int]:
     """``value``'s coverage as an "L" mask, and where its corner lies from the anchor point."""
-    face = font(size)
-    stroke = 1 if bold else 0
+    face = font(size, bold)
     x0, y0, x1, y1 = ImageDraw.Draw(Image.new("L", (1, 1))).textbbox(
-        (fx, fy), value, font=face, anchor=anchor, stroke_width=stroke
+        (fx, fy), value, font=face, anchor=anchor
     )
     left, top = int(x0 // 1) - 1, int(y0 // 1) - 1
     width, height = int(-(-x1 // 1)) - left + 1, int(-(-y1 // 1)) - top + 1
     if width <= 0 or height <= 0:
         return None, 0, 0
     mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).text(
-        (fx - left, fy - top), value, font=face, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
-    )
+    ImageDraw.Draw(mask).text((fx - left, fy - top), value, font=face, fill=255, anchor=anchor)
     return mask, left, top
 
 
@@ -160,9 +196,9 @@ def png(image: Image.Image, colours: Image.Image | None = None) -> bytes:
 
 
 @lru_cache(maxsize=1024)
-def fit(text: str, size: int, width: float) -> str:
-    """``text`` cut with an ellipsis so it fits ``width`` pixels at ``size``."""
-    face = font(size)
+def fit(text: str, size: int, width: float, bold: bool = False) -> str:
+    """``text`` cut with an ellipsis so it fits ``width`` pixels at ``size`` (in the bold weight if ``bold``)."""
+    face = font(size, bold)
     if face.getlength(text) <= width:
         return text
     while text and face.getlength(text + "...") > width:
@@ -170,43 +206,78 @@ def fit(text: str, size: int, width: float) -> str:
     return text.rstrip(" .") + "..."
 
 
-# Letters without a Unicode decomposition, spelled the way a keyboard would.
+# Letters a font might lack that have no Unicode decomposition, spelled the way a keyboard would.
 _SPELLED = {"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss", "Æ": "AE", "æ": "ae"}
 _SPELLED |= {"Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i", "Ð": "D", "ð": "d"}
 
+_MISSING = "\U0010fffd"
+"""A private-use code point no font maps: it draws as the font's "missing glyph" box."""
 
-def _mask_key(text: str) -> tuple[tuple[int, int], bytes]:
-    mask = font(20).getmask(text)
+
+@lru_cache(maxsize=1)
+def _missing_mask() -> tuple[tuple[int, int], bytes]:
+    mask = _font(20, False).getmask(_MISSING)
     return mask.size, bytes(mask)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def has_glyph(char: str) -> bool:
-    """Whether Pillow's bundled font draws ``char`` (it covers little beyond ASCII)."""
+    """Whether the font has a glyph for ``char`` (one character), so it is not drawn as a box.
+
+    Control and format characters (zero-width joiners, emoji variation selectors) count as
+    missing: they are never wanted in a drawn name.  The check draws ``char`` once and compares
+    it with the font's missing-glyph box (Pillow does not expose the font's character map);
+    the answer is cached.
+    """
+    if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+        return False
     if char.isascii():
-        return char.isprintable()
-    return _mask_key(char) != _mask_key("\U0010fffd")
+        return True
+    mask = _font(20, False).getmask(char)
+    return (mask.size, bytes(mask)) != _missing_mask()
+
+
+def _spelled(char: str) -> str | None:
+    """``char`` in letters the font has (Ｚ -> Z, ǲ -> Dz, Ø -> O if it lacked Ø); ``None`` if it cannot be."""
+    if has_glyph(char):
+        return char
+    spelled = _SPELLED.get(char) or unicodedata.normalize("NFKD", char)
+    kept = "".join(c for c in spelled if not unicodedata.combining(c) and c != char and has_glyph(c))
+    return kept or None
 
 
 @lru_cache(maxsize=256)
 def printable(name: str) -> str:
-    """``name`` in letters the bundled font has: accents dropped (Zoë -> Zoe), symbols left out."""
+    """``name`` as the font can draw it: accents and scripts it has kept as written (Zoë, Σοφία,
+    Дмитрий), a letter it lacks spelled plainly where it can be, symbols and emoji it lacks left out."""
     out: list[str] = []
-    for char in " ".join(name.split()):
-        if char == " " or has_glyph(char):
+    for char in " ".join(unicodedata.normalize("NFC", name).split()):
+        if char == " ":
             out.append(char)
-            continue
-        spelled = _SPELLED.get(char) or unicodedata.normalize("NFKD", char)
-        out.extend(c for c in spelled if not unicodedata.combining(c) and c != char and has_glyph(c))
+        elif (kept := _spelled(char)) is not None:
+            out.append(kept)
     return " ".join("".join(out).split())
 
 
+def drawable_name(name: str) -> str | None:
+    """``name`` as :func:`printable` draws it, or ``None`` when that would not be the name: it has
+    no letter or digit the font can draw, or it has one the font lacks (a script the font does not
+    cover: showing only the rest would show somebody else's name)."""
+    clean = " ".join(unicodedata.normalize("NFC", name).split())
+    for char in clean:
+        if (unicodedata.category(char)[0] in "LN") and _spelled(char) is None:
+            return None
+    shown = printable(clean)
+    return shown if any(c.isalnum() for c in shown) else None
+
+
 def player_names(names: Sequence[str], players: int) -> list[str]:
-    """One printable name per seat; a seat whose name has no drawable letter is "Player n"."""
+    """One drawable name per seat; a seat whose name the font cannot draw (see
+    :func:`drawable_name`: "🎲🎲", "李雷") shows its label, "Player n", instead."""
     out: list[str] = []
     for seat in range(players):
-        clean = printable(str(names[seat])) if seat < len(names) else ""
-        out.append(clean if any(c.isalnum() for c in clean) else f"Player {seat + 1}")
+        shown = drawable_name(str(names[seat])) if seat < len(names) else None
+        out.append(shown if shown is not None else f"Player {seat + 1}")
     return out
 
 

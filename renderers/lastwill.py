@@ -48,10 +48,6 @@ Colour is never the only signal: seats carry letters (A-E), property types and d
 symbols three-letter codes, tokens letters, covered lines are hatched and struck, the current
 round and value step bold and inverted, the turn a tag, ticks drawn shapes.
 
-The bundled font has no pound sign, so :func:`_text` draws one (a cached vector mask the height
-of the digits) wherever a string holds ``£``, and draws bold as two copies a pixel apart (a
-stroke smears small letters).
-
 Speed: the table's frame and labels and the legend are drawn once (:func:`table_layer`,
 :func:`legend_layer`, both :func:`kit.static_layer`); a render pastes them, draws the changing
 parts with the kit's cached text masks and encodes against a fixed palette (:func:`colours`).
@@ -265,7 +261,7 @@ def signed(value: object) -> str:
 
 
 def card_name(card_id: object) -> str:
-    """The printed name, in letters the font has ("Soiree")."""
+    """The printed name ("Soirée")."""
     card = data.CARDS.get(str(card_id))
     return kit.printable(card.name) if card is not None else str(card_id)
 
@@ -296,44 +292,9 @@ def type_info(kind: object) -> tuple[str, Colour]:
     return TYPES.get(str(kind), UNKNOWN_TYPE)
 
 
-def _width(text: str, size: int) -> float:
-    """Width of ``text`` as :func:`_text` draws it (pound signs included)."""
-    face = kit.font(size)
-    parts = text.split("£")
-    return sum(face.getlength(p) for p in parts) + (len(parts) - 1) * _pound(size)[0].width
-
-
-@lru_cache(maxsize=16)
-def _pound(size: int) -> tuple[Image.Image, int]:
-    """A pound sign as an "L" mask the height of the digits at ``size``, and its height.
-
-    Pillow's bundled font has no ``£``; this one is drawn four times larger and scaled down
-    (hook, stem, crossbar and base), so it sits on the digits' baseline like a real glyph.
-    """
-    face = kit.font(size)
-    _x0, top, _x1, _y1 = face.getbbox("0", anchor="ls")
-    h = int(-top)
-    w = round(face.getlength("0"))
-    s = 4
-    wide, high = w * s, h * s
-    mask = Image.new("L", (wide + 2 * s, high + 2 * s), 0)
-    draw = ImageDraw.Draw(mask)
-    lw = max(s, round(size * 0.09 * s))
-    cx, cy, r = s + wide * 0.62, s + high * 0.27, wide * 0.30
-    draw.arc((cx - r, cy - r, cx + r, cy + r), 180, 340, fill=255, width=lw)
-    sx = cx - r + lw / 2
-    draw.line((sx, cy, sx, s + high * 0.80), fill=255, width=lw)
-    draw.arc((sx - wide * 0.30, s + high * 0.62, sx + lw / 2, s + high), -20, 90, fill=255, width=lw)
-    draw.line((s + wide * 0.05, s + high - lw / 2, s + wide * 0.98, s + high - lw / 2), fill=255, width=lw)
-    draw.line((s + wide * 0.12, s + high * 0.55, s + wide * 0.72, s + high * 0.55), fill=255, width=lw)
-    return mask.resize((w + 2, h + 2), Image.Resampling.LANCZOS), h
-
-
-@lru_cache(maxsize=64)
-def _baseline(size: int, vertical: str) -> float:
-    """How far below an anchor point of kind ``vertical`` ("m", "a", "s") the digits' baseline lies."""
-    _x0, _y0, _x1, y1 = kit.font(size).getbbox("0", anchor="l" + vertical)
-    return float(y1)
+def _width(text: str, size: int, bold: bool = False) -> float:
+    """Width of ``text`` as :func:`_text` draws it."""
+    return kit.font(size, bold).getlength(text)
 
 
 def _text(
@@ -345,50 +306,14 @@ def _text(
     anchor: str = "la",
     bold: bool = False,
 ) -> float:
-    """Draw ``text`` like :func:`kit.label`, pound signs included; returns its width."""
-    if "£" not in text:
-        _plain(image, xy, text, size, fill, anchor, bold)
-        return kit.font(size).getlength(text)
-    width = _width(text, size)
-    x, y = xy
-    if anchor[0] == "m":
-        x -= width / 2
-    elif anchor[0] == "r":
-        x -= width
-    vertical = anchor[1]
-    face = kit.font(size)
-    mask, h = _pound(size)
-    base = y + _baseline(size, vertical)
-    for i, part in enumerate(text.split("£")):
-        if i:
-            image.paste(fill, (round(x), round(base - h - 1)), mask)
-            if bold:
-                image.paste(fill, (round(x) + 1, round(base - h - 1)), mask)
-            x += mask.width
-        if part:
-            _plain(image, (x, y), part, size, fill, "l" + vertical, bold)
-            x += face.getlength(part)
-    return width
+    """Draw ``text`` with :func:`kit.label`; returns its width."""
+    kit.label(image, xy, text, size, fill, anchor, bold)
+    return _width(text, size, bold)
 
 
-def _plain(
-    image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str, bold: bool
-) -> None:
-    """:func:`kit.label`, with a bold drawn twice one pixel apart: a stroke smears small letters."""
-    kit.label(image, xy, text, size, fill, anchor)
-    if bold:
-        kit.label(image, (xy[0] + 1, xy[1]), text, size, fill, anchor)
-
-
-def _fit(text: str, size: int, width: float) -> str:
-    """:func:`kit.fit` for text that may hold pound signs, which this module draws itself."""
-    if "£" not in text:
-        return kit.fit(text, size, width)
-    if _width(text, size) <= width:
-        return text
-    while text and _width(text + "...", size) > width:
-        text = text[:-1]
-    return text.rstrip(" .") + "..."
+def _fit(text: str, size: int, width: float, bold: bool = False) -> str:
+    """:func:`kit.fit`."""
+    return kit.fit(text, size, width, bold)
 
 
 def _chip(
@@ -570,7 +495,7 @@ def clear_caches() -> None:
     global table_layer, legend_layer
     table_layer = kit.static_layer(_build_table)
     legend_layer = kit.static_layer(_build_legend)
-    for cached in (colours, _pound, _baseline, kit.fit):
+    for cached in (colours, kit.fit):
         cached.cache_clear()
 
 
@@ -789,7 +714,7 @@ def _status(c: Canvas, view: View, names: Sequence[str]) -> None:
     if view.get("phase") != "over":
         c.draw.rectangle((X0, y - 9, X0 + 6, y + 9), fill=TURN, outline=LINE)
         x += 14
-    first = _fit(first, BODY, X1 - x)
+    first = _fit(first, BODY, X1 - x, bold=True)
     x += _text(image, (x, y + 1), first, BODY, INK, "lm", bold=True) + 12
     if second and X1 - x > 120:
         _text(image, (x, y + 1), _fit(second, SMALL, X1 - x), SMALL, DIM, "lm")
@@ -797,7 +722,7 @@ def _status(c: Canvas, view: View, names: Sequence[str]) -> None:
     last = last_move_text(view, names)
     if last:
         _text(image, (X0, y + 1), "Last:", SMALL, LAST, "lm", bold=True)
-        lx = X0 + kit.font(SMALL).getlength("Last:") + 10
+        lx = X0 + _width("Last:", SMALL, bold=True) + 10
         _text(image, (lx, y + 1), _fit(last, SMALL, X1 - lx), SMALL, INK, "lm")
 
 
@@ -870,7 +795,7 @@ def _market(c: Canvas, view: View) -> None:
         value = market.get(kind)
         tx = x0 + 28 + kit.font(SMALL).getlength(word)
         tag = signed(value) if isinstance(value, int) else "?"
-        tw = kit.font(BODY).getlength(tag) + 10
+        tw = _width(tag, BODY, bold=True) + 10
         draw.rectangle((tx, y0, tx + tw, y1), fill=WHITE, outline=LINE)
         _text(image, (tx + tw / 2, (y0 + y1) / 2 + 1), tag, BODY, INK, "mm", bold=True)
         c.places[("market", kind)] = (x0, y0, int(tx + tw), y1)
@@ -931,9 +856,17 @@ def _offering(c: Canvas, view: View) -> None:
         draw.rectangle((x0, y0, x1, y0 + 24), fill=fill, outline=LINE)
         ink = kit.text_colour(fill)
         _text(image, (x0 + 6, y0 + 13), label, BODY, ink, "lm", bold=True)
-        lx = x0 + 6 + kit.font(BODY).getlength(label) + 9
+        lx = x0 + 6 + _width(label, BODY, bold=True) + 9
         title = short_name(card) if card else word
-        _text(image, (lx, y0 + 13), _fit(title, SMALL, x1 - lx - 3), SMALL, ink, "lm", bold=bool(card))
+        _text(
+            image,
+            (lx, y0 + 13),
+            _fit(title, SMALL, x1 - lx - 3, bool(card)),
+            SMALL,
+            ink,
+            "lm",
+            bold=bool(card),
+        )
         cy = y0 + 37
         if card:
             _text(image, (x0 + 5, cy), _fit(card_stats(card), SMALL, TILE_W - 8), SMALL, INK, "lm")
@@ -1020,13 +953,13 @@ def _player_head(c: Canvas, view: View, player: Mapping[str, Any], name: str, y:
         owed = int(player.get("discard_owed") or 0)
         tags.append((f"discard {owed}" if owed else "to act", TURN))
     for text, fill in tags:
-        tw = kit.font(SMALL).getlength(text) + 12
+        tw = _width(text, SMALL, bold=True) + 12
         right -= tw
         draw.rounded_rectangle((right, cy - 11, right + tw, cy + 11), radius=5, fill=fill, outline=LINE)
         _text(image, (right + tw / 2, cy + 1), text, SMALL, kit.text_colour(fill), "mm", bold=True)
         right -= 10
     nx = X0 + 2 * CHIP_R + 12
-    _text(image, (nx, cy + 1), kit.fit(name, BODY, right - nx), BODY, INK, "lm", bold=True)
+    _text(image, (nx, cy + 1), kit.fit(name, BODY, right - nx, bold=True), BODY, INK, "lm", bold=True)
     c.places[("player", seat)] = (X0 - 2, y + 1, X1 + 2, y + HEAD_H - 1)
 
 
@@ -1039,7 +972,7 @@ def _job(c: Canvas, view: View, player: Mapping[str, Any], y: int) -> None:
     c.places[("job", seat)] = (X0 - 2, y, X1 + 2, y + JOB_H - 2)
     if player.get("sacked"):
         text = "SACKED"
-        tw = kit.font(SMALL).getlength(text) + 14
+        tw = _width(text, SMALL, bold=True) + 14
         draw.rectangle((x, cy - 12, x + tw, cy + 12), fill=SACK, outline=LINE)
         _text(image, (x + tw / 2, cy + 1), text, SMALL, WHITE, "mm", bold=True)
         x += tw + 10
@@ -1052,7 +985,7 @@ def _job(c: Canvas, view: View, player: Mapping[str, Any], y: int) -> None:
         chips = [f"{line.get('symbol')} £{line.get('money')}" for line in lines]
         chip_w = [_width(t, SMALL) + 14 for t in chips]
         room = X1 - x - sum(chip_w) - 6 * len(chips) - 8
-        if _width(head, SMALL) > room:
+        if _width(head, SMALL, bold=True) > room:
             head = f"income £{job.get('income', 0)}:"
         x += _text(image, (x, cy + 1), head, SMALL, INK, "lm", bold=True) + 8
         for i, (line, text, w) in enumerate(zip(lines, chips, chip_w, strict=True)):
@@ -1134,9 +1067,9 @@ def _tile(c: Canvas, item: Mapping[str, Any], box: Box) -> None:
             # A dual property: its current type, then the other one ("Town/Man.").
             others = [TYPE_SHORT.get(t.value, "?") for t in record.types if t.value != kind]
             word = "/".join([word, *others])
-            if kit.font(SMALL).getlength(word) + 1 > room:
+            if _width(word, SMALL, bold=True) + 1 > room:
                 word = "/".join([TYPE_SHORT.get(kind, word), *others])
-        _text(image, (x0 + 5, y0 + 13), kit.fit(word, SMALL, room), SMALL, ink, "lm", bold=True)
+        _text(image, (x0 + 5, y0 + 13), kit.fit(word, SMALL, room, bold=True), SMALL, ink, "lm", bold=True)
         values = [int(v) for v in item.get("values") or []]
         _track(image, draw, x0 + 5, y0 + 27, values, int(item.get("step") or 0))
         upkeep = f"upkeep £{item.get('upkeep', 0)}"
@@ -1154,7 +1087,7 @@ def _tile(c: Canvas, item: Mapping[str, Any], box: Box) -> None:
         _text(
             image,
             (x0 + 6, y0 + 13),
-            kit.fit(short_name(card_id), SMALL, TILE_W - 12),
+            kit.fit(short_name(card_id), SMALL, TILE_W - 12, bold=True),
             SMALL,
             ink,
             "lm",

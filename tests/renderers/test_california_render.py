@@ -160,7 +160,7 @@ def test_awkward_names() -> None:
     view = RULES.view(RULES.setup(5, {}, 8), None)
     check_png(california.render(view, ["x" * 300, " ", "\n\t", "Ünïcödé 😀 名前", "a\u0301\u0301"]))
     check_png(california.render(view, ["only one name"]))
-    assert kit.player_names(["Zoë", "x", "🎲"], 3) == ["Zoe", "x", "Player 3"]
+    assert kit.player_names(["Zoë", "x", "🎲"], 3) == ["Zoë", "x", "Player 3"]
 
 
 def test_fast_enough_for_a_five_player_table() -> None:

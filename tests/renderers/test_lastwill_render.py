@@ -226,8 +226,8 @@ def test_a_crowded_board_has_no_overlapping_text(monkeypatch: pytest.MonkeyPatch
 
 
 def test_every_card_name_fits_an_offering_band_uncut() -> None:
-    face = kit.font(lastwill.SMALL)
-    room = lastwill.TILE_W - 6 - kit.font(lastwill.BODY).getlength("X") - 9 - 3
+    face = kit.font(lastwill.SMALL, bold=True)
+    room = lastwill.TILE_W - 6 - kit.font(lastwill.BODY, bold=True).getlength("X") - 9 - 3
     for card in data.ALL_CARDS:
         assert face.getlength(lastwill.short_name(card.id)) + 1 <= room, card.id
         stats = lastwill.card_stats(card.id)
