@@ -16,6 +16,22 @@ log = logging.getLogger(__name__)
 
 LOCALES = Path(__file__).with_name("locales")
 DEFAULT_LANGUAGE = "en"
+_ZERO_IS_ONE = frozenset({"fr"})
+"""Languages whose singular covers 0 as well as 1 (CLDR's ``one`` is ``i = 0,1``)."""
+
+
+def plural(language: str, count: int) -> str:
+    """``"one"`` or ``"other"``: which form of a ``<key>_one`` / ``<key>_other`` pair to use.
+
+    Languages differ on what takes the singular: English says "1 point" but "0 points",
+    French says "0 point" and "1 point" (CLDR: French ``one`` is 0 and 1, English ``one``
+    is 1).  The sign does not matter ("−1 point").  A language without a rule here uses
+    English's.
+    """
+    n = abs(count)
+    if language in _ZERO_IS_ONE:
+        return "one" if n <= 1 else "other"
+    return "one" if n == 1 else "other"
 
 
 def clip(text: str, limit: int = 2000) -> str:

@@ -15,7 +15,7 @@ import logging
 
 import discord
 
-from bot.i18n import Catalog
+from bot.i18n import Catalog, plural
 from bot.session import Applied, LiveGame
 from bot.ui import safe
 from bot.ui.publisher import Publisher
@@ -40,9 +40,9 @@ class Nudges:
         hours under a day, whole days from one day on)."""
         hours = max(1, int(seconds // 3600))
         if hours < 24:
-            return self.t(f"host.remind.hours_{'one' if hours == 1 else 'other'}", language, count=hours)
+            return self.t(f"host.remind.hours_{plural(language, hours)}", language, count=hours)
         days = hours // 24
-        return self.t(f"host.remind.days_{'one' if days == 1 else 'other'}", language, count=days)
+        return self.t(f"host.remind.days_{plural(language, days)}", language, count=days)
 
     # -- reminders -------------------------------------------------------------------------------
 

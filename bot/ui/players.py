@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import clip
+from bot.i18n import clip, plural
 from bot.lobby import LobbyService
 from bot.services.mine import MineService, MyTable
 from bot.services.server_settings import ServerSettings, may_open
@@ -166,7 +166,7 @@ class PlayerDesk:
         if record.waited is not None:
             lines.append(
                 self.t(
-                    f"host.stats.pace_{'one' if record.answered == 1 else 'other'}",
+                    f"host.stats.pace_{plural(self.language, record.answered)}",
                     time=self.duration(record.waited),
                     moves=record.answered,
                 )

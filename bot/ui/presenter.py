@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from bot.i18n import Catalog
+from bot.i18n import Catalog, plural
 from bot.session import Applied, LiveGame
 from rules.core import Action, Event, Outcome
 
@@ -181,8 +181,9 @@ class Presenter:
         return f"{value:,}".replace(",", group)
 
     def count(self, key: str, lang: str, count: int) -> str:
-        """``{count} point`` or ``{count} points``: the catalog's ``<key>_one`` / ``<key>_other``."""
-        return self.t(f"{key}_one" if count == 1 else f"{key}_other", lang, count=count)
+        """``{count} point`` or ``{count} points``: the catalog's ``<key>_one`` / ``<key>_other``,
+        chosen by the table language's plural rule (:func:`bot.i18n.plural`: French says "0 point")."""
+        return self.t(f"{key}_{plural(lang, count)}", lang, count=count)
 
     def mark(self, colour: object) -> str:
         """``Bl``, ``Rd``...: the letters :attr:`colour_marks` gives a colour key, ``?`` for none."""

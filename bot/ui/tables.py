@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import clip
+from bot.i18n import clip, plural
 from bot.session import LiveGame, Refusal
 from bot.store import StoreError
 from bot.ui import safe
@@ -288,7 +288,7 @@ class Tables(Publisher):
         if mine:
             # Public moves only: counting log entries would give away others' hidden moves (a stow).
             moves = steps[-1].public_version - steps[start - 1].public_version
-            head = self.t(f"host.catch_up.since_you_{'one' if moves == 1 else 'other'}", lang, moves=moves)
+            head = self.t(f"host.catch_up.since_you_{plural(lang, moves)}", lang, moves=moves)
         else:
             head = self.t("host.catch_up.from_start", lang)
         if not news:
