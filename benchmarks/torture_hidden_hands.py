@@ -70,52 +70,39 @@ look for others while it is unfixed.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
 import json
 import random
 import re
-import shutil
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TextIO
 
-import simcord
 from simcord.results import InteractionResult, ResponseMessage
 
 from benchmarks.torture_discord_common import (
     BUTTON,
     EPHEMERAL_VIEW_SECONDS,
     SELECT,
-    DbPeek,
-    LogTap,
-    Seen,
-    attachment_digests,
-    clickable,
-    close_bots,
     components,
-    forget_attachments,
-    forget_logs,
-    live_board,
-    make_bot,
-    oversized_requests,
-    public_messages,
-    quick_settle,
     reply_text,
-    scratch_dir,
-    state_of,
     stored_of,
-    summary_line,
-    unanswered,
-    undeliverable,
 )
-from benchmarks.torture_hidden_money import MemoRenderer, Names
-from bot.client import GameBot
+from benchmarks.torture_pairs import (
+    MemoRenderer,
+    PairFigures,
+    PairHarness,
+    PairPlan,
+    PairSide,
+    Stuck,
+    arguments,
+    conclude,
+    play_pairs,
+    report,
+    run_options,
+)
 from bot.registry import REGISTRY, GameEntry, Registry
 from rules.core import Action, Event, IllegalAction
 from rules.lastwill import LastWillRules, LastWillState, data
@@ -123,10 +110,6 @@ from rules.lastwill.cards import DECK_OF
 from rules.lastwill.state import DISCARD, DRAWING, PICK, dump_state
 
 GOAL_PAIRS = 200
-NAMES = ("ana", "bob", "cy", "dee", "fay")
-BYSTANDER = "zed"
-NEWEST = 3
-"""Public messages of a thread compared at every checkpoint (all of them at the end of a pair)."""
 MAX_PREFIX = 60
 """Most public moves of a pair that stops early (a whole game takes a few hundred)."""
 CHUNK = 50
@@ -134,7 +117,6 @@ CHUNK = 50
 OPEN_VIEWS = 10
 """Private panels left open before virtual time is moved past their timeouts (SimCord's settling
 scans every pending timer on every interaction)."""
-EXAMPLES = 12
 SALT_SHIFT = 40
 """Seeds below ``2**SALT_SHIFT`` deal a plain game; the bits above are game B's salt."""
 BASE_MASK = (1 << SALT_SHIFT) - 1
@@ -364,33 +346,20 @@ def check_construction(
 
 
 @dataclass
-class Side:
-    label: str
-    guild: Any
-    channel: Any
-    players: list[Any]
-    bystander: Any
-    game_id: int = 0
-    thread_id: int | None = None
-    lobby: ResponseMessage | None = None
-    names: Names | None = None
-    logs: list[str] = field(default_factory=list)
-    """Normalised INFO+ records emitted while acting on this game, since the last checkpoint."""
+class Side(PairSide):
     panel: ResponseMessage | None = None
     """The private panel the last move left open (its seat in ``panel_seat``)."""
     panel_seat: int = -1
     old_panels: list[tuple[int, ResponseMessage]] = field(default_factory=list)
 
-    def norm(self, text: object) -> str:
-        assert self.names is not None
-        return self.names(text)
+    def reset(self) -> None:
+        super().reset()
+        self.panel, self.panel_seat = None, -1
+        self.old_panels.clear()
 
 
 @dataclass
-class Figures:
-    pairs: int = 0
-    differences: int = 0
-    pairs_differing: int = 0
+class Figures(PairFigures):
     modes: Counter[str] = field(default_factory=Counter)
     diverging_pairs: int = 0
     seats_with_other_hands: int = 0
@@ -399,7 +368,6 @@ class Figures:
     horizons: Counter[str] = field(default_factory=Counter)
     skipped_reveals: Counter[str] = field(default_factory=Counter)
     steps: int = 0
-    public_moves: int = 0
     moves_by_kind: Counter[str] = field(default_factory=Counter)
     split_steps: int = 0
     split_paths_differing: int = 0
@@ -408,15 +376,8 @@ class Figures:
     avoided: int = 0
     peeks: int = 0
     stale_clicks: int = 0
-    list_checks: int = 0
-    checkpoints: int = 0
     rounds_reached: Counter[int] = field(default_factory=Counter)
-    time_advanced: float = 0.0
     stuck: int = 0
-    unanswered: int = 0
-    tracebacks: int = 0
-    by_kind: Counter[str] = field(default_factory=Counter)
-    examples: list[str] = field(default_factory=list)
 
 
 def lastwill_registry() -> tuple[Registry, MemoRenderer, OtherSecrets]:
@@ -430,10 +391,6 @@ def lastwill_registry() -> tuple[Registry, MemoRenderer, OtherSecrets]:
     return registry, memo, rules
 
 
-class Stuck(Exception):
-    """A move legal in the game that the UI did not offer where a player finds it."""
-
-
 @dataclass(frozen=True, slots=True)
 class Move:
     """One engine action of a pair: the same seat, perhaps different private arguments."""
@@ -443,266 +400,37 @@ class Move:
     b: Action
 
 
-def _plain(line: str) -> str:
-    """``line`` with only the generic normalisation (no ids of either game), to tell whether it names one."""
-    return Names(-1, {})(line)
+class HiddenHands(PairHarness[Side, Figures]):
+    game = "lastwill"
+    scratch_prefix = "torture-hands-"
+    progress_every = 10
+    side_type = Side
+    skip_undeliverable = True
+    option_details = True
+    rules: OtherSecrets
 
-
-class HiddenHands:
     def __init__(
         self,
-        env: simcord.Env,
-        bot: GameBot,
-        workdir: Path,
-        rng: random.Random,
-        tap: LogTap,
-        registry: Registry,
-        rules: OtherSecrets,
-        *,
-        figures: Figures,
-        noted: Counter[str],
-        full_share: float,
-        first_full: int,
-        control: str | None,
+        *args: Any,
         max_prefix: int = MAX_PREFIX,
         avoid_steps: bool = False,
         diverge_share: float = 0.2,
+        **kwargs: Any,
     ) -> None:
+        super().__init__(*args, **kwargs)
         self.diverge_share = diverge_share
         self.max_prefix = max_prefix
         self.avoid_steps = avoid_steps
-        self.env = env
-        self.bot = bot
-        self.rng = rng
-        self.tap = tap
-        self.registry = registry
-        self.rules = rules
-        self.db = DbPeek(workdir / "host.sqlite3")
-        self.figures = figures
-        self.noted = noted
-        self.full_share = full_share
-        self.first_full = first_full
-        self.control = control
-        self.next_seed = 0
-        self.error_cursor = 0
-        self.pair_kinds: set[str] = set()
-        self.open_views = 0
-        self._hook_bot()
-
-    def _hook_bot(self) -> None:
-        """The harness picks each game's seed; the bot's clock is SimCord's virtual clock."""
-        env = self.env
-        self.bot.sessions.clock = lambda: env.now().timestamp()
-        lobby = self.bot.lobby
-        original = lobby.start
-
-        async def start(game_id: int, user_id: int, *, seed: int | None = None) -> Any:
-            return await original(game_id, user_id, seed=self.next_seed)
-
-        lobby.start = start  # type: ignore[method-assign]
-
-    def setup(self) -> tuple[Side, Side]:
-        sides = []
-        for label in ("A", "B"):
-            guild = self.env.create_guild()
-            channel = guild.create_text_channel("games")
-            players = [guild.add_member(self.env.create_user(name)) for name in NAMES]
-            bystander = guild.add_member(self.env.create_user(BYSTANDER))
-            sides.append(Side(label, guild, channel, players, bystander))
-        return sides[0], sides[1]
-
-    # -- acting on one game, with its logs ---------------------------------------------------------
-
-    async def act(self, side: Side, what: str, op: Any) -> InteractionResult | None:
-        cursor = self.tap.cursor
-        http_cursor = len(self.env.backend.http_requests)
-        try:
-            result: InteractionResult = await op
-        except Exception as exc:
-            if not undeliverable(exc):
-                raise
-            self.collect(side, self.tap.since(cursor))
-            return None
-        reason = unanswered(result)
-        if reason is None:
-            rejected = oversized_requests(self.env, http_cursor)
-            reason = f"Discord would reject {rejected[0]}" if rejected else None
-        if reason is not None:
-            self.figures.unanswered += 1
-            self.note("unanswered", f"{side.label}: {what}: {reason}; {reply_text(result)[:120]!r}")
-        self.collect(side, self.tap.since(cursor))
-        self.check_errors(f"{side.label}: {what}")
-        return result
-
-    def collect(self, side: Side, records: list[Seen]) -> None:
-        for seen in records:
-            if seen.traceback:
-                self.figures.tracebacks += 1
-                self.note("traceback", f"{side.label}: {seen.line()[:300]}")
-            side.logs.append(side.norm(seen.line()))
-
-    def check_errors(self, where: str) -> None:
-        errors = self.env.errors_since(self.error_cursor)
-        self.error_cursor += len(errors)
-        for error in errors:
-            self.figures.tracebacks += 1
-            self.note("traceback", f"{where}: {type(error).__name__}: {error}")
 
     async def advance(self, seconds: float, sides: tuple[Side, Side]) -> None:
-        """Move virtual time; records emitted meanwhile go to the game they name."""
-        if seconds <= 0:
-            return
-        cursor = self.tap.cursor
-        await self.env.advance_time(seconds)
-        self.figures.time_advanced += seconds
-        for seen in self.tap.since(cursor):
-            line = seen.line()
-            owner = next((s for s in sides if s.norm(line) != _plain(line)), None)
-            if owner is not None:
-                self.collect(owner, [seen])
-        self.check_errors("advance_time")
+        """Move virtual time (see ``PairHarness.advance``); private panels time out past a view's life."""
+        await super().advance(seconds, sides)
         if seconds > EPHEMERAL_VIEW_SECONDS:
             for side in sides:
                 side.panel = None
                 side.old_panels.clear()
 
-    def note(self, kind: str, text: str) -> None:
-        self.noted[kind] += 1
-        if self.noted[kind] <= 3 and len(self.figures.examples) < EXAMPLES:
-            self.figures.examples.append(f"[{kind}] {text[:700]}")
-
-    # -- opening the two tables ------------------------------------------------------------------
-
-    async def open(self, side: Side, players: int, options: str | None, seed: int) -> None:
-        host, *guests = side.players[:players]
-        extra = {"options": options} if options else {}
-        created = await self.act(
-            side, "/game new", host.slash(side.channel, "game new", name="lastwill", **extra)
-        )
-        if created is None or created.response is None:
-            raise RuntimeError(f"{side.label}: /game new did not answer: {created}")
-        side.lobby = created.response
-        side.game_id = self.db.last_game_id()
-        facts = self.db.game(side.game_id)
-        side.thread_id = facts.thread_id if facts else None
-        aliases: dict[int, str] = {p.id: f"<P{i}>" for i, p in enumerate(side.players)}
-        aliases.update(
-            {side.bystander.id: "<bystander>", side.guild.id: "<guild>", side.channel.id: "<channel>"}
-        )
-        if side.thread_id:
-            aliases[side.thread_id] = "<thread>"
-        side.names = Names(side.game_id, aliases)
-        side.logs.clear()
-        side.panel, side.panel_seat = None, -1
-        side.old_panels.clear()
-        for guest in guests:
-            await self.act(side, "join", guest.click(side.lobby, custom_id=f"l:{side.game_id}:join"))
-        self.next_seed = seed
-        started = await self.act(side, "start", host.click(side.lobby, custom_id=f"l:{side.game_id}:start"))
-        row = self.db.db.execute("SELECT seed, status FROM games WHERE id = ?", (side.game_id,)).fetchone()
-        if row is None or row[1] != "active" or int(row[0]) != seed:
-            said = reply_text(started)[:300] if started is not None else "no answer"
-            raise RuntimeError(
-                f"{side.label}: table {side.game_id} did not start with seed {seed}: {row}: {said!r}"
-            )
-
-    # -- what the two games show -------------------------------------------------------------------
-
-    def message_view(self, side: Side, message: Any) -> dict[str, Any]:
-        norm = side.norm
-        return {
-            "content": norm(message.content),
-            "components": [
-                (
-                    c.get("type"),
-                    norm(c.get("custom_id", "")),
-                    c.get("label"),
-                    c.get("style"),
-                    bool(c.get("disabled")),
-                    c.get("placeholder"),
-                    tuple(
-                        (norm(o.get("value")), o.get("label"), o.get("description"))
-                        for o in c.get("options") or ()
-                    ),
-                )
-                for c in components(message)
-            ],
-            "images": [norm(d) for d in attachment_digests(self.env, message)],
-            "timestamps": (message.timestamp, message.edited_timestamp),
-            "mentions": sorted(norm(u) for u in message.mention_user_ids),
-        }
-
-    def thread_view(self, side: Side, newest: int | None) -> dict[str, Any]:
-        messages = public_messages(self.env, side.thread_id) if side.thread_id else []
-        shown = messages if newest is None else messages[-newest:]
-        thread = None
-        if side.thread_id:
-            with contextlib.suppress(Exception):
-                thread = self.env.backend.get_channel(side.thread_id)
-        lobby = stored_of(self.env, side.lobby) if side.lobby is not None else None
-        return {
-            "message_count": len(messages),
-            "thread_name": side.norm(getattr(thread, "name", "")),
-            "lobby": self.message_view(side, lobby) if lobby is not None else None,
-            "messages": [self.message_view(side, m) for m in shown],
-        }
-
-    def compare(self, a: Side, b: Side, where: str, *, newest: int | None = NEWEST) -> None:
-        self.figures.checkpoints += 1
-        one, two = self.thread_view(a, newest), self.thread_view(b, newest)
-        for key in ("message_count", "thread_name", "lobby"):
-            if one[key] != two[key]:
-                self.differ(key, where, one[key], two[key])
-        if len(one["messages"]) == len(two["messages"]):
-            for m1, m2 in zip(one["messages"], two["messages"], strict=True):
-                for key in m1:
-                    if m1[key] != m2[key]:
-                        self.differ(key, where, m1[key], m2[key])
-                        break
-        if a.logs != b.logs:
-            self.differ("logs", where, a.logs, b.logs)
-        a.logs.clear()
-        b.logs.clear()
-
-    def differ(self, kind: str, where: str, one: Any, two: Any) -> None:
-        self.figures.differences += 1
-        self.figures.by_kind[kind] += 1
-        self.pair_kinds.add(kind)
-        if isinstance(one, list) and isinstance(two, list):
-            only_a = [x for x in one if x not in two][:3]
-            only_b = [x for x in two if x not in one][:3]
-            detail = f"only in A: {only_a}; only in B: {only_b}"
-        elif isinstance(one, str) and isinstance(two, str):
-            cut = next(
-                (i for i, (x, y) in enumerate(zip(one, two, strict=False)) if x != y), min(len(one), len(two))
-            )
-            start = max(0, cut - 120)
-            detail = f"A: {one[start : cut + 200]!r}; B: {two[start : cut + 200]!r}"
-        else:
-            detail = f"A: {str(one)[:300]!r}; B: {str(two)[:300]!r}"
-        self.note(kind, f"pair {self.figures.pairs + 1}, {where}: {detail}")
-
-    async def game_list(self, a: Side, b: Side, where: str) -> None:
-        """``/game list`` by a bystander in both servers, at the same virtual moment."""
-        self.figures.list_checks += 1
-        texts = []
-        for side in (a, b):
-            result = await self.act(side, "/game list", side.bystander.slash(side.channel, "game list"))
-            texts.append(side.norm(reply_text(result)) if result is not None else "")
-        if texts[0] != texts[1]:
-            self.differ("game_list", where, texts[0], texts[1])
-
     # -- the two engine states ----------------------------------------------------------------------
-
-    def state(self, side: Side) -> tuple[Any, LastWillState]:
-        facts = self.db.game(side.game_id)
-        if facts is None:
-            raise RuntimeError(f"{side.label}: game {side.game_id} vanished")
-        loaded = state_of(facts, self.registry)
-        if loaded is None:
-            raise RuntimeError(f"{side.label}: game {side.game_id} has no state")
-        state: LastWillState = loaded
-        return facts, state
 
     def clone(self, state: LastWillState) -> LastWillState:
         return self.rules.load(self.rules.dump(state))
@@ -753,12 +481,6 @@ class HiddenHands:
         return None if state.pending is None else (state.pending.seat, state.pending.step)
 
     # -- the UI: where each move lives -------------------------------------------------------------
-
-    def board(self, side: Side) -> ResponseMessage:
-        message = live_board(self.env, side.thread_id, side.game_id)
-        if message is None:
-            raise Stuck(f"{side.label}: game {side.game_id} has no live table message")
-        return clickable(self.env, message)
 
     def route(self, action: Action) -> list[str]:
         """The private panels leading to ``action``, from the table; [] for a move on the table."""
@@ -827,20 +549,6 @@ class HiddenHands:
             ):
                 found.append(str(c.get("custom_id")))
         return found
-
-    async def press(
-        self, side: Side, seat: int, message: ResponseMessage, custom_id: str, values: list[str] | None = None
-    ) -> InteractionResult | None:
-        player = side.players[seat]
-        if values is None:
-            return await self.act(
-                side, f"seat {seat} clicks {custom_id}", player.click(message, custom_id=custom_id)
-            )
-        return await self.act(
-            side,
-            f"seat {seat} selects {values} on {custom_id}",
-            player.select(message, values, custom_id=custom_id),
-        )
 
     async def find(
         self, side: Side, seat: int, message: ResponseMessage, action: Action
@@ -1084,16 +792,8 @@ class HiddenHands:
         steps += [Action("draw", (deck,)) for deck in order]
         return steps
 
-    def pause(self) -> float:
-        """Virtual seconds between two things players do: mostly seconds to minutes, now and then an hour."""
-        roll = self.rng.random()
-        if roll < 0.1:
-            return 0.0
-        if roll < 0.7:
-            return self.rng.uniform(1, 30)
-        if roll < 0.95:
-            return self.rng.uniform(30, 300)
-        return self.rng.uniform(300, 3600)
+    def progress_figures(self) -> str:
+        return f"{self.figures.split_steps} split steps"
 
     # -- one pair ------------------------------------------------------------------------------------
 
@@ -1106,17 +806,15 @@ class HiddenHands:
         mode = rng.choices(MODES, weights=(3, 3, 2, 2))[0]
         salt = new_salt(rng, mode)
         diverge = rng.random() < self.diverge_share
-        index = figures.pairs
-        every = round(1 / self.full_share) if self.full_share > 0 else 0
-        full = index < self.first_full or (every > 0 and index % every == every - 1)
-        limit = None if full else rng.randint(1, self.max_prefix)
+        limit = self.limit()
+        full = limit is None
         parsed = dict(part.split("=", 1) for part in (options or "").split())
         figures.seats_with_other_hands += check_construction(self.rules, players, parsed, base, salt)
         figures.modes[mode] += 1
         figures.diverging_pairs += diverge
         self.pair_kinds = set()
-        await self.open(a, players, options, base)
-        await self.open(b, players, options, salted(base, salt))
+        await self.open(a, players, base, options)
+        await self.open(b, players, salted(base, salt), options)
         self.compare(a, b, "after the start")
         moves = 0
         stop = "limit"
@@ -1170,10 +868,7 @@ class HiddenHands:
                 stop = "stuck"
                 break
             moves += 1
-            if self.control == "public_extra" and moves == 1:
-                # A chat line only in A's thread: a public difference the comparison must see.
-                thread = next((t for t in a.channel.threads if t.id == a.thread_id), a.channel)
-                await a.players[0].send(thread, "good move")
+            await self.public_extra(a, 0, moves)
             self.compare(a, b, f"after move {moves} ({what})")
             if self.pair_kinds:  # the first public difference: what follows would only repeat it
                 self.diagnose(a, b, f"move {moves} ({what})")
@@ -1189,24 +884,7 @@ class HiddenHands:
         figures.full_pairs += full
         self.compare(a, b, f"whole thread at the end ({stop})", newest=None)
         await self.game_list(a, b, "at the end of the pair")
-        if self.pair_kinds:
-            figures.pairs_differing += 1
-        figures.pairs += 1
-        for side in (a, b):
-            facts = self.db.game(side.game_id)
-            if facts is not None and facts.status == "active":
-                thread = next((t for t in side.channel.threads if t.id == side.thread_id), side.channel)
-                await self.act(side, "abandon", side.players[0].slash(thread, "game abandon"))
-            side.logs.clear()
-            side.panel, side.panel_seat = None, -1
-            side.old_panels.clear()
-        self.check_errors("between pairs")
-        for side in (a, b):
-            if side.thread_id is not None:
-                self.env.backend.messages.pop(side.thread_id, None)
-        self.tap.forget()
-        forget_logs(self.env)
-        forget_attachments(self.env)
+        await self.close_pair(a, b)
 
     def diagnose(self, a: Side, b: Side, where: str) -> None:
         """After a public difference: where the engine's own public views differ and what the hands
@@ -1252,60 +930,6 @@ class HiddenHands:
         return "horizon: nothing legal in both"
 
 
-async def _chunk(
-    count: int,
-    rng: random.Random,
-    figures: Figures,
-    noted: Counter[str],
-    tap: LogTap,
-    registry: Registry,
-    rules: OtherSecrets,
-    memo: MemoRenderer,
-    full_share: float,
-    first_full: int,
-    control: str | None,
-    max_prefix: int,
-    avoid_steps: bool,
-    diverge_share: float,
-    after_pair: Callable[[], None],
-) -> None:
-    """``count`` pairs with one bot, one database and one simulated Discord."""
-    workdir = scratch_dir("torture-hands-")
-    try:
-        bot = make_bot(workdir, registry)
-        async with simcord.run(bot, strict_sync=False, check_errors=False) as env:
-            hands = HiddenHands(
-                env,
-                bot,
-                workdir,
-                rng,
-                tap,
-                registry,
-                rules,
-                figures=figures,
-                noted=noted,
-                full_share=full_share,
-                first_full=first_full,
-                control=control,
-                max_prefix=max_prefix,
-                avoid_steps=avoid_steps,
-                diverge_share=diverge_share,
-            )
-            try:
-                a, b = hands.setup()
-                tap.forget()
-                for _ in range(count):
-                    await hands.pair(a, b)
-                    memo.cache.clear()
-                    after_pair()
-            finally:
-                hands.db.close()
-            env.errors  # noqa: B018  (acknowledge: every error was counted above)
-        await close_bots()
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-
-
 async def run(
     pairs: int = GOAL_PAIRS,
     seed: int = 1,
@@ -1334,54 +958,21 @@ async def run(
     ``control="public_extra"`` makes game A of every pair show one public thing B does not (a
     player's chat line in its thread after the first move): a self-test that the comparison sees it.
     """
-    registry, memo, rules = lastwill_registry()
-    started = time.perf_counter()
-    rng = random.Random(seed)
+    registry, memo, _ = lastwill_registry()
+    plan = PairPlan(pairs, seed, full_share, first_full, progress, quick, control, chunk)
     figures = Figures()
-    noted: Counter[str] = Counter()
-
-    def after_pair() -> None:
-        done = figures.pairs
-        if progress is not None and (done % 10 == 0 or done == pairs):
-            print(
-                f"  {done:>4} pairs, {time.perf_counter() - started:6.1f} s, {figures.public_moves} public"
-                f" moves, {figures.split_steps} split steps, differences {figures.differences}",
-                file=progress,
-                flush=True,
-            )
-
-    tap = LogTap().install()
-    try:
-        with quick_settle() if quick else contextlib.nullcontext():
-            while figures.pairs < pairs:
-                await _chunk(
-                    min(chunk, pairs - figures.pairs),
-                    rng,
-                    figures,
-                    noted,
-                    tap,
-                    registry,
-                    rules,
-                    memo,
-                    full_share,
-                    first_full,
-                    control,
-                    max_prefix,
-                    avoid_steps,
-                    diverge_share,
-                    after_pair,
-                )
-    finally:
-        tap.uninstall()
+    seconds = await play_pairs(
+        HiddenHands,
+        figures,
+        plan,
+        registry,
+        memo,
+        max_prefix=max_prefix,
+        avoid_steps=avoid_steps,
+        diverge_share=diverge_share,
+    )
     f = figures
-    return {
-        "benchmark": "torture_hidden_hands",
-        "seed": seed,
-        "pairs": f.pairs,
-        "differences": f.differences,
-        "seconds": round(time.perf_counter() - started, 1),
-        "pairs_differing": f.pairs_differing,
-        "by_kind": dict(f.by_kind.most_common()),
+    middle = {
         "modes": dict(f.modes.most_common()),
         "diverging_pairs": f.diverging_pairs,
         "seats_with_other_hands": f.seats_with_other_hands,
@@ -1400,16 +991,8 @@ async def run(
         "avoided_moves": f.avoided,
         "peeks": f.peeks,
         "stale_clicks": f.stale_clicks,
-        "list_checks": f.list_checks,
-        "checkpoints": f.checkpoints,
-        "virtual_hours": round(f.time_advanced / 3600, 1),
-        "stuck": f.stuck,
-        "unanswered": f.unanswered,
-        "tracebacks": f.tracebacks,
-        "renders": memo.misses,
-        "renders_reused": memo.hits,
-        "examples": f.examples,
     }
+    return report("torture_hidden_hands", plan, seconds, f, memo, middle, {"stuck": f.stuck})
 
 
 def passed(figures: Mapping[str, Any], pairs: int) -> bool:
@@ -1423,16 +1006,7 @@ def passed(figures: Mapping[str, Any], pairs: int) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--pairs", type=int, default=GOAL_PAIRS)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--full", type=float, default=0.1, help="share of pairs played to the end or their horizon"
-    )
-    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    parser.add_argument("--slow-settle", action="store_true", help="keep SimCord's 50 ms idle polling")
+    parser = arguments(__doc__, GOAL_PAIRS, 0.1, "share of pairs played to the end or their horizon")
     parser.add_argument(
         "--avoid-steps",
         action="store_true",
@@ -1447,31 +1021,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         run(
             args.pairs,
             args.seed,
-            full_share=args.full,
-            progress=None if args.quiet else sys.stderr,
-            quick=not args.slow_settle,
+            **run_options(args),
             max_prefix=args.max_prefix,
             avoid_steps=args.avoid_steps,
         )
     )
     ok = passed(figures, args.pairs)
     figures["ok"] = ok
-    err = sys.stderr
-    print(
+    return conclude(
+        figures,
+        ok,
         f"torture_hidden_hands: {figures['pairs']} pairs ({figures['modes']}, {figures['diverging_pairs']} "
         f"diverging; {figures['finished_games']} played to the end), "
         f"{figures['steps']} steps ({figures['public_moves']} public moves, {figures['split_steps']} private split "
         f"steps), {figures['checkpoints']} comparisons, {figures['list_checks']} /game list checks in "
         f"{figures['seconds']} s; differences {figures['differences']} in {figures['pairs_differing']} pairs "
-        f"(goal 0), stuck {figures['stuck']}  {'PASS' if ok else 'FAIL'}",
-        file=err,
+        f"(goal 0), stuck {figures['stuck']}",
+        8,
+        500,
     )
-    for kind, count in figures["by_kind"].items():
-        print(f"  {kind}: {count}", file=err)
-    for example in figures["examples"][:8]:
-        print(f"    {example[:500]}", file=err)
-    print(summary_line(figures))
-    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -15,6 +15,22 @@ from rules.lastwill import LastWillRules
 from rules.monopoly import RULES, MonopolyRules
 
 
+def _registered(entry: Callable[[Any], GameEntry], default: Any) -> Iterator[Callable[..., None]]:
+    """Register the game ``entry(rules)`` makes (``default`` rules unless told) for one test; the
+    entry registered before is put back afterwards."""
+    name = entry(default).name
+    before = REGISTRY.get(name)
+
+    def register(rules: Any = default) -> None:
+        REGISTRY.register(entry(rules))
+
+    yield register
+    if before is None:
+        REGISTRY.unregister(name)
+    else:
+        REGISTRY.register(before)
+
+
 @pytest.fixture
 def registered() -> Iterator[Callable[[MonopolyRules], None]]:
     """Register Monopoly with the given rules (an arranged start) for one test, then restore it.
@@ -22,16 +38,7 @@ def registered() -> Iterator[Callable[[MonopolyRules], None]]:
     Arranged rules start a game from a chosen position, so a test reaches a shortage or a
     bankruptcy in a few clicks; the real entry is put back afterwards.
     """
-    before = REGISTRY.get("monopoly")
-
-    def register(rules: MonopolyRules = RULES) -> None:
-        REGISTRY.register(GameEntry(rules, render, "cogs.monopoly"))
-
-    yield register
-    if before is None:
-        REGISTRY.unregister("monopoly")
-    else:
-        REGISTRY.register(before)
+    yield from _registered(lambda rules: GameEntry(rules, render, "cogs.monopoly"), RULES)
 
 
 def public_board(view: dict[str, Any], names: Sequence[str]) -> bytes:
@@ -45,13 +52,4 @@ def public_board(view: dict[str, Any], names: Sequence[str]) -> bytes:
 def lastwill_registered() -> Iterator[Callable[[LastWillRules], None]]:
     """Register Last Will (its rules, or arranged ones) with :func:`public_board` for one test;
     the registered entry is put back afterwards."""
-    before = REGISTRY.get("lastwill")
-
-    def register(rules: LastWillRules = LASTWILL) -> None:
-        REGISTRY.register(GameEntry(rules, public_board, "cogs.lastwill"))
-
-    yield register
-    if before is None:
-        REGISTRY.unregister("lastwill")
-    else:
-        REGISTRY.register(before)
+    yield from _registered(lambda rules: GameEntry(rules, public_board, "cogs.lastwill"), LASTWILL)

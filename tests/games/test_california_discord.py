@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
 import simcord
 
 from bot.i18n import Catalog
@@ -25,16 +24,10 @@ from bot.ui.presenter import Button
 from cogs.california import CaliforniaPresenter
 from rules.california import COIN, LOAN, RULES, State, data
 from rules.core import Action
+from tests.helpers import buttons, pinned_seed
 from tests.host.discord_kit import Table, labels, make_bot, open_table, playable
 
-
-def buttons(message: discord.Message) -> list[Any]:
-    return [child for row in message.components for child in row.children]  # type: ignore[attr-defined]
-
-
-@pytest.fixture(autouse=True)
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
+fixed_seed = pinned_seed()
 
 
 def tile_buttons(message: discord.Message) -> list[Any]:

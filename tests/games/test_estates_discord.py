@@ -17,7 +17,6 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -33,6 +32,7 @@ from cogs.estates import EstatesPresenter, cube_code
 from renderers.estates import cube_label
 from rules.core import Action
 from rules.estates import RULES
+from tests.helpers import TINY_PNG, bare_game, button, buttons, pinned_seed
 from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable
 
 ORIGINAL = REGISTRY.get("estates")
@@ -45,9 +45,7 @@ CUBE = r"[1-6] (Bl|Re|Ye|Gn|Pu|Gy)"
 SECRET_KEYS = {"money", "cash_box", "checks", "stowed_this_turn", "you", "round_scores"}
 
 
-@pytest.fixture(autouse=True)
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
+fixed_seed = pinned_seed()
 
 
 @dataclasses.dataclass
@@ -64,31 +62,14 @@ class Spy:
 
         def spy(view: dict[str, Any], names: Sequence[str]) -> bytes:
             self.views.append(copy.deepcopy(view))
-            return render(view, names) if self.real else _TINY_PNG
+            return render(view, names) if self.real else TINY_PNG
 
         monkeypatch.setitem(REGISTRY._games, "estates", dataclasses.replace(entry, renderer=spy))
-
-
-_TINY_PNG = (
-    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4"
-    b"\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x03\x00\x08\xfc\x02\xfe\xa7\x9a\xa0\xa0\x00\x00\x00\x00IEND"
-    b"\xaeB`\x82"
-)
-
-
-def buttons(message: discord.Message) -> list[Any]:
-    return [child for row in message.components for child in row.children]  # type: ignore[attr-defined]
 
 
 def game_labels(message: discord.Message) -> list[str]:
     """The table's buttons that are The Estates' own (without the host's Catch me up and Undo)."""
     return [label for label in labels(message) if label not in (CATCH, UNDO)]
-
-
-def button(message: discord.Message, label: str) -> Any:
-    found = [b for b in buttons(message) if b.label == label]
-    assert found, f"no button {label!r} in {labels(message)}"
-    return found[0]
 
 
 def followup_text(result: Any) -> str:
@@ -586,16 +567,7 @@ async def test_no_public_trace_of_money(tmp_path: Path, monkeypatch: pytest.Monk
 
 def fake_game(state: Any, players: int) -> Any:
     """Just enough of a ``LiveGame`` for the presenter, below Discord."""
-    seats = [SimpleNamespace(name=f"p{i}", seat=i, user_id=i) for i in range(players)]
-    return SimpleNamespace(
-        row=SimpleNamespace(language="en"),
-        entry=REGISTRY.get("estates"),
-        seats=seats,
-        names=[seat.name for seat in seats],
-        state=state,
-        status="active",
-        id=1,
-    )
+    return bare_game(REGISTRY.get("estates"), state, [f"p{i}" for i in range(players)])
 
 
 def test_every_event_is_phrased_and_every_move_has_a_button() -> None:

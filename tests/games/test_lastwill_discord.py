@@ -24,12 +24,20 @@ from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
 import simcord
 
 from bot.client import GameBot
 from bot.i18n import Catalog
 from rules.lastwill import RULES, LastWillRules, LastWillState, data
+from tests.helpers import (
+    ArrangedSetup,
+    panel,
+    pinned_seed,
+    private_text,
+    public_click,
+    select_id,
+    sound_state,
+)
 from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
 from tests.rules.test_lastwill import actions_turn, errand_turn, hand, job, money, put, unemploy_all
 
@@ -39,58 +47,27 @@ DRAW = "Choose my draw…"
 SEED = 20260311
 
 
-@pytest.fixture(autouse=True)
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The lobby's table seed, so every shuffle (and this file's expectations) repeats."""
-    monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: SEED)
+fixed_seed = pinned_seed(SEED)
+"""The lobby's table seed, so every shuffle (and this file's expectations) repeats."""
 
 
-class Arranged(LastWillRules):
+class Arranged(ArrangedSetup, LastWillRules):
     """Last Will whose ``setup`` also places a test's position (kept across a restart)."""
 
-    def __init__(self, arrange: Callable[[LastWillState], None]) -> None:
-        self.arrange = arrange
-
-    def setup(self, players: int, options: Any, seed: int) -> LastWillState:
-        state = super().setup(players, options, seed)
-        self.arrange(state)
-        assert self.invariants(state) == [], self.invariants(state)
-        return state
+    check_invariants = True
 
 
 # --- SimCord helpers ---------------------------------------------------------------------------
 
 
-def panel(result: Any) -> discord.Message:
-    assert result.response is not None and result.response.ephemeral, "a panel is private"
-    message: discord.Message = result.response.message
-    return message
-
-
-def private_text(result: Any) -> str:
-    if result.response is not None and result.response.ephemeral:
-        return str(result.response.content)
-    return "\n".join(f.content for f in result.followups if f.ephemeral)
-
-
 async def state_of(bot: GameBot) -> LastWillState:
-    state: LastWillState = (await bot.sessions.load(1)).state
-    assert RULES.invariants(state) == []
+    state: LastWillState = await sound_state(bot, RULES)
     return state
 
 
 def seat(table: Table, index: int) -> Any:
     """The member in seat ``index``: seats follow the join order (ana, bob, cy)."""
     return table.players[index]
-
-
-def select_id(message: discord.Message, value: str) -> str:
-    """The custom_id of the select on a message that offers ``value``."""
-    for row in message.components:
-        for child in row.children:  # type: ignore[attr-defined]
-            if any(option.value == value for option in getattr(child, "options", []) or []):
-                return str(child.custom_id)
-    raise AssertionError(f"no select offers {value!r} in {ids(message)}")
 
 
 def options(message: discord.Message) -> dict[str, str]:
@@ -101,12 +78,6 @@ def options(message: discord.Message) -> dict[str, str]:
         for child in row.children  # type: ignore[attr-defined]
         for option in getattr(child, "options", []) or []
     }
-
-
-async def public_click(table: Table, player: Any, label: str) -> Any:
-    result = await player.click(table.table_message(), label=label)
-    assert result.acknowledged and not result.ephemeral, (label, private_text(result))
-    return result
 
 
 def status(table: Table) -> list[str]:

@@ -26,18 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
 import simcord
 
 from bot.client import GameBot
 from rules.lastwill import RULES, LastWillRules, LastWillState, data
-from tests.games.test_lastwill_discord import (
-    options,
-    panel,
-    private_text,
-    select_id,
-    state_of,
-)
+from tests.games.test_lastwill_discord import options, state_of
+from tests.helpers import panel, pinned_seed, private_text, select_id
 from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable
 
 HAND = "My hand…"
@@ -48,10 +42,8 @@ LIMIT = 2500
 PLAY = re.compile(r"^Play (?!a nuptial)(?!.*choose a level).*: (\d+) actions?, £(\d+)")
 
 
-@pytest.fixture(autouse=True)
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pin the table seed, so every shuffle, and so the whole game, repeats."""
-    monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: SEED)
+fixed_seed = pinned_seed(SEED)
+"""Pin the table seed, so every shuffle, and so the whole game, repeats."""
 
 
 @dataclass

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -41,6 +40,7 @@ from rules.lastwill import (
 )
 from rules.lastwill.cards import DECK_OF
 from tests.games.conftest import public_board
+from tests.helpers import bare_game
 from tests.rules.test_lastwill import actions_turn, hand, job, money, new, put, unemploy_all
 
 NAMES = ("ana", "bob", "cy", "dee", "eve")
@@ -57,17 +57,9 @@ MODES: list[tuple[int, dict[str, object]]] = [
 
 def fake_game(state: LastWillState, players: int) -> Any:
     """What the presenter reads of a live game, around a bare state."""
-    seats = [SimpleNamespace(name=NAMES[i], seat=i, user_id=i + 1) for i in range(players)]
-    return SimpleNamespace(
-        row=SimpleNamespace(language="en"),
-        entry=GameEntry(RULES, public_board, "cogs.lastwill"),
-        seats=seats,
-        names=[s.name for s in seats],
-        state=state,
-        status="active" if RULES.outcome(state) is None else "finished",
-        id=1,
-        waiting=lambda: RULES.waiting_for(state),
-    )
+    entry = GameEntry(RULES, public_board, "cogs.lastwill")
+    status = "active" if RULES.outcome(state) is None else "finished"
+    return bare_game(entry, state, NAMES[:players], first_user=1, status=status)
 
 
 @pytest.fixture(scope="module")

@@ -17,14 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
-import discord
 import pytest
 import simcord
 
-from bot.client import GameBot
 from bot.i18n import Catalog
 from bot.registry import GameEntry
 from bot.ui.presenter import Button, Control, Panel, Select
@@ -32,91 +29,41 @@ from cogs.monopoly import MonopolyPresenter
 from rules.core import Action, Event
 from rules.monopoly import RULES, MonopolyRules, MonopolyState, turn
 from rules.monopoly.state import ROLL, Debt
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
+from tests.helpers import (
+    TINY_PNG,
+    ArrangedSetup,
+    bare_game,
+    member_at,
+    panel,
+    pinned_seed,
+    private_text,
+    public_click,
+    saved_state,
+    seat_of,
+    select_id,
+)
+from tests.host.discord_kit import labels, make_bot, open_table
 
 CATCH = "Catch me up"
 PROPS = "My properties"
 DEAL = "Propose a deal"
-_TINY_PNG = (
-    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4"
-    b"\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x03\x00\x08\xfc\x02\xfe\xa7\x9a\xa0\xa0\x00\x00\x00\x00IEND"
-    b"\xaeB`\x82"
-)
 
 
 def stub_render(view: dict[str, Any], names: Any) -> bytes:
     """A one-pixel board, for the pure presenter checks (the picture is not under test)."""
     assert "seed" not in view and "rng" not in view, "the renderer gets the public view only"
-    return _TINY_PNG
+    return TINY_PNG
 
 
-class Arranged(MonopolyRules):
+class Arranged(ArrangedSetup, MonopolyRules):
     """Monopoly whose ``setup`` also places a test's position (kept across a restart)."""
-
-    def __init__(self, arrange: Callable[[MonopolyState], None]) -> None:
-        self.arrange = arrange
-
-    def setup(self, players: int, options: Any, seed: int) -> MonopolyState:
-        state = super().setup(players, options, seed)
-        self.arrange(state)
-        return state
 
 
 def skip_opening(state: MonopolyState, turn: int = 0) -> None:
     state.rolling, state.phase, state.turn = [], ROLL, turn
 
 
-@pytest.fixture(autouse=True)
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
-
-
-# --- SimCord helpers ------------------------------------------------------------------------------
-
-
-def panel(result: Any) -> discord.Message:
-    assert result.response is not None and result.response.ephemeral, "a panel is private"
-    message: discord.Message = result.response.message
-    return message
-
-
-def private_text(result: Any) -> str:
-    if result.response is not None and result.response.ephemeral:
-        return str(result.response.content)
-    return "\n".join(f.content for f in result.followups if f.ephemeral)
-
-
-async def seat_of(bot: GameBot, member: Any) -> int:
-    seat = (await bot.sessions.load(1)).seat_of(member.id)
-    assert seat is not None
-    return seat
-
-
-async def member_at(bot: GameBot, table: Table, seat: int) -> Any:
-    for player in table.players:
-        if await seat_of(bot, player) == seat:
-            return player
-    raise AssertionError(seat)
-
-
-async def state_of(bot: GameBot) -> MonopolyState:
-    state: MonopolyState = (await bot.sessions.load(1)).state
-    return state
-
-
-def select_value(message: discord.Message, value: str) -> str:
-    """The custom_id of the select on a panel that offers ``value``."""
-    for row in message.components:
-        for child in row.children:  # type: ignore[attr-defined]
-            if any(option.value == value for option in getattr(child, "options", []) or []):
-                return str(child.custom_id)
-    raise AssertionError(f"no select offers {value!r} in {ids(message)}")
-
-
-async def public_click(table: Table, player: Any, label: str) -> Any:
-    result = await player.click(table.table_message(), label=label)
-    assert result.acknowledged and not result.ephemeral, (label, private_text(result))
-    return result
+fixed_seed = pinned_seed()
 
 
 # --- SimCord: the opening, buying, an auction with a restart, ending turns ------------------------
@@ -149,7 +96,7 @@ async def test_scripted_opening_buy_auction_restart_end(
                 break
             buy = next((b for b in shown if b.startswith("Buy for $")), None)
             if buy is not None:
-                state = await state_of(bot)
+                state = await saved_state(bot)
                 place = state.position[state.turn]
                 enabled = not next(
                     c for row in board.components for c in row.children if getattr(c, "label", "") == buy
@@ -186,7 +133,7 @@ async def test_scripted_opening_buy_auction_restart_end(
                 while "Pass" in labels(table.table_message()):
                     await public_click(table, table.on_turn(), "Pass")
                 assert f"{typer.name} wins " in table.recent(3) and " for $25." in table.recent(3)
-                assert (await state_of(bot)).owner[place] == await seat_of(bot, typer)
+                assert (await saved_state(bot)).owner[place] == await seat_of(bot, typer)
                 declined = True
                 continue
             if "Roll" in shown:
@@ -240,7 +187,7 @@ async def test_building_off_turn_and_a_deal(
             built
         )
         panel(await builder.click(built, label="House on Mojave Desert ($50)"))
-        state = await state_of(bot)
+        state = await saved_state(bot)
         assert state.level[1] == state.level[3] == 1 and state.cash[1] == 1400
         assert table.on_turn().id == first.id, "building did not move the turn"
 
@@ -249,7 +196,7 @@ async def test_building_off_turn_and_a_deal(
         assert "Whom is your deal for?" in whom.content
         draft = panel(await first.click(whom, label=builder.name))
         assert "Your deal with" in draft.content and "Send deal" not in labels(draft)
-        draft = panel(await first.select(draft, ["give.6"], custom_id=select_value(draft, "give.6")))
+        draft = panel(await first.select(draft, ["give.6"], custom_id=select_id(draft, "give.6")))
         assert "You give: Lower Haight" in draft.content
         shown_form = await first.click(draft, label="Cash you ask…")
         assert shown_form.modal is not None
@@ -270,7 +217,7 @@ async def test_building_off_turn_and_a_deal(
         assert nosy.ephemeral and "not addressed to you" in private_text(nosy)
         await public_click(table, builder, "Accept #1")
         assert f"{builder.name} accepts deal #1 from {first.name}" in table.recent()
-        state = await state_of(bot)
+        state = await saved_state(bot)
         assert state.owner[6] == 1 and state.cash == [1500 + 120, 1400 - 120]
 
         # Catch me up tells each their own cash and holdings.
@@ -316,17 +263,8 @@ async def test_debt_panel_raises_the_money(
 
 
 def fake_game(state: MonopolyState, players: int) -> Any:
-    seats = [SimpleNamespace(name=f"p{i}", seat=i, user_id=i) for i in range(players)]
-    return SimpleNamespace(
-        row=SimpleNamespace(language="en"),
-        entry=GameEntry(RULES, stub_render, "cogs.monopoly"),
-        seats=seats,
-        names=[s.name for s in seats],
-        state=state,
-        status="active",
-        id=1,
-        waiting=lambda: RULES.waiting_for(state),
-    )
+    entry = GameEntry(RULES, stub_render, "cogs.monopoly")
+    return bare_game(entry, state, [f"p{i}" for i in range(players)])
 
 
 def offered(controls: list[Control]) -> tuple[set[Action], set[str]]:

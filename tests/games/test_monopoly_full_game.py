@@ -62,14 +62,10 @@ from rules.rng import Rng
 from tests.games.test_monopoly_discord import (
     Arranged,
     fixed_seed,  # noqa: F401  (autouse: pins the table seed, so the dice and the game repeat)
-    member_at,
-    panel,
-    private_text,
-    public_click,
-    select_value,
     skip_opening,
 )
 from tests.games.test_monopoly_paths import sound
+from tests.helpers import member_at, panel, private_text, public_click, select_id
 from tests.host.discord_kit import Table, labels, make_bot, open_table, playable
 
 ANA, BOB, CY, DEE = range(4)
@@ -168,7 +164,7 @@ async def deal_for_a_mortgaged_airport(cast: Cast) -> None:
     draft = panel(await ana.click(whom, label=bob.name))
     note = option_note(draft, f"want.{LAX}")
     assert note == f"Airports [Ap] · mortgaged: the receiver pays {money(data.fee(LAX))} or repays", note
-    select = select_value(draft, f"want.{LAX}")
+    select = select_id(draft, f"want.{LAX}")
     draft = panel(await ana.select(draft, [f"want.{LAX}"], custom_id=select))
     draft = panel(await type_amount(ana, draft, "Cash you give…", DEAL_CASH))
     assert f"You give: {money(DEAL_CASH)}\nYou ask for: LAX Airport" in draft.content

@@ -20,21 +20,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 import simcord
 
 from bot.client import GameBot
 from rules.monopoly import RULES, MonopolyRules, MonopolyState, data
 from rules.monopoly.state import Debt, Offer, Terms
 from rules.rng import Rng
-from tests.games.test_monopoly_discord import (
-    Arranged,
+from tests.games.test_monopoly_discord import Arranged, skip_opening
+from tests.helpers import (
+    button,
     member_at,
     panel,
+    pinned_seed,
     private_text,
     public_click,
-    skip_opening,
-    state_of,
+    saved_state,
+    sound_state,
 )
 from tests.host.discord_kit import Table, labels, make_bot, open_table
 
@@ -44,9 +45,7 @@ HAIGHT, ASHBURY, CASTRO = 6, 8, 9  # the light blue group
 ROUTE66, MOJAVE = 1, 3  # the brown group
 
 
-@pytest.fixture(autouse=True)
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
+fixed_seed = pinned_seed()
 
 
 Register = Callable[[MonopolyRules], None]
@@ -54,17 +53,8 @@ Register = Callable[[MonopolyRules], None]
 
 async def sound(bot: GameBot) -> MonopolyState:
     """The saved state, checked against the game's conservation laws."""
-    state = await state_of(bot)
-    assert RULES.invariants(state) == []
+    state: MonopolyState = await sound_state(bot, RULES)
     return state
-
-
-def button(message: Any, label: str) -> Any:
-    for row in message.components:
-        for child in row.children:
-            if getattr(child, "label", None) == label:
-                return child
-    raise AssertionError(f"no {label!r} in {labels(message)}")
 
 
 # --- 1. a deal countered, then withdrawn ------------------------------------------------------
@@ -217,7 +207,7 @@ async def test_shortage_claims_go_to_auction(tmp_path: Path, registered: Registe
         assert bids[0] == "Bid $2", "the kit's quick bids start at the minimum raise"
         await public_click(table, first, bids[-1])
         assert f"bob bids {bids[-1].removeprefix('Bid ')}." in table.recent()
-        state = await state_of(bot)
+        state = await saved_state(bot)
         assert state.auction is not None and state.auction.high_bidder == 1
         high = state.auction.high
         await public_click(table, requester, "Pass")
@@ -321,7 +311,7 @@ async def test_rent_ask_collected_before_the_next_roll(tmp_path: Path, registere
         refused = await third.click(table.table_message(), label=collect)
         assert refused.ephemeral and "no rent to collect" in private_text(refused)
         await public_click(table, payer, "End turn")  # the window stays open past the lander's turn
-        assert collect in labels(table.table_message()) and (await state_of(bot)).turn == 2
+        assert collect in labels(table.table_message()) and (await saved_state(bot)).turn == 2
         assert f"<@{owner.id}>" in table.table_message().content, "the owner is asked too"
         await public_click(table, owner, collect)
         assert f"ana collects ${amount} rent from bob for Napa Valley." in table.recent()

@@ -6,6 +6,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from benchmarks.host_latency import main
 
 
@@ -42,3 +44,29 @@ def test_thread_volume_meets_its_goals() -> None:
     assert [g["game"] for g in summary["games"]] == ["california", "estates", "monopoly"]
     for game in summary["games"]:
         assert game["finished"] and game["max_images_at_once"] == 1 and game["messages_with_images"] == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "argv"),
+    [
+        ("lastwill", ["--seeds", "1", "--repeats", "1"]),
+        ("monopoly", ["--seeds", "1", "--repeats", "1"]),
+        ("estates", ["--seeds", "1", "--repeats", "1"]),
+        ("california", ["--seeds", "1", "--repeat", "1"]),
+    ],
+)
+def test_render_benchmarks_print_their_figures(game: str, argv: list[str]) -> None:
+    """Each renderer benchmark runs (one game, one render) and ends with its JSON figures
+    (timings are not judged here: they depend on the machine)."""
+    import contextlib
+    import importlib
+
+    main = importlib.import_module(f"benchmarks.render_{game}").main
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(argv)
+    figures = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert figures["benchmark"] == f"render_{game}" and figures["renders"] >= 1
+    assert code == (0 if figures["ok"] else 1)
+    for key in ("cold_ms", "median_ms", "p95_ms", "png_bytes_max", "goal_median_ms", "goal_png_bytes"):
+        assert figures[key] > 0, key

@@ -16,6 +16,7 @@ import discord
 import simcord
 
 from bot.client import GameBot
+from tests.helpers import panel, seat_of
 from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
 from tests.toymarket.rules import IMPROVE_COST, LOTS, MarketState, lot_name
 
@@ -56,12 +57,6 @@ async def state_of(bot: GameBot, game_id: int = 1) -> MarketState:
     return state
 
 
-async def seat_of(bot: GameBot, member: Any) -> int:
-    seat = (await bot.sessions.load(1)).seat_of(member.id)
-    assert seat is not None
-    return seat
-
-
 def lots_of(state: MarketState, seat: int) -> list[str]:
     return [lot for index, lot in enumerate(LOTS) if state.owners[index] == seat]
 
@@ -71,13 +66,6 @@ def select_id(message: discord.Message, combine: str) -> str:
     found = [i for i in ids(message) if i.startswith("s:") and i.endswith(f".{combine}")]
     assert found, f"no {combine} select in {ids(message)}"
     return found[0]
-
-
-def panel(result: Any) -> discord.Message:
-    """The private panel a click answered with (shown or edited in place)."""
-    assert result.response is not None and result.response.ephemeral, "a panel is private"
-    message: discord.Message = result.response.message
-    return message
 
 
 async def start_offer(table: Table, proposer: Any, recipient: Any) -> discord.Message:

@@ -15,8 +15,9 @@ import discord
 import simcord
 
 from bot.client import GameBot
+from tests.helpers import panel
 from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
-from tests.host.test_patterns_offers import panel, pings, private, public_requests, state_of
+from tests.host.test_patterns_offers import pings, private, public_requests, state_of
 from tests.toymarket.rules import CARD_VALUES
 
 GAME = "toymarket"

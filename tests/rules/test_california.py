@@ -30,6 +30,7 @@ from rules.california import (
 )
 from rules.california.data import BLUE, BROWN, GRAY, GREEN, PURPLE, RED
 from rules.core import Action, IllegalAction, InvalidOptions, StateError
+from tests.helpers import kinds, refusal
 
 # --- helpers: build positions without breaking conservation ------------------------
 
@@ -105,21 +106,13 @@ def buy(state, seat: int, store: int, slot: int, target):
     return RULES.apply(state, seat, Action("buy", (store, slot, target)))
 
 
-def kinds(events) -> list[str]:
-    return [e.kind for e in events]
-
-
 def sound(state) -> None:
     assert RULES.invariants(state) == []
 
 
 def refused(state, seat: int, action: Action, *words: str) -> str:
     """The action raises IllegalAction, the message has ``words`` and the state is untouched."""
-    before = json.dumps(RULES.dump(state))
-    with pytest.raises(IllegalAction) as info:
-        RULES.apply(state, seat, action)
-    assert json.dumps(RULES.dump(state)) == before
-    message = str(info.value)
+    message = refusal(RULES, state, seat, action)
     for word in words:
         assert word in message, message
     return message

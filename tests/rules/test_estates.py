@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
+from rules.core import Action, Event, InvalidOptions, StateError
 from rules.estates import RULES, board, data
 from rules.estates.state import BID, CHOOSE, DECIDE, OVER, PLACE, EstatesState, Row
+from tests.helpers import kinds, refusal
 
 A = Action
 CUBE = data.TOKEN_CUBE
@@ -26,11 +27,7 @@ def fresh(players: int = 3, seed: int = 7, **options: Any) -> EstatesState:
 
 def refused(state: EstatesState, seat: int, action: Action, message: str) -> None:
     """The action is refused with exactly this sentence and the state is untouched."""
-    before = RULES.dump(state)
-    with pytest.raises(IllegalAction) as info:
-        RULES.apply(state, seat, action)
-    assert str(info.value) == message
-    assert RULES.dump(state) == before
+    assert refusal(RULES, state, seat, action) == message
 
 
 def arrange(state: EstatesState, display: list[list[str]] | None = None, **rows: Any) -> None:
@@ -83,10 +80,6 @@ def take(state: EstatesState, piece: str) -> list[Event]:
     events = auction(state, piece)
     assert state.phase == PLACE and state.winner == state.auctioneer
     return events
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def place_cube(state: EstatesState, token: str, row: str, lot: int) -> list[Event]:

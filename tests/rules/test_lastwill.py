@@ -9,17 +9,19 @@ other ``test_lastwill_*`` files import them from here.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
-from rules.core import Action, Event, IllegalAction, InvalidOptions
+from rules.core import Action, Event, InvalidOptions
 from rules.lastwill import RULES, data
 from rules.lastwill.cards import PROPERTIES
 from rules.lastwill.state import ACTIONS, DISCARD, ERRANDS, PLANNING, LastWillState, Owned, PlanSpace
 from rules.lastwill.turn import start_turn
 from rules.play import canonical, random_playthrough
+from tests.helpers import kinds, refusal
 
 # --- builders ----------------------------------------------------------------------------------
 
@@ -138,19 +140,14 @@ def act(state: LastWillState, seat: int, text: str) -> list[Event]:
 
 
 def refused(state: LastWillState, seat: int, text: str, match: str) -> None:
-    """The action is refused with that sentence and the state is exactly as it was."""
-    before = canonical(RULES.dump(state))
-    with pytest.raises(IllegalAction, match=match):
-        RULES.apply(state, seat, Action.decode(text))
-    assert canonical(RULES.dump(state)) == before
+    """The action is refused with that sentence (``match``, a regular expression) and the state is
+    exactly as it was."""
+    sentence = refusal(RULES, state, seat, Action.decode(text))
+    assert re.search(match, sentence), (match, sentence)
 
 
 def legal(state: LastWillState, seat: int) -> set[str]:
     return {a.encode() for a in RULES.legal_actions(state, seat)}
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def only(events: list[Event], kind: str) -> Event:

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
+from rules.core import Action, Event, InvalidOptions, StateError
 from rules.monopoly import RULES, data, engine, parse_space, space_token
 from rules.monopoly.state import BUY, END, OVER, ROLL, MonopolyState
 from rules.play import canonical, random_playthrough, replay
+from tests.helpers import kinds, refusal
 
 A = Action
 P = parse_space
@@ -49,16 +50,8 @@ def act(state: MonopolyState, seat: int, text: str) -> list[Event]:
     return events
 
 
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
-
-
 def refused(state: MonopolyState, seat: int, text: str, message: str) -> None:
-    before = canonical(RULES.dump(state))
-    with pytest.raises(IllegalAction) as info:
-        RULES.apply(state, seat, Action.decode(text))
-    assert str(info.value) == message
-    assert canonical(RULES.dump(state)) == before
+    assert refusal(RULES, state, seat, Action.decode(text)) == message
 
 
 def give(state: MonopolyState, seat: int, *tokens: str) -> None:

@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from bot.registry import REGISTRY, GameEntry
-from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
+from rules.core import Action, Event, InvalidOptions, StateError
 from rules.play import canonical, random_playthrough, replay
+from tests.helpers import kinds, refusal
 from tests.host import test_contract as contract
 from tests.toymarket import ENTRY
 from tests.toymarket.renderer import render
@@ -65,11 +66,7 @@ def fresh(
 
 def refused(state: MarketState, seat: int, action: Action, sentence: str) -> None:
     """The action is refused with exactly this sentence and the state is untouched."""
-    before = canonical(RULES.dump(state))
-    with pytest.raises(IllegalAction) as info:
-        RULES.apply(state, seat, action)
-    assert str(info.value) == sentence
-    assert canonical(RULES.dump(state)) == before
+    assert refusal(RULES, state, seat, action) == sentence
 
 
 def act(state: MarketState, seat: int, action: Action) -> list[Event]:
@@ -78,10 +75,6 @@ def act(state: MarketState, seat: int, action: Action) -> list[Event]:
     events: list[Event] = RULES.apply(state, seat, action)
     assert RULES.invariants(state) == []
     return events
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def owner(state: MarketState, lot: str) -> int:

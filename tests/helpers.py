@@ -1,0 +1,166 @@
+"""Helpers the tests share: reading events and refusals, arranging rules, and driving tables through SimCord.
+
+The SimCord basics (a bot, a table, a message's ids and labels) are in ``tests/host/discord_kit.py``;
+these are the steps the games' Discord tests (``tests/games``) and the host's pattern tests repeat:
+a private panel and its text, a public click, the saved state, who sits where, a message's
+buttons and selects, a pinned table seed, and a bare game for a presenter below Discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.client import GameBot
+from bot.registry import GameEntry
+from rules.core import Action, Event, IllegalAction
+from rules.play import canonical
+from tests.host.discord_kit import Table, ids, labels
+
+TINY_PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4"
+    b"\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x03\x00\x08\xfc\x02\xfe\xa7\x9a\xa0\xa0\x00\x00\x00\x00IEND"
+    b"\xaeB`\x82"
+)
+"""A one-pixel PNG, for a stand-in board when the picture is not under test."""
+TABLE_SEED = 20261125
+"""The lobby's table seed most Discord tests pin (see :func:`pinned_seed`)."""
+
+
+# --- rules -------------------------------------------------------------------------------------
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def refusal(rules: Any, state: Any, seat: int, action: Action) -> str:
+    """The sentence ``action`` is refused with (``IllegalAction``); the state is exactly as it was."""
+    before = canonical(rules.dump(state))
+    with pytest.raises(IllegalAction) as info:
+        rules.apply(state, seat, action)
+    assert canonical(rules.dump(state)) == before
+    return str(info.value)
+
+
+class ArrangedSetup:
+    """Mixed into a game's rules: ``setup`` also places a test's position (``arrange``), so a
+    restart rebuilds the same game.  ``check_invariants``: the arranged state must keep the
+    game's conservation laws."""
+
+    check_invariants = False
+
+    def __init__(self, arrange: Callable[[Any], None]) -> None:
+        self.arrange = arrange
+
+    def setup(self, players: int, options: Any, seed: int) -> Any:
+        state = super().setup(players, options, seed)  # type: ignore[misc]
+        self.arrange(state)
+        if self.check_invariants:
+            broken = self.invariants(state)  # type: ignore[attr-defined]
+            assert broken == [], broken
+        return state
+
+
+def pinned_seed(seed: int = TABLE_SEED) -> Any:
+    """An autouse fixture (assign it to ``fixed_seed`` in a test module) pinning the lobby's table
+    seed, so every shuffle and every roll, and so the test's expectations, repeat."""
+
+    @pytest.fixture(autouse=True, name="fixed_seed")
+    def pin(monkeypatch: pytest.MonkeyPatch) -> None:
+        """The lobby's table seed, pinned (``tests/helpers.py``: ``pinned_seed``)."""
+        monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: seed)
+
+    return pin
+
+
+def bare_game(
+    entry: GameEntry | None, state: Any, names: Sequence[str], *, first_user: int = 0, status: str = "active"
+) -> Any:
+    """Just enough of a ``LiveGame`` for a presenter, below Discord: table 1 around a bare state."""
+    seats = [SimpleNamespace(name=name, seat=i, user_id=i + first_user) for i, name in enumerate(names)]
+    return SimpleNamespace(
+        row=SimpleNamespace(language="en"),
+        entry=entry,
+        seats=seats,
+        names=[s.name for s in seats],
+        state=state,
+        status=status,
+        id=1,
+        waiting=lambda: entry.rules.waiting_for(state) if entry is not None else set(),
+    )
+
+
+# --- SimCord -----------------------------------------------------------------------------------
+
+
+def buttons(message: discord.Message) -> list[Any]:
+    """Every component of a message (its buttons and selects), row by row."""
+    return [child for row in message.components for child in row.children]  # type: ignore[union-attr]
+
+
+def button(message: discord.Message, label: str) -> Any:
+    """The first component of a message labelled ``label``."""
+    found = [b for b in buttons(message) if getattr(b, "label", None) == label]
+    assert found, f"no button {label!r} in {labels(message)}"
+    return found[0]
+
+
+def select_id(message: discord.Message, value: str) -> str:
+    """The custom_id of the select on a message that offers ``value``."""
+    for child in buttons(message):
+        if any(option.value == value for option in getattr(child, "options", []) or []):
+            return str(child.custom_id)
+    raise AssertionError(f"no select offers {value!r} in {ids(message)}")
+
+
+def panel(result: Any) -> discord.Message:
+    """The private panel a click answered with (shown or edited in place)."""
+    assert result.response is not None and result.response.ephemeral, "a panel is private"
+    message: discord.Message = result.response.message
+    return message
+
+
+def private_text(result: Any) -> str:
+    """What a click answered privately: the ephemeral reply, else the ephemeral followups."""
+    if result.response is not None and result.response.ephemeral:
+        return str(result.response.content)
+    return "\n".join(f.content for f in result.followups if f.ephemeral)
+
+
+async def public_click(table: Table, player: Any, label: str) -> Any:
+    """``player`` clicks ``label`` on the live table, answered publicly."""
+    result = await player.click(table.table_message(), label=label)
+    assert result.acknowledged and not result.ephemeral, (label, private_text(result))
+    return result
+
+
+async def saved_state(bot: GameBot, game_id: int = 1) -> Any:
+    """The state the bot keeps for table ``game_id``."""
+    return (await bot.sessions.load(game_id)).state
+
+
+async def sound_state(bot: GameBot, rules: Any, game_id: int = 1) -> Any:
+    """The saved state, checked against the game's conservation laws."""
+    state = await saved_state(bot, game_id)
+    assert rules.invariants(state) == [], rules.invariants(state)
+    return state
+
+
+async def seat_of(bot: GameBot, member: Any) -> int:
+    """The seat of ``member`` at table 1."""
+    seat = (await bot.sessions.load(1)).seat_of(member.id)
+    assert seat is not None
+    return seat
+
+
+async def member_at(bot: GameBot, table: Table, seat: int) -> Any:
+    """The member sitting in ``seat`` at table 1."""
+    for player in table.players:
+        if await seat_of(bot, player) == seat:
+            return player
+    raise AssertionError(seat)
