@@ -209,6 +209,8 @@ class Words(Presenter):
         lang = self.lang(game)
         params = super().event_params(game, event)
         kind = event.kind
+        if kind == "step_declined":
+            params["what"] = self.t(f"lastwill.declined.{p.get('step')}", lang)
         if kind in ("depreciated", "value_dropped"):
             prop = data.CARDS.get(str(p.get("card")))
             if isinstance(prop, PropertyCard):

@@ -52,7 +52,8 @@ Event kinds and params (public unless marked PRIVATE; ``seat`` is the actor):
   actions      turn_started actions, valet, free; turn_ended unused; playing cards, actions,
                money; companion_added card, as, amount; card_played cards, money, bonus,
                companions; actions_gained card, amount; planner_extra amount; bp_discarded cards,
-               amount; free_token card, companion; value_dropped card, from, to; laid card;
+               amount; step_declined step (bpx | fair | sale), source; free_token card,
+               companion; value_dropped card, from, to; laid card;
                bought card, type, price, free_tokens; maintained card, money, bonus;
                expense_used card, money, bonus; token_placed target, card, companion;
                sold card, price, free; dropped card; switched card, type; secretary_drew deck,

@@ -193,6 +193,10 @@ def options(state: LastWillState) -> list[Action]:
 # --- resolving -------------------------------------------------------------------------------
 
 
+DECLINABLE = frozenset({BPX, FAIR, SALE})
+"""Steps whose "go" means "nothing (more)": told publicly, since the table showed the question."""
+
+
 def _needs_answer(state: LastWillState, pend: Pending) -> bool:
     """Whether the step opens (and the table waits on it), from public facts only.
 
@@ -271,6 +275,10 @@ def answer(state: LastWillState, seat: int, action: Action) -> list[Event]:
     player = state.players[seat]
     events: list[Event] = []
     if kind == "go":
+        if pend.step in DECLINABLE:
+            # Closing the step changes what the table waits for without a card moving: without a
+            # public event the board would not be redrawn and would still show the question.
+            events.append(Event("step_declined", seat, {"step": pend.step, "source": pend.source}))
         pend.steps.pop(0)
     elif kind == WITH:
         card = str(args[0])

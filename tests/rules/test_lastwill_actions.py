@@ -624,3 +624,16 @@ def test_unknown_kinds_are_not_moves() -> None:
     refused(state, 7, "done", "There is no such seat")
     refused(state, 0, "go", "There is no open choice to answer.")
     assert data.CARDS  # the catalogue is loaded
+
+
+def test_declining_a_step_is_told_publicly() -> None:
+    """Bachelor Party's discards declined with no card moving: the table showed the question, so
+    closing it must be a public event (else the board is not redrawn and still asks)."""
+    state = table()
+    hand(state, 0, "BP2", "THE1")
+    act(state, 0, "special.BP2")
+    assert state.pending is not None and RULES.legal_actions(state, 0) == [Action("go")]
+    events = act(state, 0, "go")
+    declined = [e for e in events if e.kind == "step_declined"]
+    assert declined and declined[0].visible_to is None and declined[0].params["step"] == "bpx"
+    assert state.pending is None
