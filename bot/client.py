@@ -31,6 +31,7 @@ from bot.ui.lobby_message import LobbyDesk
 from bot.ui.nudges import Nudges
 from bot.ui.players import PlayerDesk
 from bot.ui.tables import Tables
+from bot.ui.translator import CatalogTranslator
 from bot.ui.undo import UndoDesk
 
 log = logging.getLogger(__name__)
@@ -88,8 +89,10 @@ class GameBot(commands.Bot):
             MineService(self.sessions),
             StatsService(self.sessions),
             ServerSettings(self.store),
-            self.settings.language,
+            self.reader,
         )
+        # Command names and descriptions in every language we have (sent with tree.sync).
+        await self.tree.set_translator(CatalogTranslator(self.catalog))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.load_extension("cogs.lobby")
         await self.load_extension("cogs.tasks")
@@ -115,6 +118,22 @@ class GameBot(commands.Bot):
         except StoreError as exc:
             log.error("could not check the tables after connecting: %s", exc)
 
+    def server_language(self, interaction: discord.Interaction) -> str:
+        """The server's preferred language when we have a catalog for it, else the bot's
+        (``GAMEHOST_LANGUAGE``, English by default): a new table's, and the fallback of a
+        player's own answers."""
+        guild = interaction.guild
+        for locale in (guild.preferred_locale if guild is not None else None, interaction.guild_locale):
+            found = self.catalog.match(locale)
+            if found is not None:
+                return found
+        return self.settings.language
+
+    def reader(self, interaction: discord.Interaction) -> str:
+        """The language of an answer only this player reads: their Discord locale when we have
+        it, else the server's (:meth:`server_language`)."""
+        return self.catalog.match(interaction.locale) or self.server_language(interaction)
+
     def handler(self, kind: str) -> Handler:
         """Who answers a component id of this kind (:class:`bot.ui.components.Router`)."""
         handlers: dict[str, Handler] = {
@@ -136,7 +155,7 @@ class GameBot(commands.Bot):
         database that stopped working or a bug, so the player never sees "This
         interaction failed" and is never told something succeeded when it did not.
         """
-        language = self.settings.language
+        language = self.reader(interaction)
         try:
             await work
         except StoreError as exc:
@@ -166,12 +185,14 @@ class GameBot(commands.Bot):
             and not answered
         ):
             log.debug("refused unknown component id from user %s", interaction.user.id)
-            await safe.reply(interaction, self.catalog.text("host.unknown_component"))
+            await safe.reply(
+                interaction, self.catalog.text("host.unknown_component", self.reader(interaction))
+            )
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        language = self.settings.language
+        language = self.reader(interaction)
         if isinstance(error, app_commands.NoPrivateMessage):
             await safe.reply(interaction, self.catalog.text("host.refuse.dm", language))
             return

@@ -43,6 +43,17 @@ def clip(text: str, limit: int = 2000) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def available_languages(directory: Path = LOCALES) -> list[tuple[str, str]]:
+    """``(code, name)`` of every catalog, its name as its own speakers write it (``language.name``):
+    the choices of ``/game new``'s ``language`` option, read when the command is defined."""
+    found: list[tuple[str, str]] = []
+    for path in sorted(directory.glob("*.toml")):
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        name = table.get("language", {}).get("name", path.stem)
+        found.append((path.stem, str(name)))
+    return found
+
+
 class _Params(dict[str, Any]):
     """Missing parameters show as ``{name}`` instead of crashing a reply."""
 
@@ -75,6 +86,26 @@ class Catalog:
     def extend(self, language: str, entries: Mapping[str, str]) -> None:
         """Add keys (used by test-only games that ship their own text)."""
         self._messages.setdefault(language, {}).update(entries)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages we have a catalog for (``"en"``, ``"fr"``), in order."""
+        return tuple(sorted(self._messages))
+
+    def match(self, locale: object) -> str | None:
+        """Our language for a Discord locale (``"fr"`` -> ``"fr"``, ``"en-GB"`` -> ``"en"``), or
+        ``None`` when we have no catalog for it (or there is no locale)."""
+        if locale is None:
+            return None
+        code = str(locale).strip().lower().replace("_", "-")
+        for candidate in (code, code.partition("-")[0]):
+            if candidate and candidate in self._messages:
+                return candidate
+        return None
+
+    def own(self, key: str, language: str) -> str | None:
+        """``key``'s template in ``language`` itself, with no English fallback (``None`` if absent)."""
+        return self._messages.get(language, {}).get(key)
 
     def has(self, key: str, language: str = DEFAULT_LANGUAGE) -> bool:
         return key in self._messages.get(language, {}) or key in self._messages.get(DEFAULT_LANGUAGE, {})

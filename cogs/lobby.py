@@ -16,10 +16,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.export import export_game
+from bot.i18n import available_languages
 from bot.services.clocks import MAX_AWAY_DAYS, ClockReport, hours_option
 from bot.session import LiveGame, Refusal
 from bot.ui import safe
 from bot.ui.components import lobby_button
+from bot.ui.translator import choice
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -27,6 +29,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OPEN = ("lobby", "active")
+LANGUAGES = [app_commands.Choice(name=name, value=code) for code, name in available_languages()]
+"""``/game new``'s ``language`` choices: one per catalog in ``bot/locales``, named in itself
+(never translated: a French speaker looks for "Français", an English one for "English")."""
+NOTIFY = "commands.game.notify.choice.how."
+RESET = "commands.game.settings.choice.reset."
+"""Catalog keys of the choices' names, for their translations (:mod:`bot.ui.translator`)."""
 ENDED = ("finished", "abandoned", "broken")
 
 
@@ -42,11 +50,19 @@ class LobbyCog(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
-    def t(self, key: str, /, **params: object) -> str:
-        return self.bot.catalog.text(key, self.bot.settings.language, **params)
+    def t(self, lang: str, key: str, /, **params: object) -> str:
+        return self.bot.catalog.text(key, lang, **params)
 
-    async def _refuse(self, interaction: discord.Interaction, refusal: Refusal) -> None:
-        await self.bot.tables.refuse(interaction, refusal, self.bot.settings.language)
+    async def _refuse(
+        self, interaction: discord.Interaction, refusal: Refusal, fallback: str | None = None
+    ) -> None:
+        """A refusal in the player's language, else ``fallback`` (the table's, once the command
+        found its table), else the server's."""
+        await self.bot.tables.refuse(interaction, refusal, fallback or self.bot.server_language(interaction))
+
+    def _for(self, interaction: discord.Interaction, table: LiveGame) -> str:
+        """The language of an answer to this player about ``table``: theirs, else the table's."""
+        return self.bot.tables.reader(interaction, table.row.language)
 
     async def _table(
         self, interaction: discord.Interaction, table: int | None, *, ended: bool = False
@@ -82,7 +98,9 @@ class LobbyCog(commands.Cog):
         options="Optional table options, e.g. rounds=3",
         remind="Remind a player we wait on after… (e.g. 24h, 2d, off; default: the server's)",
         timer="Make the default move for a player we waited on for… (e.g. 48h, off; default: the server's)",
+        language="The table's language: its messages, buttons and images (default: the server's)",
     )
+    @app_commands.choices(language=LANGUAGES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -90,7 +108,11 @@ class LobbyCog(commands.Cog):
         options: str | None = None,
         remind: str | None = None,
         timer: str | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
+        lang = self.bot.reader(interaction)
+        # The table's own language: asked for, else the server's when we have it, else the bot's.
+        table_language = language.value if language is not None else self.bot.server_language(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._refuse(interaction, Refusal("host.refuse.dm"))
             return
@@ -105,7 +127,7 @@ class LobbyCog(commands.Cog):
                 host_name=interaction.user.display_name,
                 guild_id=interaction.guild_id,
                 channel_id=place.id if place is not None else interaction.channel_id,
-                language=self.bot.settings.language,
+                language=table_language,
                 remind_hours=remind_hours,
                 timer_hours=timer_hours,
             )
@@ -126,7 +148,7 @@ class LobbyCog(commands.Cog):
             await self.bot.lobby.close(
                 game.id, interaction.user.id, moderator=True, status="abandoned", reason="not posted"
             )
-            await safe.reply(interaction, self.t("host.internal_error"))
+            await safe.reply(interaction, self.t(lang, "host.internal_error"))
             return
         await desk.opened(game, message)
 
@@ -148,25 +170,27 @@ class LobbyCog(commands.Cog):
 
     @game.command(name="list", description="Tables in this server")
     async def list_(self, interaction: discord.Interaction) -> None:
+        lang = self.bot.reader(interaction)
         if interaction.guild_id is None:
             await self._refuse(interaction, Refusal("host.refuse.dm"))
             return
         rows = await self.bot.store.games(guild_id=interaction.guild_id, statuses=OPEN)
         if not rows:
-            await safe.reply(interaction, self.t("host.lobby.list_empty"))
+            await safe.reply(interaction, self.t(lang, "host.lobby.list_empty"))
             return
-        lines = [self.t("host.lobby.list_head")]
+        lines = [self.t(lang, "host.lobby.list_head")]
         for row in rows[-20:]:
             game = await self.bot.sessions.load(row.id)
             extra = ""
             if game.status == "active":
                 waiting = ", ".join(game.names[s] for s in sorted(game.waiting()))
-                extra = self.t("host.lobby.list_waiting", players=waiting)
+                extra = self.t(lang, "host.lobby.list_waiting", players=waiting)
                 # The last *public* move: the moment of a hidden one (a stow) is hidden too.
                 if row.public_at is not None:
-                    extra += self.t("host.lobby.list_last", at=int(row.public_at))
+                    extra += self.t(lang, "host.lobby.list_last", at=int(row.public_at))
             lines.append(
                 self.t(
+                    lang,
                     "host.lobby.list_line",
                     id=row.id,
                     game=game.entry.rules.title,
@@ -182,8 +206,10 @@ class LobbyCog(commands.Cog):
     @game.command(name="show", description="Post the current table message again")
     @app_commands.describe(table="Table number (default: the table in this channel)")
     async def show(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        lang = self.bot.reader(interaction)
         try:
             game = await self._table(interaction, table, ended=True)
+            lang = self._for(interaction, game)
             if game.status not in ("active", "finished", "abandoned"):
                 raise Refusal("host.refuse.not_started" if game.status == "lobby" else "host.refuse.over")
             # A repost moves the board to the bottom of the thread: the players' call, not a spectator's.
@@ -191,13 +217,13 @@ class LobbyCog(commands.Cog):
             if game.seat_of(interaction.user.id) is None and not moderator:
                 raise Refusal("host.refuse.players_only")
         except Refusal as refusal:
-            await self._refuse(interaction, refusal)
+            await self._refuse(interaction, refusal, lang)
             return
         # Post first, then say what happened: posting may take a few retries.
         await safe.defer(interaction, thinking=True, ephemeral=True)
         posted = await self.bot.tables.refresh(game)
         await safe.reply(
-            interaction, self.t("host.lobby.shown" if posted else "host.lobby.show_failed", id=game.id)
+            interaction, self.t(lang, "host.lobby.shown" if posted else "host.lobby.show_failed", id=game.id)
         )
 
     # -- /game leave -----------------------------------------------------------------------------
@@ -205,29 +231,33 @@ class LobbyCog(commands.Cog):
     @game.command(name="leave", description="Leave a table")
     @app_commands.describe(table="Table number (default: the table in this channel)")
     async def leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        lang = self.bot.reader(interaction)
         try:
             game = await self._table(interaction, table)
+            lang = self._for(interaction, game)
             if game.seat_of(interaction.user.id) is None:
                 raise Refusal("host.refuse.not_seated")
             if game.status == "lobby":
                 await self.bot.lobby.leave(game.id, interaction.user.id)
-                await safe.reply(interaction, self.t("host.lobby.left_lobby", id=game.id))
+                await safe.reply(interaction, self.t(lang, "host.lobby.left_lobby", id=game.id))
                 await self.bot.lobby_desk.edit(await self.bot.sessions.load(game.id))
                 return
         except Refusal as refusal:
-            await self._refuse(interaction, refusal)
+            await self._refuse(interaction, refusal, lang)
             return
         view = discord.ui.View(timeout=None)
-        view.add_item(lobby_button(game.id, "withdraw", self.t("host.lobby.withdraw"), "danger"))
-        await safe.reply(interaction, self.t("host.lobby.confirm_withdraw"), view=view)
+        view.add_item(lobby_button(game.id, "withdraw", self.t(lang, "host.lobby.withdraw"), "danger"))
+        await safe.reply(interaction, self.t(lang, "host.lobby.confirm_withdraw"), view=view)
 
     # -- /game abandon ---------------------------------------------------------------------------
 
     @game.command(name="abandon", description="Close a table (host or Manage Server)")
     @app_commands.describe(table="Table number (default: the table in this channel)")
     async def abandon(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        lang = self.bot.reader(interaction)
         try:
             found = await self._table(interaction, table)
+            lang = self._for(interaction, found)
             moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
             game = await self.bot.lobby.close(
                 found.id,
@@ -237,14 +267,14 @@ class LobbyCog(commands.Cog):
                 reason=f"abandoned by {interaction.user.display_name}",
             )
         except Refusal as refusal:
-            await self._refuse(interaction, refusal)
+            await self._refuse(interaction, refusal, lang)
             return
-        await safe.reply(interaction, self.t("host.lobby.abandoned_done", id=game.id))
+        await safe.reply(interaction, self.t(lang, "host.lobby.abandoned_done", id=game.id))
         if found.status == "lobby":
             await self.bot.lobby_desk.edit(game)
         else:
             await self.bot.tables.close_table(
-                game, [self.t("host.abandoned", player=interaction.user.display_name)]
+                game, [self.t(game.row.language, "host.abandoned", player=interaction.user.display_name)]
             )
 
     # -- /game export ----------------------------------------------------------------------------
@@ -252,6 +282,7 @@ class LobbyCog(commands.Cog):
     @game.command(name="export", description="Download a finished game (seed and every move) as JSON")
     @app_commands.describe(table="Table number (default: the table in this channel)")
     async def export(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        lang = self.bot.reader(interaction)
         try:
             if interaction.guild_id is None:
                 raise Refusal("host.refuse.dm")
@@ -261,15 +292,16 @@ class LobbyCog(commands.Cog):
                 game = await self.bot.sessions.load(table)
                 if game.row.guild_id != interaction.guild_id:
                     raise Refusal("host.refuse.no_game", game_id=table)
+            lang = self._for(interaction, game)
             if game.status in ("lobby", "active"):
                 raise Refusal("host.refuse.export_running")
         except Refusal as refusal:
-            await self._refuse(interaction, refusal)
+            await self._refuse(interaction, refusal, lang)
             return
         data = await export_game(self.bot.store, game.id)
         payload = json.dumps(data, indent=1).encode()
         file = discord.File(io.BytesIO(payload), filename=f"game-{game.id}.json")
-        await safe.reply(interaction, self.t("host.lobby.export_ready", id=game.id), file=file)
+        await safe.reply(interaction, self.t(lang, "host.lobby.export_ready", id=game.id), file=file)
 
     # -- slow games: notify, away --------------------------------------------------------------
     #
@@ -280,18 +312,19 @@ class LobbyCog(commands.Cog):
     @app_commands.describe(how="A ping in the table's thread, a direct message, or no reminders")
     @app_commands.choices(
         how=[
-            app_commands.Choice(name="ping me in the table's thread", value="thread"),
-            app_commands.Choice(name="send me a direct message", value="dm"),
-            app_commands.Choice(name="no reminders", value="none"),
+            choice("ping me in the table's thread", "thread", NOTIFY + "thread"),
+            choice("send me a direct message", "dm", NOTIFY + "dm"),
+            choice("no reminders", "none", NOTIFY + "none"),
         ]
     )
     async def set_notify(self, interaction: discord.Interaction, how: app_commands.Choice[str]) -> None:
+        lang = self.bot.reader(interaction)
         try:
             await self.bot.scheduler.reminders.set_notify(interaction.user.id, how.value)
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
             return
-        await safe.reply(interaction, self.t(f"host.notify.{how.value}"))
+        await safe.reply(interaction, self.t(lang, f"host.notify.{how.value}"))
 
     @game.command(name="away", description="Away for a few days: no reminders, and your turn timers wait")
     @app_commands.describe(days=f"How many days (1 to {MAX_AWAY_DAYS}; 0: I am back)", back="I am back early")
@@ -301,12 +334,13 @@ class LobbyCog(commands.Cog):
         days: app_commands.Range[int, 0, MAX_AWAY_DAYS] | None = None,
         back: bool = False,
     ) -> None:
+        lang = self.bot.reader(interaction)
         if days is None and not back:
             away_until = await self.bot.clocks.away_until(interaction.user.id)
             if away_until is not None:
-                await safe.reply(interaction, self.t("host.away.still", until=int(away_until)))
+                await safe.reply(interaction, self.t(lang, "host.away.still", until=int(away_until)))
             else:
-                await safe.reply(interaction, self.t("host.away.not_away"))
+                await safe.reply(interaction, self.t(lang, "host.away.not_away"))
             return
         try:
             until, games = await self.bot.clocks.set_away(interaction.user.id, 0 if back else days or 0)
@@ -314,9 +348,9 @@ class LobbyCog(commands.Cog):
             await self._refuse(interaction, refusal)
             return
         if until is None:
-            await safe.reply(interaction, self.t("host.away.back"))
+            await safe.reply(interaction, self.t(lang, "host.away.back"))
         else:
-            await safe.reply(interaction, self.t("host.away.set", until=int(until)))
+            await safe.reply(interaction, self.t(lang, "host.away.set", until=int(until)))
         for game_id in games:  # their boards say "away until …", or no longer
             await self.bot.tables.redraw(game_id)
 
@@ -333,12 +367,14 @@ class LobbyCog(commands.Cog):
         remind: str | None = None,
         timer: str | None = None,
     ) -> None:
+        lang = self.bot.reader(interaction)
         try:
             game = await self._table(interaction, table)
+            lang = self._for(interaction, game)
             if remind is None and timer is None:
                 report = await self.bot.clocks.report(game.id)
                 await safe.reply(
-                    interaction, self.t("host.timer.clock", id=game.id, clock=self._clock(report))
+                    interaction, self.t(lang, "host.timer.clock", id=game.id, clock=self._clock(lang, report))
                 )
                 return
             moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
@@ -346,23 +382,25 @@ class LobbyCog(commands.Cog):
                 game.id, interaction.user.id, moderator=moderator, remind=remind, timer=timer
             )
         except Refusal as refusal:
-            await self._refuse(interaction, refusal)
+            await self._refuse(interaction, refusal, lang)
             return
-        await safe.reply(interaction, self.t("host.timer.changed", id=game.id, clock=self._clock(report)))
+        await safe.reply(
+            interaction, self.t(lang, "host.timer.changed", id=game.id, clock=self._clock(lang, report))
+        )
 
-    def _clock(self, report: ClockReport) -> str:
+    def _clock(self, lang: str, report: ClockReport) -> str:
         """``reminders after 24 h (default) · default move after 48 h``."""
         hours, own = report.hours, report.own
-        mark = self.t("host.timer.default_mark")
+        mark = self.t(lang, "host.timer.default_mark")
         remind = (
-            self.t("host.timer.remind_every", hours=hours.remind)
+            self.t(lang, "host.timer.remind_every", hours=hours.remind)
             if hours.remind
-            else self.t("host.timer.remind_off")
+            else self.t(lang, "host.timer.remind_off")
         ) + (mark if own.remind_hours is None else "")
         timer = (
-            self.t("host.timer.timer_after", hours=hours.timer)
+            self.t(lang, "host.timer.timer_after", hours=hours.timer)
             if hours.timer
-            else self.t("host.timer.timer_off")
+            else self.t(lang, "host.timer.timer_off")
         ) + (mark if own.timer_hours is None else "")
         return f"{remind} · {timer}"
 
@@ -408,9 +446,9 @@ class LobbyCog(commands.Cog):
     )
     @app_commands.choices(
         reset=[
-            app_commands.Choice(name="tables open where /game new is typed", value="channel"),
-            app_commands.Choice(name="anyone may open tables", value="role"),
-            app_commands.Choice(name="the bot's default reminder and timer", value="clocks"),
+            choice("tables open where /game new is typed", "channel", RESET + "channel"),
+            choice("anyone may open tables", "role", RESET + "role"),
+            choice("the bot's default reminder and timer", "clocks", RESET + "clocks"),
         ]
     )
     async def server_settings(
@@ -442,14 +480,33 @@ class LobbyCog(commands.Cog):
             await self._refuse(interaction, refusal)
             return
         rules = entry.rules
-        lang = self.bot.settings.language
-        head = self.t("host.lobby.rules_head", game=rules.title, min=rules.min_players, max=rules.max_players)
-        body = self.t(f"{entry.name}.rules")
-        options = "\n".join(f"`{o.name}` (default {o.default}): {o.help}" for o in rules.options)
+        lang = await self._rules_language(interaction, entry.name)
+        head = self.t(
+            lang, "host.lobby.rules_head", game=rules.title, min=rules.min_players, max=rules.max_players
+        )
+        body = self.t(lang, f"{entry.name}.rules")
+        options = "\n".join(
+            self.t(lang, "host.lobby.rules_option", name=o.name, default=o.default, help=o.help)
+            for o in rules.options
+        )
         presenter = self.bot.tables.presenters.get(entry.name)
         rulings = "\n".join(presenter.rulings(lang)) if presenter is not None else ""
         # Longer than one message (a game's rulings): several ephemeral messages, cut between lines.
         await safe.reply_long(interaction, "\n".join(p for p in (head, body, options, rulings) if p))
+
+    async def _rules_language(self, interaction: discord.Interaction, game: str) -> str:
+        """The language of ``/game rules``: a table's, when it is asked about the game of the table
+        in this channel or thread (its players read the rules in the words of its board), else
+        the player's own (else the server's)."""
+        if interaction.guild_id is not None and interaction.channel_id is not None:
+            here = await self.bot.store.games_in_channel(interaction.channel_id, OPEN + ENDED)
+            channel = interaction.channel_id
+            same = [
+                row for row in here if row.game == game and (row.status in OPEN or row.thread_id == channel)
+            ]
+            if same:
+                return same[-1].language
+        return self.bot.reader(interaction)
 
     @rules.autocomplete("name")
     async def _rules_names(
@@ -466,7 +523,7 @@ class LobbyCog(commands.Cog):
             if seat is not None and row.table_channel_id:
                 await safe.send(
                     self.bot.tables.channel(row.table_channel_id),
-                    content=self.t("host.member_left", player=game.names[seat]),
+                    content=self.t(game.row.language, "host.member_left", player=game.names[seat]),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
 

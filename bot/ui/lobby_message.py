@@ -63,7 +63,9 @@ class LobbyDesk:
                 return
             elif op == "withdraw":
                 game = await self.lobby.withdraw(game_id, user.id, user.display_name)
-                await safe.reply(interaction, self.tables.t("host.left_game", language))
+                await safe.reply(
+                    interaction, self.tables.t("host.left_game", self.tables.reader(interaction, language))
+                )
                 await self.tables.close_table(
                     game, [self.tables.t("host.abandoned_by", language, player=user.display_name)]
                 )
@@ -81,10 +83,11 @@ class LobbyDesk:
         old = await self.tables.sessions.load(game_id)
         game, created = await self.lobby.rematch(game_id, user.id, user.display_name)
         channel_id = game.row.table_channel_id or 0
-        lang = game.row.language
+        lang = game.row.language  # the rematch keeps the table's language
+        mine = self.tables.reader(interaction, lang)  # what only the player who asked reads
         if not created:
             await safe.reply(
-                interaction, self.tables.t("host.rematch.exists", lang, id=game.id, channel=channel_id)
+                interaction, self.tables.t("host.rematch.exists", mine, id=game.id, channel=channel_id)
             )
             return
         await safe.defer(interaction, thinking=True, ephemeral=True)
@@ -97,14 +100,14 @@ class LobbyDesk:
             await safe.reply(
                 interaction,
                 self.tables.t(
-                    "host.rematch.opened", lang, id=game.id, channel=game.row.table_channel_id or 0
+                    "host.rematch.opened", mine, id=game.id, channel=game.row.table_channel_id or 0
                 ),
             )
         else:
             await self.lobby.close(
                 game.id, user.id, moderator=True, status="abandoned", reason="not posted", lobby_only=True
             )
-            await safe.reply(interaction, self.tables.t("host.internal_error", lang))
+            await safe.reply(interaction, self.tables.t("host.internal_error", mine))
 
     async def post_lobby(self, game: LiveGame, *, extra: str = "", mention: list[int] | None = None) -> bool:
         """Post a lobby message in the game's channel and open its thread; ``False`` when Discord

@@ -10,7 +10,7 @@ talks to Discord.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
@@ -51,7 +51,7 @@ class PlayerDesk:
         mine: MineService,
         stats: StatsService,
         settings: ServerSettings,
-        language: str,
+        reader: Callable[[discord.Interaction], str],
     ) -> None:
         self.desk = desk
         self.tables = desk.tables
@@ -59,15 +59,17 @@ class PlayerDesk:
         self.mine_service = mine
         self.stats_service = stats
         self.settings = settings
-        self.language = language
+        self.reader = reader
+        """The language of one player's answers (``GameBot.reader``: their locale, else the server's)."""
 
-    def t(self, key: str, /, **params: object) -> str:
-        return self.tables.t(key, self.language, **params)
+    def t(self, lang: str, key: str, /, **params: object) -> str:
+        return self.tables.t(key, lang, **params)
 
     # -- /game mine ------------------------------------------------------------------------------
 
     async def mine(self, interaction: discord.Interaction) -> None:
         """Your tables in this server; in a direct message, in every server, grouped by server."""
+        lang = self.reader(interaction)
         client = self.tables.client
         guild_id = interaction.guild_id
         tables = await self.mine_service.tables(interaction.user.id, guild_id=guild_id)
@@ -76,12 +78,14 @@ class PlayerDesk:
             tables = [table for table in tables if table.guild_id and client.get_guild(table.guild_id)]
         if not tables:
             await safe.reply(
-                interaction, self.t("host.mine.none_here" if guild_id else "host.mine.none_anywhere")
+                interaction, self.t(lang, "host.mine.none_here" if guild_id else "host.mine.none_anywhere")
             )
             return
-        lines = [self.t("host.mine.head_here" if guild_id else "host.mine.head_anywhere", count=len(tables))]
+        lines = [
+            self.t(lang, "host.mine.head_here" if guild_id else "host.mine.head_anywhere", count=len(tables))
+        ]
         if guild_id is not None:
-            lines.extend(self._table_line(table) for table in tables)
+            lines.extend(self._table_line(lang, table) for table in tables)
         else:
             servers: dict[int, list[MyTable]] = {}
             for table in tables:
@@ -89,43 +93,47 @@ class PlayerDesk:
             names = {gid: _guild_name(client, gid) for gid in servers}
             # The server with a table waiting for you first, then by name.
             for gid in sorted(servers, key=lambda g: (min(t.order for t in servers[g]), names[g].lower())):
-                lines.append(self.t("host.mine.server", server=names[gid]))
-                lines.extend(self._table_line(table) for table in servers[gid])
-        await safe.reply(interaction, self._fit(lines), suppress_embeds=True)
+                lines.append(self.t(lang, "host.mine.server", server=names[gid]))
+                lines.extend(self._table_line(lang, table) for table in servers[gid])
+        await safe.reply(interaction, self._fit(lang, lines), suppress_embeds=True)
 
-    def _table_line(self, table: MyTable) -> str:
+    def _table_line(self, lang: str, table: MyTable) -> str:
         url = jump_url(table.guild_id, table.channel_id, table.message_id)
-        link = self.t("host.mine.link", url=url) if url else ""
-        last = self.t("host.mine.last", at=int(table.last_move)) if table.last_move else ""
+        link = self.t(lang, "host.mine.link", url=url) if url else ""
+        last = self.t(lang, "host.mine.last", at=int(table.last_move)) if table.last_move else ""
         if table.your_move:
-            return self.t("host.mine.your_move", game=table.title, id=table.game_id, last=last, link=link)
+            return self.t(
+                lang, "host.mine.your_move", game=table.title, id=table.game_id, last=last, link=link
+            )
         if table.status == "active":
             return self.t(
+                lang,
                 "host.mine.running",
                 game=table.title,
                 id=table.game_id,
-                players=", ".join(table.waiting) or self.t("host.nobody"),
+                players=", ".join(table.waiting) or self.t(lang, "host.nobody"),
                 last=last,
                 link=link,
             )
         return self.t(
+            lang,
             "host.mine.lobby",
             game=table.title,
             id=table.game_id,
             count=table.seated,
             min=table.min_players,
             max=table.max_players,
-            host=self.t("host.mine.you_host") if table.host else "",
+            host=self.t(lang, "host.mine.you_host") if table.host else "",
             link=link,
         )
 
-    def _fit(self, lines: Sequence[str]) -> str:
+    def _fit(self, lang: str, lines: Sequence[str]) -> str:
         """As many lines as fit one message, then how many were left out."""
         kept: list[str] = []
         size = 0
         for index, line in enumerate(lines):
             if size + len(line) + 1 > LIMIT - 40:
-                kept.append(self.t("host.mine.more", count=len(lines) - index))
+                kept.append(self.t(lang, "host.mine.more", count=len(lines) - index))
                 break
             kept.append(line)
             size += len(line) + 1
@@ -138,23 +146,25 @@ class PlayerDesk:
     ) -> None:
         """A player's games played and won, and their average time to move (here, or in a direct
         message your own, over every server)."""
+        lang = self.reader(interaction)
         try:
             entry = self.lobby.entry(game) if game else None
             who = player or interaction.user
             if interaction.guild_id is None and who.id != interaction.user.id:
                 raise Refusal("host.stats.own_only")
         except Refusal as refusal:
-            await self.tables.refuse(interaction, refusal, self.language)
+            await self.tables.refuse(interaction, refusal, lang)
             return
         record = await self.stats_service.record(
             who.id, guild_id=interaction.guild_id, game=entry.name if entry else None
         )
-        title = entry.rules.title if entry else self.t("host.stats.all_games")
-        scope = self.t("host.stats.here" if interaction.guild_id else "host.stats.everywhere")
-        lines = [self.t("host.stats.head", player=who.display_name, game=title, scope=scope)]
+        title = entry.rules.title if entry else self.t(lang, "host.stats.all_games")
+        scope = self.t(lang, "host.stats.here" if interaction.guild_id else "host.stats.everywhere")
+        lines = [self.t(lang, "host.stats.head", player=who.display_name, game=title, scope=scope)]
         if record.played:
             lines.append(
                 self.t(
+                    lang,
                     "host.stats.played",
                     played=record.played,
                     won=record.won,
@@ -162,40 +172,43 @@ class PlayerDesk:
                 )
             )
         else:
-            lines.append(self.t("host.stats.none"))
+            lines.append(self.t(lang, "host.stats.none"))
         if record.waited is not None:
             lines.append(
                 self.t(
-                    f"host.stats.pace_{plural(self.language, record.answered)}",
-                    time=self.duration(record.waited),
+                    lang,
+                    f"host.stats.pace_{plural(lang, record.answered)}",
+                    time=self.duration(lang, record.waited),
                     moves=record.answered,
                 )
             )
         else:
-            lines.append(self.t("host.stats.pace_unknown"))
+            lines.append(self.t(lang, "host.stats.pace_unknown"))
         if record.timeouts:
-            lines.append(self.t("host.stats.timeouts", count=record.timeouts))
+            lines.append(self.t(lang, "host.stats.timeouts", count=record.timeouts))
         await safe.reply(interaction, "\n".join(lines))
 
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         """This server's best players at one game: most wins, then the best share of wins."""
+        lang = self.reader(interaction)
         try:
             if interaction.guild_id is None:
                 raise Refusal("host.refuse.dm")
             entry = self.lobby.entry(game)
         except Refusal as refusal:
-            await self.tables.refuse(interaction, refusal, self.language)
+            await self.tables.refuse(interaction, refusal, lang)
             return
         placed = await self.stats_service.leaderboard(interaction.guild_id, entry.name)
         title = entry.rules.title
         if not placed:
-            await safe.reply(interaction, self.t("host.stats.board_empty", game=title))
+            await safe.reply(interaction, self.t(lang, "host.stats.board_empty", game=title))
             return
-        lines = [self.t("host.stats.board_head", game=title)]
+        lines = [self.t(lang, "host.stats.board_head", game=title)]
         for line in placed:
             row = line.row
             lines.append(
                 self.t(
+                    lang,
                     "host.stats.board_line",
                     place=line.place,
                     player=clip(row.name, 40),
@@ -204,25 +217,25 @@ class PlayerDesk:
                     rate=_percent(row.won, row.played),
                 )
             )
-        lines.append(self.t("host.stats.board_note"))
+        lines.append(self.t(lang, "host.stats.board_note"))
         await safe.reply(interaction, "\n".join(lines))
 
-    def duration(self, seconds: float) -> str:
+    def duration(self, lang: str, seconds: float) -> str:
         """ "under a minute", "25 min", "3 h 20 min", "2 d 5 h": rounded to what a reader needs."""
         minutes = int(seconds // 60)
         if minutes < 1:
-            return self.t("host.stats.under_minute")
+            return self.t(lang, "host.stats.under_minute")
         if minutes < 60:
-            return self.t("host.stats.minutes", minutes=minutes)
+            return self.t(lang, "host.stats.minutes", minutes=minutes)
         hours, minutes = divmod(minutes, 60)
         if hours < 24:
             if minutes == 0:
-                return self.t("host.stats.hours", hours=hours)
-            return self.t("host.stats.hours_minutes", hours=hours, minutes=minutes)
+                return self.t(lang, "host.stats.hours", hours=hours)
+            return self.t(lang, "host.stats.hours_minutes", hours=hours, minutes=minutes)
         days, hours = divmod(hours, 24)
         if hours == 0:
-            return self.t("host.stats.days", days=days)
-        return self.t("host.stats.days_hours", days=days, hours=hours)
+            return self.t(lang, "host.stats.days", days=days)
+        return self.t(lang, "host.stats.days_hours", days=days, hours=hours)
 
     # -- /game settings --------------------------------------------------------------------------
 
@@ -237,6 +250,7 @@ class PlayerDesk:
         reset: str | None,
     ) -> None:
         """Show (no options) or change the server's settings; Manage Server only."""
+        lang = self.reader(interaction)
         try:
             if interaction.guild_id is None:
                 raise Refusal("host.refuse.dm")
@@ -246,7 +260,9 @@ class PlayerDesk:
                 raise Refusal("host.settings.bad_channel")
             if all(option is None for option in (remind, timer, channel, role, reset)):
                 current = await self.settings.get(interaction.guild_id)
-                await safe.reply(interaction, self._settings_text(current, self.t("host.settings.head")))
+                await safe.reply(
+                    interaction, self._settings_text(lang, current, self.t(lang, "host.settings.head"))
+                )
                 return
             changed = await self.settings.change(
                 interaction.guild_id,
@@ -257,40 +273,52 @@ class PlayerDesk:
                 reset=reset,
             )
         except Refusal as refusal:
-            await self.tables.refuse(interaction, refusal, self.language)
+            await self.tables.refuse(interaction, refusal, lang)
             return
-        await safe.reply(interaction, self._settings_text(changed, self.t("host.settings.saved")))
+        await safe.reply(interaction, self._settings_text(lang, changed, self.t(lang, "host.settings.saved")))
 
-    def _settings_text(self, settings: GuildSettings, head: str) -> str:
+    def _settings_text(self, lang: str, settings: GuildSettings, head: str) -> str:
         defaults = self.tables.sessions.hours
-        mark = self.t("host.settings.default_mark")
+        mark = self.t(lang, "host.settings.default_mark")
         remind = settings.remind_hours if settings.remind_hours is not None else defaults.remind
         timer = settings.timer_hours if settings.timer_hours is not None else defaults.timer
         lines = [
             head,
             self.t(
+                lang,
                 "host.settings.remind",
-                value=(self.t("host.settings.every", hours=remind) if remind else self.t("host.settings.off"))
+                value=(
+                    self.t(lang, "host.settings.every", hours=remind)
+                    if remind
+                    else self.t(lang, "host.settings.off")
+                )
                 + (mark if settings.remind_hours is None else ""),
             ),
             self.t(
+                lang,
                 "host.settings.timer",
-                value=(self.t("host.settings.after", hours=timer) if timer else self.t("host.settings.off"))
+                value=(
+                    self.t(lang, "host.settings.after", hours=timer)
+                    if timer
+                    else self.t(lang, "host.settings.off")
+                )
                 + (mark if settings.timer_hours is None else ""),
             ),
             self.t(
+                lang,
                 "host.settings.channel",
                 value=f"<#{settings.channel_id}>"
                 if settings.channel_id
-                else self.t("host.settings.anywhere"),
+                else self.t(lang, "host.settings.anywhere"),
             ),
             self.t(
+                lang,
                 "host.settings.openers",
-                value=self.t("host.settings.role", role=f"<@&{settings.opener_role_id}>")
+                value=self.t(lang, "host.settings.role", role=f"<@&{settings.opener_role_id}>")
                 if settings.opener_role_id
-                else self.t("host.settings.anyone"),
+                else self.t(lang, "host.settings.anyone"),
             ),
-            self.t("host.settings.hint"),
+            self.t(lang, "host.settings.hint"),
         ]
         return "\n".join(lines)
 
@@ -318,13 +346,14 @@ class PlayerDesk:
     async def open_elsewhere(self, interaction: discord.Interaction, game: LiveGame, place: Place) -> None:
         """Post a new table's lobby in the server's chosen channel: a message with its own thread
         in a text channel, a post (a thread whose first message is the lobby) in a forum."""
+        lang = self.reader(interaction)
         await safe.defer(interaction, thinking=True, ephemeral=True)
         posted = await self.desk.post_lobby(game)  # a message and its thread, or a forum post
         if not posted:
             await self.lobby.close(
                 game.id, interaction.user.id, moderator=True, status="abandoned", reason="not posted"
             )
-            await safe.reply(interaction, self.t("host.internal_error"))
+            await safe.reply(interaction, self.t(lang, "host.internal_error"))
             return
         fresh = await self.tables.sessions.load(game.id)
         messages = await self.tables.sessions.store.live_messages(game.id, "lobby")
@@ -336,7 +365,7 @@ class PlayerDesk:
         )
         await safe.reply(
             interaction,
-            self.t("host.settings.opened_there", id=game.id, channel=place.id, url=url or ""),
+            self.t(lang, "host.settings.opened_there", id=game.id, channel=place.id, url=url or ""),
             suppress_embeds=True,
         )
 

@@ -131,6 +131,16 @@ class Publisher:
         except (Refusal, StoreError):
             return "en"
 
+    def reader(self, interaction: discord.Interaction, fallback: str) -> str:
+        """The language of an ephemeral answer to one player: their Discord locale when we have
+        a catalog for it, else ``fallback`` (the table's language, or the server's).
+
+        Only the host's own words to that player follow it (refusals, errors, command answers);
+        a game's private panels, forms and lines stay in the table's language, so that what a
+        player reads privately names things exactly as the board and the table messages do.
+        """
+        return self.catalog.match(getattr(interaction, "locale", None)) or fallback
+
     def _lasting(self, game: LiveGame) -> Callable[[Action], int | None]:
         """Stamps for buttons that outlast other moves (the engine's ``fingerprint``)."""
         rules, state = game.entry.rules, game.state

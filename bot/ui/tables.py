@@ -46,7 +46,8 @@ class Tables(Publisher):
     # -- answers ---------------------------------------------------------------------------------
 
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, language: str = "en") -> None:
-        text = self.t(refusal.key, language, **refusal.params)
+        """A refusal, in the player's own language when we have it, else ``language`` (the table's)."""
+        text = self.t(refusal.key, self.reader(interaction, language), **refusal.params)
         # Debug, not warning: refusals are ordinary play, and a refused *private*
         # action (a second stow) must not be visible where accepted ones are not.
         log.debug(
@@ -66,7 +67,7 @@ class Tables(Publisher):
     async def refuse_storage(self, interaction: discord.Interaction, exc: StoreError, language: str) -> None:
         """The one honest line when a move could not be saved: it was not, and the player may retry."""
         log.error("user %s: nothing saved: %s", interaction.user.id, exc)
-        await safe.reply(interaction, self.t("host.storage_down", language))
+        await safe.reply(interaction, self.t("host.storage_down", self.reader(interaction, language)))
 
     # -- clicks ----------------------------------------------------------------------------------
 

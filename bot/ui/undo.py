@@ -81,11 +81,12 @@ class UndoDesk:
     async def _asked(self, interaction: discord.Interaction, asked: Asked) -> None:
         game = asked.game
         lang = game.row.language
+        mine = self.tables.reader(interaction, lang)  # the asker's own answers; the request is the table's
         names = self._names(game, asked.others)
         if not asked.created:
             waiting = asked.others - asked.request.accepted
             await safe.reply(
-                interaction, self.t("host.undo.already_asked", lang, players=self._names(game, waiting))
+                interaction, self.t("host.undo.already_asked", mine, players=self._names(game, waiting))
             )
             return
         channel_id = game.row.table_channel_id
@@ -110,9 +111,9 @@ class UndoDesk:
         if sent is None:
             # Nobody could answer a request nobody sees: close it rather than leave it hanging.
             await self.undo.store.drop_undo(game.id, version=asked.request.version)
-            await safe.reply(interaction, self.t("host.internal_error", lang))
+            await safe.reply(interaction, self.t("host.internal_error", mine))
             return
-        await safe.reply(interaction, self.t("host.undo.asked_you", lang, players=names))
+        await safe.reply(interaction, self.t("host.undo.asked_you", mine, players=names))
 
     def _view(self, game: LiveGame, version: int) -> discord.ui.View | None:
         lang = game.row.language
@@ -155,7 +156,11 @@ class UndoDesk:
         elif answered.accepted:
             await safe.reply(
                 interaction,
-                self.t("host.undo.thanks", lang, players=self._names(answered.game, answered.waiting)),
+                self.t(
+                    "host.undo.thanks",
+                    self.tables.reader(interaction, lang),
+                    players=self._names(answered.game, answered.waiting),
+                ),
             )
 
     def _answer_view(self, answered: Answered) -> discord.ui.View | None:

@@ -216,7 +216,7 @@ async def stats_and_leaderboard(env: simcord.Env, bot: GameBot, tmp_path: Path) 
             (ana.id,),
         ).fetchone()
     assert average >= PAUSE
-    assert f"Average time to move: {bot.players.duration(average)} (over " in content
+    assert f"Average time to move: {bot.players.duration('en', average)} (over " in content
     assert await bot.store.unranked_games(None) == [], "the missing places were filled in"
     theirs = await ana.slash(guild_channel, "game stats", player=bob, game="toy")
     assert "**bob** · Toy Race" in text(theirs) and f"won {wins[bob.id]}" in text(theirs)

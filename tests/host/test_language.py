@@ -1,0 +1,165 @@
+"""Per-table language, and per-player language for what only that player reads.
+
+A table is in the language chosen at ``/game new`` (else the server's preferred locale when we
+have it, else English): its messages, buttons and a game's private panels.  The host's own answers
+to one player (refusals, command answers) follow that player's Discord locale when we have it.
+
+SimCord sends every interaction with ``locale: en-US``; the French player below is made by
+rewriting the payload SimCord builds, exactly as Discord would send it for a French client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+import simcord.interactions
+
+from bot.i18n import Catalog
+from tests.host.discord_kit import Table, labels, make_bot
+from tests.host.test_discord_flow import play_to_end
+
+CATALOG = Catalog.load()
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
+
+
+@pytest.fixture
+def french_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[int]]:
+    """User ids whose Discord client is in French: their interactions carry ``locale: fr``."""
+    french: set[int] = set()
+    build = simcord.interactions.base_payload
+
+    def base_payload(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = build(*args, **kwargs)
+        if kwargs.get("user_id") in french:
+            payload["locale"] = "fr"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    yield french
+
+
+def fr(key: str, **params: object) -> str:
+    return CATALOG.text(key, "fr", **params)
+
+
+def en(key: str, **params: object) -> str:
+    return CATALOG.text(key, "en", **params)
+
+
+async def open_table(
+    env: simcord.Env,
+    names: list[str],
+    *,
+    game: str = "california",
+    language: str | None = None,
+    preferred_locale: str | None = None,
+) -> tuple[Table, discord.Message]:
+    guild = env.create_guild(preferred_locale=preferred_locale)
+    channel = guild.create_text_channel("games")
+    players = [guild.add_member(env.create_user(name)) for name in names]
+    kwargs: dict[str, Any] = {"name": game}
+    if language is not None:
+        kwargs["language"] = language
+    result = await players[0].slash(channel, "game new", **kwargs)
+    lobby = result.response.message
+    return Table(env, channel, players), lobby
+
+
+async def start(table: Table, lobby: discord.Message, join: str, begin: str) -> None:
+    for player in table.players[1:]:
+        await player.click(lobby, label=join)
+    await table.players[0].click(lobby, label=begin)
+
+
+async def test_a_french_table_is_french_and_an_english_players_refusal_is_english(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table, lobby = await open_table(env, ["ana", "bob", "cy"], language="fr")
+        assert "cherche des joueurs" in lobby.content
+        assert labels(lobby) == [fr(f"host.lobby.{op}") for op in ("join", "leave", "start", "cancel")]
+        await start(table, lobby, fr("host.lobby.join"), fr("host.lobby.start"))
+        board = table.table_message()
+        assert fr("host.started", game="California") in table.recent(3)
+        assert "Journée 1 sur 12" in board.content and "1 or = 5 argent" in board.content
+        shown = set(labels(board))
+        assert {fr("california.button.coin"), fr("california.button.mansion")} <= shown
+        assert fr("host.button.catch_up") in shown and "Catch me up" not in shown
+        # A seated player's private panel is in the table's language (the board's own words).
+        panel = await table.players[1].click(board, label=fr("california.button.mansion"))
+        assert panel.ephemeral
+        assert "argent" in panel.response.message.content
+        assert "silver" not in panel.response.message.content
+        # Someone not seated presses it: the refusal is theirs, in their client's language (en-US).
+        guild = table.channel.guild
+        dan = guild.add_member(env.create_user("dan"))
+        refused = await dan.click(board, label=fr("california.button.mansion"))
+        assert refused.ephemeral
+        assert refused.response.message.content == en("host.refuse.not_seated")
+
+
+async def test_a_french_players_refusal_on_an_english_table_is_french(
+    tmp_path: Path, french_clients: set[int]
+) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table, lobby = await open_table(env, ["ana", "bob"])
+        assert "is looking for players" in lobby.content or labels(lobby)[0] == "Join"
+        await start(table, lobby, "Join", "Start")
+        board = table.table_message()
+        dan = table.channel.guild.add_member(env.create_user("dan"))
+        french_clients.add(dan.id)
+        refused = await dan.click(board, label="My mansion")
+        assert refused.response.message.content == fr("host.refuse.not_seated")
+        # The table itself stays English for everyone.
+        assert "My mansion" in labels(table.table_message())
+        # A French client's own command answers are French, on an English server.
+        listed = await dan.slash(table.channel, "game list")
+        assert listed.response.message.content.startswith(fr("host.lobby.list_head"))
+
+
+async def test_the_default_is_the_servers_language_when_we_have_it(tmp_path: Path) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        _, french = await open_table(env, ["ana", "bob"], preferred_locale="fr")
+        assert labels(french)[0] == fr("host.lobby.join")
+        _, german = await open_table(env, ["ana", "bob"], preferred_locale="de")
+        assert labels(german)[0] == en("host.lobby.join")
+        _, asked = await open_table(env, ["ana", "bob"], preferred_locale="fr", language="en")
+        assert labels(asked)[0] == en("host.lobby.join")
+
+
+async def test_a_rematch_keeps_the_tables_language(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
+        table, lobby = await open_table(env, ["ana", "bob"], game="toy", language="fr")
+        await start(table, lobby, fr("host.lobby.join"), fr("host.lobby.start"))
+        await play_to_end(table)
+        final = table.messages()[-1]
+        assert labels(final) == [fr("host.button.catch_up"), fr("host.button.rematch")]
+        await table.players[1].click(final, label=fr("host.button.rematch"))
+        rows = await bot.store.games(guild_id=table.channel.guild.id, statuses=("lobby",))
+        assert [row.language for row in rows] == ["fr"]
+
+
+async def test_rules_follow_the_table_here_else_the_player(tmp_path: Path, french_clients: set[int]) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table, lobby = await open_table(env, ["ana", "bob"], language="fr")
+        await start(table, lobby, fr("host.lobby.join"), fr("host.lobby.start"))
+        # In the French table's thread, about its game: French, though ana's client is English.
+        here = await table.players[0].slash(table.thread, "game rules", name="california")
+        assert fr("california.rules") in here.response.message.content
+        # Elsewhere (another server's channel), the player's own language.
+        guild = env.create_guild()
+        other = guild.create_text_channel("elsewhere")
+        eve = guild.add_member(env.create_user("eve"))
+        english = await eve.slash(other, "game rules", name="california")
+        assert en("california.rules") in english.response.message.content
+        french_clients.add(eve.id)
+        french = await eve.slash(other, "game rules", name="california")
+        assert fr("california.rules") in french.response.message.content
