@@ -93,6 +93,8 @@ class Tables(Publisher):
     async def on_select(self, interaction: discord.Interaction, rest: str, values: Sequence[str]) -> None:
         try:
             ref = parse_ref(rest)
+            if not _offered(interaction, values):
+                raise Malformed(rest)
             action = _chosen(ref.ref, values)
         except Malformed:
             await self.refuse(interaction, Refusal("host.refuse.malformed"))
@@ -451,6 +453,22 @@ def _chosen(ref: str, values: Sequence[str]) -> Action:
     if len(set(args)) != len(args):
         raise Malformed(ref)
     return Action(kind, tuple(sorted(args, key=lambda a: (isinstance(a, str), a))))
+
+
+def _offered(interaction: discord.Interaction, values: Sequence[str]) -> bool:
+    """Whether every chosen value is an option of the select that was used.
+
+    Discord's client only sends offered values, but a forged interaction may send any action's
+    reference; a select must never make a move it did not offer (a loan through a tile picker)."""
+    message, custom_id = interaction.message, _custom_id(interaction)
+    if message is None or custom_id is None:
+        return True  # nothing to check against (the host never draws a select without a message)
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if getattr(child, "custom_id", None) == custom_id:
+                options = {str(option.value) for option in getattr(child, "options", ())}
+                return all(value in options for value in values)
+    return True
 
 
 def _on_private_panel(interaction: discord.Interaction) -> bool:
