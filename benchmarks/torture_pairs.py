@@ -17,6 +17,7 @@ Each game's file keeps how B's secrets differ and how its public moves are chose
 
 from __future__ import annotations
 
+import abc
 import argparse
 import contextlib
 import json
@@ -175,7 +176,7 @@ S = TypeVar("S", bound=PairSide)
 F = TypeVar("F", bound=PairFigures)
 
 
-class PairHarness(Generic[S, F]):
+class PairHarness(abc.ABC, Generic[S, F]):
     """One bot and one simulated Discord playing pairs of ``game`` tables (see the module docstring)."""
 
     game: ClassVar[str]
@@ -517,12 +518,13 @@ class PairHarness(Generic[S, F]):
             raise Stuck(f"{side.label}: game {side.game_id} has no live table message")
         return clickable(self.env, message)
 
+    @abc.abstractmethod
     async def pair(self, a: S, b: S) -> None:
-        raise NotImplementedError
+        """Play one pair: the game's own way of choosing and making moves in both tables."""
 
+    @abc.abstractmethod
     def progress_figures(self) -> str:
         """The game's own figures on a progress line."""
-        raise NotImplementedError
 
 
 # -- a whole run ----------------------------------------------------------------------------------------

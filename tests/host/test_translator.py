@@ -45,7 +45,7 @@ def walk(commands: list[Command]) -> Iterator[tuple[Command, list[Command]]]:
 async def tree_of(tmp_path: Path) -> app_commands.CommandTree[Any]:
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False):
-        pass
+        pass  # starting is the point: setup_hook builds the command tree and sets the translator
     assert isinstance(bot.tree.translator, CatalogTranslator), "setup_hook registers the translator"
     return bot.tree
 
