@@ -30,8 +30,9 @@ import statistics
 import sys
 import time
 
-from benchmarks.render_common import Goals, finish, timed_ms
+from benchmarks.render_common import Goals, finish, language_option, timed_ms
 from benchmarks.stats import percentile
+from bot.i18n import words
 from renderers.california import render, render_mansion
 from rules.california import RULES
 from rules.play import random_playthrough
@@ -47,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=40, help="renders per seed")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--moves", type=int, default=MOVES, help="random moves played before the render")
+    language_option(parser)
     args = parser.parse_args(argv)
+    table = words(args.language)
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     names = NAMES[: args.players]
 
@@ -56,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         run = random_playthrough(RULES, args.players, seed, stop_after=args.moves, check=False)
         views.append((seed, len(run.log), RULES.view(run.state, None)))
 
-    cold_ms = timed_ms(lambda: render(views[0][2], names))
+    cold_ms = timed_ms(lambda: render(views[0][2], names, table))
 
     times: list[float] = []
     sizes: dict[int, int] = {}
@@ -69,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         png = b""
         for _ in range(args.repeat):
             start = time.perf_counter()
-            png = render(view, names)
+            png = render(view, names, table)
             own.append((time.perf_counter() - start) * 1000)
         times.extend(own)
         sizes[seed] = len(png)
@@ -84,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     for _seed, _moves, view in views:
         for seat in range(args.players):
             start = time.perf_counter()
-            zoom_bytes = max(zoom_bytes, len(render_mansion(view, names, seat)))
+            zoom_bytes = max(zoom_bytes, len(render_mansion(view, names, seat, table)))
             zoom.append((time.perf_counter() - start) * 1000)
 
     median = statistics.median(times)

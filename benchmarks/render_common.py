@@ -21,15 +21,16 @@ from typing import Any, Protocol
 from PIL import Image
 
 from benchmarks.stats import percentile
+from bot.i18n import available_languages
 from renderers import kit
 
 
 class Renderer(Protocol):
     """A renderer module (``renderers.lastwill`` and the like)."""
 
-    def render(self, view: Any, names: Sequence[str]) -> bytes: ...
+    def render(self, view: Any, names: Sequence[str], words: kit.Words) -> bytes: ...
 
-    def draw_board(self, view: Any, names: Sequence[str]) -> Image.Image: ...
+    def draw_board(self, view: Any, names: Sequence[str], words: kit.Words) -> Image.Image: ...
 
     def clear_caches(self) -> None: ...
 
@@ -39,7 +40,14 @@ def arguments(doc: str | None, seeds: int = 8, repeats: int = 25) -> argparse.Ar
     parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
     parser.add_argument("--seeds", type=int, default=seeds, help="number of games (seeds 1..N)")
     parser.add_argument("--repeats", type=int, default=repeats, help="renders of each game's view")
+    language_option(parser)
     return parser
+
+
+def language_option(parser: argparse.ArgumentParser) -> None:
+    """``--language``: the table's language the boards are drawn in (French words run longer)."""
+    choices = [code for code, _ in available_languages()]
+    parser.add_argument("--language", choices=choices, default="en", help="the table's language (default en)")
 
 
 def timed_ms(call: Callable[[], object]) -> float:
@@ -125,21 +133,22 @@ def time_renders(
     views: Sequence[Any],
     names: Sequence[str],
     repeats: int,
+    words: kit.Words,
     colours: Callable[[], Image.Image] | None = None,
 ) -> Timings:
     """The first render with cold caches, then every view rendered ``repeats`` times, whole, then
     drawn and encoded apart (``kit.png`` with the renderer's ``colours``, if it has a palette)."""
     renderer.clear_caches()
-    timings = Timings(cold_ms=timed_ms(lambda: renderer.render(views[0], names)))
+    timings = Timings(cold_ms=timed_ms(lambda: renderer.render(views[0], names, words)))
     gc.collect()
     for _ in range(repeats):
         for view in views:
             start = time.perf_counter()
-            data = renderer.render(view, names)
+            data = renderer.render(view, names, words)
             timings.times_ms.append((time.perf_counter() - start) * 1000)
             timings.sizes.append(len(data))
             start = time.perf_counter()
-            image = renderer.draw_board(view, names)
+            image = renderer.draw_board(view, names, words)
             middle = time.perf_counter()
             kit.png(image, colours() if colours is not None else None)
             timings.draw_ms.append((middle - start) * 1000)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import sys
 
 from benchmarks.render_common import Goals, arguments, finish, time_renders
+from bot.i18n import words
 from renderers import estates
 from rules.estates import RULES
 from rules.play import random_playthrough
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         views.append(RULES.view(run.state, None))
     phases = sorted({str(v["phase"]) for v in views})
 
-    timings = time_renders(estates, views, NAMES, args.repeats)
+    timings = time_renders(estates, views, NAMES, args.repeats, words(args.language))
     heights = timings.heights
     aspect_max = max(heights) / estates.WIDTH
     font_min_shown = estates.FONT_MIN * estates.PHONE_WIDTH / estates.WIDTH

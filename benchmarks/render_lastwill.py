@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 
 from benchmarks.render_common import Goals, arguments, finish, time_renders
+from bot.i18n import words
 from renderers import kit, lastwill
 from rules.lastwill import RULES
 from rules.play import random_playthrough
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     phases = sorted({str(v["phase"]) for v in views})
     rounds = sorted({int(v["round"]) for v in views})
 
-    timings = time_renders(lastwill, views, NAMES, args.repeats, lastwill.colours)
+    timings = time_renders(lastwill, views, NAMES, args.repeats, words(args.language), lastwill.colours)
     heights = timings.heights
     tallest = max(heights)
     font_min_shown = kit.smallest_on_phone(lastwill.FONT_MIN, lastwill.W, lastwill.PHONE)

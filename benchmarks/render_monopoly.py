@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 
 from benchmarks.render_common import Goals, arguments, finish, time_renders
+from bot.i18n import words
 from renderers import monopoly
 from rules.monopoly import RULES
 from rules.play import random_playthrough
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         views.append(RULES.view(run.state, None))
     phases = sorted({str(v["phase"]) for v in views})
 
-    timings = time_renders(monopoly, views, NAMES, args.repeats, monopoly.colours)
+    timings = time_renders(monopoly, views, NAMES, args.repeats, words(args.language), monopoly.colours)
     aspect = monopoly.H / monopoly.W
     font_min_shown = monopoly.FONT_MIN * monopoly.PHONE / monopoly.W
 

@@ -59,7 +59,8 @@ from benchmarks.torture_discord_common import (
     undeliverable,
 )
 from bot.client import GameBot
-from bot.registry import Registry
+from bot.registry import Registry, Renderer
+from renderers.kit import Words
 from rules.core import Rules
 
 NAMES = ("ana", "bob", "cy", "dee", "fay")
@@ -105,20 +106,20 @@ def _plain(line: str) -> str:
 class MemoRenderer:
     """The real renderer, memoised by (view, names): equal public views give the very same bytes."""
 
-    def __init__(self, render: Callable[[dict[str, Any], Sequence[str]], bytes]) -> None:
+    def __init__(self, render: Renderer) -> None:
         self.render = render
         self.cache: dict[str, bytes] = {}
         self.hits = 0
         self.misses = 0
 
-    def __call__(self, view: dict[str, Any], names: Sequence[str]) -> bytes:
-        key = json.dumps([view, list(names)], sort_keys=True)
+    def __call__(self, view: dict[str, Any], names: Sequence[str], words: Words) -> bytes:
+        key = json.dumps([view, list(names), words.language], sort_keys=True)
         found = self.cache.get(key)
         if found is not None:
             self.hits += 1
             return found
         self.misses += 1
-        png = self.render(view, names)
+        png = self.render(view, names, words)
         self.cache[key] = png
         return png
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.config import ConfigError, Settings, load_settings
+from bot.i18n import DEFAULT_LANGUAGE, available_languages, words
 from bot.registry import REGISTRY, GameEntry, Registry
 from rules.core import InvalidOptions
 
@@ -197,6 +198,12 @@ def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
     ren.add_argument(
         "--out", metavar="FILE", required=True, help="PNG file to write (required); its folder must exist"
     )
+    ren.add_argument(
+        "--language",
+        choices=[code for code, _ in available_languages()],
+        default=DEFAULT_LANGUAGE,
+        help="the table's language, which the board is drawn in (default %(default)s)",
+    )
 
     exp = sub.add_parser(
         "export",
@@ -280,8 +287,9 @@ def cmd_render(args: argparse.Namespace, registry: Registry) -> int:
 
     entry = _entry(registry, args.game, args.players)
     run = random_playthrough(entry.rules, args.players, args.seed, stop_after=args.moves, check=False)
-    names = [f"Player {seat + 1}" for seat in range(args.players)]
-    png = entry.renderer(entry.rules.view(run.state, None), names)
+    table = words(args.language)
+    names = [table("host.image.seat", number=seat + 1) for seat in range(args.players)]
+    png = entry.renderer(entry.rules.view(run.state, None), names, table)
     try:
         Path(args.out).write_bytes(png)
     except OSError as exc:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +112,10 @@ class Catalog:
     def has(self, key: str, language: str = DEFAULT_LANGUAGE) -> bool:
         return key in self._messages.get(language, {}) or key in self._messages.get(DEFAULT_LANGUAGE, {})
 
+    def words(self, language: str) -> Words:
+        """This catalog bound to one language: what a renderer is given to draw a table's image."""
+        return Words(self, language)
+
     def text(self, key: str, language: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
         table = self._messages.get(language) or {}
         template = table.get(key)
@@ -119,3 +125,43 @@ class Catalog:
             log.warning("missing catalog key %s", key)
             return key
         return template.format_map(_Params(params))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Words:
+    """The catalog in one language, with that language's way with numbers and plurals.
+
+    Renderers are handed one (``renderers.kit.Words`` is the shape they rely on) so an image is
+    drawn in its table's language without the drawing code knowing about catalogs, and the
+    presenter formats numbers and plurals through the same object, so text and image agree.
+    Hashable by identity: renderers may key their caches of drawn text on it.
+    """
+
+    catalog: Catalog
+    language: str
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        return self.catalog.text(key, self.language, **params)
+
+    def number(self, value: int) -> str:
+        """``1,500`` in English, ``1 500`` (a narrow no-break space) in French: thousands grouped
+        with the catalog's ``host.thousands``, a comma when the language has none."""
+        group = self("host.thousands") if self.catalog.has("host.thousands", self.language) else ","
+        return f"{value:,}".replace(",", group)
+
+    def count(self, key: str, count: int, /, **params: Any) -> str:
+        """``{count} point`` or ``{count} points``: ``<key>_one`` or ``<key>_other`` by the
+        language's plural rule (:func:`plural`), with ``count`` formatted as :meth:`number` does."""
+        return self(f"{key}_{plural(self.language, count)}", count=self.number(count), **params)
+
+
+@lru_cache(maxsize=1)
+def shipped() -> Catalog:
+    """The catalogs in ``bot/locales``, loaded once: for the command line, benchmarks and tests that
+    draw a board without a bot (a running bot loads its own :class:`Catalog`)."""
+    return Catalog.load()
+
+
+def words(language: str = DEFAULT_LANGUAGE) -> Words:
+    """:func:`shipped` in ``language``."""
+    return shipped().words(language)

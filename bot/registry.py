@@ -11,10 +11,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from renderers.kit import Words
 from rules.core import JSON, Rules
 
-Renderer = Callable[[dict[str, JSON], Sequence[str]], bytes]
-"""A public view and the players' names (seat order) in, PNG bytes out."""
+Renderer = Callable[[dict[str, JSON], Sequence[str], Words], bytes]
+"""A public view, the players' names (seat order) and the table's language in, PNG bytes out."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,7 +157,9 @@ class CaliforniaPresenter(Presenter):
         me = (view.get("players") or [])[seat]
         text = self.t("california.panel.mansion", game.row.language, summary=self.summary(game, me))
         try:
-            image = await asyncio.to_thread(render_mansion, view, game.names, seat)
+            image = await asyncio.to_thread(
+                render_mansion, view, game.names, seat, self.catalog.words(game.row.language)
+            )
         except Exception:  # a renderer bug costs the picture, not the answer (as for the board)
             log.exception("could not draw seat %s's mansion in game %s", seat, game.id)
             return Panel(text)

@@ -329,7 +329,10 @@ class EstatesPresenter(Presenter):
             controls.append(Button(self.t("estates.button.stow", lang), ui="stow"))
         view = self.view_of(game, seat)
         try:
-            image: bytes | None = await asyncio.to_thread(render_holdings, view, list(game.names), seat)
+            words = self.catalog.words(lang)
+            image: bytes | None = await asyncio.to_thread(
+                render_holdings, view, list(game.names), seat, words
+            )
         except Exception:
             log.exception("game %s: the holdings picture could not be drawn", game.id)
             image = None

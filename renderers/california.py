@@ -787,12 +787,12 @@ def _static_key(
     return len(players), tuple(_fees(p) for p in players), cards
 
 
-def draw_board(view: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
+def draw_board(view: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> Image.Image:
     """The whole table as an RGB image (``render`` encodes it)."""
     n, fees, cards = _static_key(view)
     image = _board(n, fees, cards).copy()
     draw = ImageDraw.Draw(image)
-    shown = kit.player_names(names, n)
+    shown = kit.player_names(names, n, words)
     players = view.get("players") or []
     over = bool(view.get("over"))
     winners = _winners(players) if over else []
@@ -808,9 +808,9 @@ def draw_board(view: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
     return image
 
 
-def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
-    """The whole table as one PNG, 600 px wide."""
-    return kit.png(draw_board(view, names), colours())
+def render(view: dict[str, Any], names: Sequence[str], words: kit.Words) -> bytes:
+    """The whole table as one PNG, 600 px wide, in ``words``' language."""
+    return kit.png(draw_board(view, names, words), colours())
 
 
 # --- "My mansion": one player's mansion at full size --------------------------------------------
@@ -877,7 +877,7 @@ def _mansion_layer(fees: tuple[int | None, ...]) -> Image.Image:
     return image
 
 
-def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int) -> Image.Image:
+def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:
     """``seat``'s mansion at full size with money, loan, guests, bonus cards and score (RGB)."""
     players = view.get("players") or []
     if not 0 <= seat < len(players):
@@ -885,7 +885,7 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int) -> Im
     p = players[seat]
     image = _mansion_layer(_fees(p)).copy()
     draw = ImageDraw.Draw(image)
-    shown = kit.player_names(names, len(players))
+    shown = kit.player_names(names, len(players), words)
     score = _score(p)
     on_turn = view.get("turn") == seat and not view.get("over")
     if on_turn:
@@ -981,6 +981,6 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int) -> Im
     return image
 
 
-def render_mansion(view: dict[str, Any], names: Sequence[str], seat: int) -> bytes:
+def render_mansion(view: dict[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> bytes:
     """``seat``'s mansion alone, full size, for the private "My mansion" answer (PNG bytes)."""
-    return kit.png(draw_mansion(view, names, seat), colours())
+    return kit.png(draw_mansion(view, names, seat, words), colours())

@@ -997,14 +997,14 @@ def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None
 # --- entry point ---------------------------------------------------------------------
 
 
-def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
+def render(view: dict[str, Any], names: Sequence[str], words: kit.Words) -> bytes:
     """The public view (``RULES.view(state, None)``) and the players' names -> PNG bytes."""
-    return kit.png(draw_board(view, names))
+    return kit.png(draw_board(view, names, words))
 
 
-def draw_board(view: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
+def draw_board(view: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> Image.Image:
     """The board image before encoding (the benchmark times the two halves apart)."""
-    shown = kit.player_names(names, int(view["players"]))
+    shown = kit.player_names(names, int(view["players"]), words)
     geo = layout(view)
     image = Image.new("RGB", (WIDTH, geo.height), kit.PAPER)
     canvas = _Canvas(image)
@@ -1045,20 +1045,20 @@ def _holdings_row_height(lots: list[Mapping[str, Any]]) -> int:
     return 26 + ROOF_H + 2 + tallest * HOLD_CUBE_H + 38
 
 
-def render_holdings(view: dict[str, Any], names: Sequence[str], seat: int) -> bytes:
+def render_holdings(view: dict[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> bytes:
     """One seat's private zoom, drawn from that seat's own view (``RULES.view(state, seat)``).
 
     Money in hand and the cash box (from the view's ``you``), the certificates held, and every
     building the seat's colours top, by row, with what it would score if the round ended now.
     Sent only to that seat as an ephemeral attachment; never use it for a public image.
     """
-    return kit.png(draw_holdings(view, names, seat))
+    return kit.png(draw_holdings(view, names, seat, words))
 
 
-def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int) -> Image.Image:
+def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:
     """The holdings image before encoding."""
     own: Mapping[str, Any] = view.get("you") or {}
-    shown = kit.player_names(names, int(view["players"]))
+    shown = kit.player_names(names, int(view["players"]), words)
     marks = _marks(view)
     scored = _holdings_buildings(view, seat)
     certs = [c for c in view.get("certificates") or [] if c.get("owner") == seat]

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -39,6 +40,31 @@ WHITE: Colour = (255, 255, 255)
 
 
 _SIZES: ContextVar[set[int] | None] = ContextVar("font_sizes", default=None)
+
+
+class Words(Protocol):
+    """The table's language, as a renderer needs it: every word an image prints comes from here.
+
+    The host passes its catalog bound to the table's language (``bot.i18n.Words``), so a French
+    table's board reads in French with French numbers; a renderer never writes an English word
+    or formats a number itself.  Keys live in ``bot/locales/*.toml`` under ``[<game>.image]``.
+    Instances are hashable, so drawn text may be cached per language (:func:`static_layer`).
+    """
+
+    @property
+    def language(self) -> str: ...
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        """The catalog's text for ``key`` in this language, with ``{params}`` filled in."""
+        ...
+
+    def number(self, value: int) -> str:
+        """A whole number as this language writes it (``1,500``; ``1 500``)."""
+        ...
+
+    def count(self, key: str, count: int, /, **params: Any) -> str:
+        """``<key>_one`` or ``<key>_other`` by this language's plural rule, ``{count}`` formatted."""
+        ...
 
 
 # Noto Sans 2.015 (SIL Open Font License 1.1, by the Noto Project Authors,
@@ -271,24 +297,27 @@ def drawable_name(name: str) -> str | None:
     return shown if any(c.isalnum() for c in shown) else None
 
 
-def player_names(names: Sequence[str], players: int) -> list[str]:
+def player_names(names: Sequence[str], players: int, words: Words) -> list[str]:
     """One drawable name per seat; a seat whose name the font cannot draw (see
     :func:`drawable_name`: "🎲🎲", "李雷") shows its label, "Player n", instead."""
     out: list[str] = []
     for seat in range(players):
         shown = drawable_name(str(names[seat])) if seat < len(names) else None
-        out.append(shown if shown is not None else f"Player {seat + 1}")
+        out.append(shown if shown is not None else words("host.image.seat", number=seat + 1))
     return out
 
 
-def static_layer(builder: Callable[[], Image.Image]) -> Callable[[], Image.Image]:
-    """Build a layer once (board art, grids, legends); every call returns a fresh copy to draw on."""
-    cached: list[Image.Image] = []
+def static_layer(builder: Callable[[Words], Image.Image]) -> Callable[[Words], Image.Image]:
+    """Build a layer once per language (board art, grids, legends); every call returns a fresh copy
+    to draw on.  A layer without words takes the argument all the same and ignores it, so adding a
+    label to it later cannot forget the language."""
+    cached: dict[str, Image.Image] = {}
 
-    def copy() -> Image.Image:
-        if not cached:
-            cached.append(builder())
-        return cached[0].copy()
+    def copy(words: Words) -> Image.Image:
+        layer = cached.get(words.language)
+        if layer is None:
+            layer = cached[words.language] = builder(words)
+        return layer.copy()
 
     copy.__doc__ = builder.__doc__
     return copy

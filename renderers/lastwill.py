@@ -414,7 +414,7 @@ def market_box(kind: str) -> Box:
     return (x, MARKET_TOP + 2, x + MARKET_PITCH - 8, MARKET_TOP + MARKET_H - 2)
 
 
-def _build_table() -> Image.Image:
+def _build_table(words: kit.Words) -> Image.Image:
     """The title bar, the planning table's grid and labels, the errand spaces, the section heads."""
     image = Image.new("RGB", (W, PLAYERS_TOP), PAPER)
     draw = ImageDraw.Draw(image)
@@ -447,7 +447,7 @@ def _build_table() -> Image.Image:
 table_layer = kit.static_layer(_build_table)
 
 
-def _build_legend() -> Image.Image:
+def _build_legend(words: kit.Words) -> Image.Image:
     """Symbol codes, tokens, ticks, covered lines, the turn and the last-move frame."""
     image = Image.new("RGB", (W, LEGEND_H), PANEL)
     draw = ImageDraw.Draw(image)
@@ -1194,13 +1194,13 @@ def height(view: View) -> int:
     return PLAYERS_TOP + sum(block_height(p) for p in view.get("players") or []) + LEGEND_H
 
 
-def _draw(view: View, names: Sequence[str]) -> tuple[Canvas, list[Box]]:
+def _draw(view: View, names: Sequence[str], words: kit.Words) -> tuple[Canvas, list[Box]]:
     players = view.get("players") or []
-    shown = kit.player_names(names, len(players))
+    shown = kit.player_names(names, len(players), words)
     total = height(view)
     image = Image.new("RGB", (W, total), PAPER)
-    image.paste(table_layer(), (0, 0))
-    image.paste(legend_layer(), (0, total - LEGEND_H))
+    image.paste(table_layer(words), (0, 0))
+    image.paste(legend_layer(words), (0, total - LEGEND_H))
     c = Canvas(image)
     _title(c, view)
     _status(c, view, shown)
@@ -1216,16 +1216,16 @@ def _draw(view: View, names: Sequence[str]) -> tuple[Canvas, list[Box]]:
     return c, boxes
 
 
-def draw_board(view: View, names: Sequence[str]) -> Image.Image:
+def draw_board(view: View, names: Sequence[str], words: kit.Words) -> Image.Image:
     """The whole table as an RGB image (``render`` encodes it)."""
-    return _draw(view, names)[0].image
+    return _draw(view, names, words)[0].image
 
 
-def last_move_boxes(view: View, names: Sequence[str]) -> list[Box]:
+def last_move_boxes(view: View, names: Sequence[str], words: kit.Words) -> list[Box]:
     """The boxes the last move's magenta frames surround (for tests and previews)."""
-    return _draw(view, names)[1]
+    return _draw(view, names, words)[1]
 
 
-def render(view: View, names: Sequence[str]) -> bytes:
+def render(view: View, names: Sequence[str], words: kit.Words) -> bytes:
     """The table as one PNG, :data:`W` px wide, from the public view and the names."""
-    return kit.png(draw_board(view, names), colours())
+    return kit.png(draw_board(view, names, words), colours())

@@ -404,7 +404,7 @@ def _board_spaces() -> tuple[tuple[int, str, str, str, int], ...]:
     return tuple((pos, s.name, s.kind, s.group, s.price) for pos, s in enumerate(data.BOARD))
 
 
-def _build_board() -> Image.Image:
+def _build_board(words: kit.Words) -> Image.Image:
     """The ring of 40 cells with codes, names and prices, the centre panel and the legend."""
     image = Image.new("RGB", (W, H), BOARD_BG)
     draw = ImageDraw.Draw(image)
@@ -808,11 +808,11 @@ def _frame(draw: ImageDraw.ImageDraw, box: Box) -> None:
     draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=LAST, width=FRAME)
 
 
-def draw_board(view: View, names: Sequence[str]) -> Image.Image:
+def draw_board(view: View, names: Sequence[str], words: kit.Words) -> Image.Image:
     """The whole board as an RGB image (``render`` encodes it)."""
     players = int(view.get("players") or len(view.get("seats") or []))
-    shown = kit.player_names(names, players)
-    image = board_layer()
+    shown = kit.player_names(names, players, words)
+    image = board_layer(words)
     draw = ImageDraw.Draw(image)
     spaces = view.get("spaces") or []
     _owners(image, draw, spaces)
@@ -826,6 +826,6 @@ def draw_board(view: View, names: Sequence[str]) -> Image.Image:
     return image
 
 
-def render(view: View, names: Sequence[str]) -> bytes:
+def render(view: View, names: Sequence[str], words: kit.Words) -> bytes:
     """The board as one PNG, :data:`W` x :data:`H` px, from the public view and the names."""
-    return kit.png(draw_board(view, names), colours())
+    return kit.png(draw_board(view, names, words), colours())

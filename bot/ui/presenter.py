@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from bot.i18n import Catalog, plural
+from bot.i18n import Catalog
 from bot.session import Applied, LiveGame
 from rules.core import Action, Event, Outcome
 
@@ -170,20 +170,15 @@ class Presenter:
         return joiner.join((", ".join(items[:-1]), items[-1]))  # "Ana, Bob and Cy"
 
     def number(self, game: LiveGame, value: int) -> str:
-        """``1,500``: a whole number as the table's language writes it.
-
-        Thousands are grouped with the catalog's ``host.thousands`` (a comma when it has none),
-        so Monopoly's prices read well and a French table can use a thin space; every number in an
-        event passes here (:meth:`event_param`), so no game formats numbers itself.
-        """
-        lang = game.row.language
-        group = self.t("host.thousands", lang) if self.catalog.has("host.thousands", lang) else ","
-        return f"{value:,}".replace(",", group)
+        """``1,500``: a whole number as the table's language writes it (:meth:`bot.i18n.Words.number`,
+        which the board images use too); every number in an event passes here
+        (:meth:`event_param`), so no game formats numbers itself."""
+        return self.catalog.words(game.row.language).number(value)
 
     def count(self, key: str, lang: str, count: int) -> str:
         """``{count} point`` or ``{count} points``: the catalog's ``<key>_one`` / ``<key>_other``,
-        chosen by the table language's plural rule (:func:`bot.i18n.plural`: French says "0 point")."""
-        return self.t(f"{key}_{plural(lang, count)}", lang, count=count)
+        chosen by the language's plural rule (:meth:`bot.i18n.Words.count`: French says "0 point")."""
+        return self.catalog.words(lang).count(key, count)
 
     def mark(self, colour: object) -> str:
         """``Bl``, ``Rd``...: the letters :attr:`colour_marks` gives a colour key, ``?`` for none."""

@@ -353,7 +353,8 @@ class Publisher:
         """The board as PNG bytes; a renderer bug costs the picture, not the move."""
         view = game.entry.rules.view(game.state, None)
         try:
-            return await asyncio.to_thread(game.entry.renderer, view, game.names)
+            words = self.catalog.words(game.row.language)
+            return await asyncio.to_thread(game.entry.renderer, view, game.names, words)
         except Exception:
             log.exception("game %s: the board could not be drawn", game.id)
             return None

@@ -30,6 +30,7 @@ from bot.registry import REGISTRY
 from bot.ui.presenter import Button
 from cogs.estates import EstatesPresenter, cube_code
 from renderers.estates import cube_label
+from renderers.kit import Words
 from rules.core import Action
 from rules.estates import RULES
 from tests.helpers import TINY_PNG, bare_game, button, buttons, pinned_seed
@@ -60,9 +61,9 @@ class Spy:
         assert entry is not None, "The Estates is registered"
         render = entry.renderer
 
-        def spy(view: dict[str, Any], names: Sequence[str]) -> bytes:
+        def spy(view: dict[str, Any], names: Sequence[str], words: Words) -> bytes:
             self.views.append(copy.deepcopy(view))
-            return render(view, names) if self.real else TINY_PNG
+            return render(view, names, words) if self.real else TINY_PNG
 
         monkeypatch.setitem(REGISTRY._games, "estates", dataclasses.replace(entry, renderer=spy))
 

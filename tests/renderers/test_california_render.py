@@ -14,9 +14,13 @@ import pytest
 from PIL import Image
 
 import renderers.california as california
+from bot.i18n import words
 from renderers import kit
 from rules.california import RULES
 from rules.play import random_playthrough
+
+EN = words("en")
+"""The boards as an English table sees them."""
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_BYTES = 300_000
@@ -59,7 +63,7 @@ def check_png(data: bytes) -> Image.Image:
 def test_every_stage_of_a_game_renders(players: int, seed: int) -> None:
     sizes = set()
     for _moves, view in views_through_game(players, seed):
-        image = check_png(california.render(view, NAMES[:players]))
+        image = check_png(california.render(view, NAMES[:players], EN))
         sizes.add(image.size)
     assert len(sizes) == 1, "the layout depends on the player count only"
 
@@ -67,7 +71,7 @@ def test_every_stage_of_a_game_renders(players: int, seed: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_proportions_stay_phone_friendly(players: int) -> None:
     view = RULES.view(RULES.setup(players, {}, 1), None)
-    image = check_png(california.render(view, NAMES[:players]))
+    image = check_png(california.render(view, NAMES[:players], EN))
     assert image.height / image.width <= MAX_TALL
 
 
@@ -77,25 +81,25 @@ def test_no_text_is_too_small_on_a_phone(players: int) -> None:
     for moves, view in (views := views_through_game(players, 2024))[::4] + views[-1:]:
         california.clear_caches()  # a cached sprite would hide the sizes it was drawn with
         with kit.recording_font_sizes() as sizes:
-            image = check_png(california.render(view, NAMES[:players]))
+            image = check_png(california.render(view, NAMES[:players], EN))
         assert sizes, "the renderer asks the kit for its fonts"
         assert min(sizes) * PHONE_WIDTH / image.width >= SMALLEST_ON_PHONE, (players, moves, sorted(sizes))
         seat = moves % players
         california.clear_caches()
         with kit.recording_font_sizes() as sizes:
-            zoom = Image.open(io.BytesIO(california.render_mansion(view, NAMES[:players], seat)))
+            zoom = Image.open(io.BytesIO(california.render_mansion(view, NAMES[:players], seat, EN)))
         assert min(sizes) * PHONE_WIDTH / zoom.width >= SMALLEST_ON_PHONE, (players, moves, sorted(sizes))
 
 
 def test_deterministic_and_independent_of_cache() -> None:
     run = random_playthrough(RULES, 5, 7, stop_after=60, check=False)
     view = RULES.view(run.state, None)
-    first = california.render(view, NAMES)
-    zoom = california.render_mansion(view, NAMES, 2)
-    assert california.render(view, NAMES) == first
+    first = california.render(view, NAMES, EN)
+    zoom = california.render_mansion(view, NAMES, 2, EN)
+    assert california.render(view, NAMES, EN) == first
     california.clear_caches()
-    assert california.render(view, NAMES) == first
-    assert california.render_mansion(view, NAMES, 2) == zoom
+    assert california.render(view, NAMES, EN) == first
+    assert california.render_mansion(view, NAMES, 2, EN) == zoom
 
 
 def test_does_not_mutate_the_view_or_names() -> None:
@@ -103,7 +107,7 @@ def test_does_not_mutate_the_view_or_names() -> None:
     view = RULES.view(run.state, None)
     before = copy.deepcopy(view)
     names = list(NAMES[:4])
-    california.render(view, names)
+    california.render(view, names, EN)
     assert view == before
     assert names == NAMES[:4]
 
@@ -113,17 +117,17 @@ def test_json_round_trip_of_the_public_view_renders_the_same_bytes() -> None:
     view = RULES.view(run.state, None)
     assert view["you"] is None
     wire = json.loads(json.dumps(view))
-    assert california.render(wire, NAMES[:3]) == california.render(view, NAMES[:3])
+    assert california.render(wire, NAMES[:3], EN) == california.render(view, NAMES[:3], EN)
 
 
 def test_hidden_information_cannot_reach_the_image() -> None:
     """Only sizes of the draw stack and the bag are public; their order never changes the image."""
     run = random_playthrough(RULES, 2, 9, stop_after=30, check=False)
     state = run.state
-    before = california.render(RULES.view(state, None), NAMES[:2])
+    before = california.render(RULES.view(state, None), NAMES[:2], EN)
     state.stack.reverse()
     state.bag.reverse()
-    assert california.render(RULES.view(state, None), NAMES[:2]) == before
+    assert california.render(RULES.view(state, None), NAMES[:2], EN) == before
 
 
 def test_renderer_reads_nothing_but_its_arguments() -> None:
@@ -150,28 +154,28 @@ def test_renderer_reads_nothing_but_its_arguments() -> None:
 
 def test_turn_and_names_change_the_image() -> None:
     view = RULES.view(RULES.setup(3, {}, 4), None)
-    base = california.render(view, ["Ann", "Bob", "Cy"])
+    base = california.render(view, ["Ann", "Bob", "Cy"], EN)
     other_turn = dict(view, turn=(view["turn"] + 1) % 3, waiting_for=[(view["turn"] + 1) % 3])
-    assert california.render(other_turn, ["Ann", "Bob", "Cy"]) != base
-    assert california.render(view, ["Ann", "Bob", "Dee"]) != base
+    assert california.render(other_turn, ["Ann", "Bob", "Cy"], EN) != base
+    assert california.render(view, ["Ann", "Bob", "Dee"], EN) != base
 
 
 def test_awkward_names() -> None:
     view = RULES.view(RULES.setup(5, {}, 8), None)
-    check_png(california.render(view, ["x" * 300, " ", "\n\t", "Ünïcödé 😀 名前", "a\u0301\u0301"]))
-    check_png(california.render(view, ["only one name"]))
-    assert kit.player_names(["Zoë", "x", "🎲"], 3) == ["Zoë", "x", "Player 3"]
+    check_png(california.render(view, ["x" * 300, " ", "\n\t", "Ünïcödé 😀 名前", "a\u0301\u0301"], EN))
+    check_png(california.render(view, ["only one name"], EN))
+    assert kit.player_names(["Zoë", "x", "🎲"], 3, EN) == ["Zoë", "x", "Player 3"]
 
 
 def test_fast_enough_for_a_five_player_table() -> None:
     """A loose guard (the benchmark holds the real goal of a 60 ms median)."""
     run = random_playthrough(RULES, 5, 1, stop_after=60, check=False)
     view = RULES.view(run.state, None)
-    california.render(view, NAMES)
+    california.render(view, NAMES, EN)
     times = []
     for _ in range(5):
         start = time.perf_counter()
-        california.render(view, NAMES)
+        california.render(view, NAMES, EN)
         times.append(time.perf_counter() - start)
     assert sorted(times)[2] < 0.25
 
@@ -204,7 +208,7 @@ def highlighted(image: Image.Image, box: california.Box) -> int:
 
 
 def board(view: dict[str, Any], players: int) -> Image.Image:
-    return Image.open(io.BytesIO(california.render(view, NAMES[:players])))
+    return Image.open(io.BytesIO(california.render(view, NAMES[:players], EN)))
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -265,7 +269,7 @@ def test_every_mansion_grid_is_labelled_like_the_buttons(monkeypatch: pytest.Mon
     monkeypatch.setattr(california, "text", spy)
     california.clear_caches()
     view = RULES.view(RULES.setup(5, {}, 3), None)
-    california.render(view, NAMES)
+    california.render(view, NAMES, EN)
     for label in "ABCD":
         assert drawn.count(label) == 5, label
     for label in "1234":
@@ -278,11 +282,11 @@ def test_every_mansion_grid_is_labelled_like_the_buttons(monkeypatch: pytest.Mon
 def test_my_mansion_is_a_full_size_picture_of_one_seat(players: int) -> None:
     run = random_playthrough(RULES, players, 4, stop_after=50, check=False)
     view = RULES.view(run.state, 0)
-    pictures = [california.render_mansion(view, NAMES[:players], seat) for seat in range(players)]
+    pictures = [california.render_mansion(view, NAMES[:players], seat, EN) for seat in range(players)]
     assert len(set(pictures)) == players, "each seat sees its own mansion"
     for data in pictures:
         assert data.startswith(PNG_SIGNATURE) and len(data) < MAX_BYTES
         image = Image.open(io.BytesIO(data))
         assert image.width == california.W and image.height <= MAX_TALL * image.width
     with pytest.raises(ValueError):
-        california.render_mansion(view, NAMES[:players], players)
+        california.render_mansion(view, NAMES[:players], players, EN)

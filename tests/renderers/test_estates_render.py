@@ -16,6 +16,7 @@ import pytest
 from PIL import Image
 
 import renderers.estates as estates
+from bot.i18n import words
 from renderers import kit
 from renderers.estates import render, render_holdings
 from rules.core import Action
@@ -23,6 +24,9 @@ from rules.estates import RULES, data
 from rules.estates.engine import LAST_MOVE_KINDS as LAST_KINDS
 from rules.estates.state import EstatesState
 from rules.play import random_playthrough
+
+EN = words("en")
+"""The boards as an English table sees them."""
 
 NAMES = ("Ann", "Bartholomew the Magnificent of Somewhere", "Chen", "Dolores-Maria", "Eve")
 EVERY = 10  # actions between two snapshots
@@ -75,7 +79,7 @@ def test_every_stage_renders_within_the_phone_budget(players: int, seed: int, ro
     names = NAMES[:players]
     for view in views:
         before = copy.deepcopy(view)
-        _check_png(render(view, names))
+        _check_png(render(view, names, EN))
         assert view == before, "the renderer changed the view"
 
 
@@ -118,7 +122,7 @@ def test_the_smallest_font_reads_9_px_on_a_400_px_phone(monkeypatch: pytest.Monk
     for game in GAMES:
         views = _game_views(*game)
         for view in views[:: max(1, len(views) // 6)] + views[-1:]:
-            width, _height = _check_png(render(view, NAMES))
+            width, _height = _check_png(render(view, NAMES, EN))
             assert sizes, "the recorder saw the renderer's fonts"
             assert min(sizes) * PHONE / width >= 9, (
                 f"a {min(sizes)} px font is {min(sizes) * PHONE / width:.1f} px"
@@ -128,7 +132,7 @@ def test_the_smallest_font_reads_9_px_on_a_400_px_phone(monkeypatch: pytest.Monk
     sizes.clear()
     state = _finished_state(4, 31, 1)
     for seat in range(4):
-        width, _height = _open_size(render_holdings(RULES.view(state, seat), NAMES, seat))
+        width, _height = _open_size(render_holdings(RULES.view(state, seat), NAMES, seat, EN))
         assert min(sizes) * PHONE / width >= 9
 
 
@@ -161,7 +165,7 @@ def test_the_tallest_board_stays_within_1_6_to_1() -> None:
     view = RULES.view(state, None)
     geo = estates.layout(view)
     assert geo.cube_h < estates.CUBE_HEIGHTS[0], "three tall rows flatten the cubes a little"
-    width, height = _check_png(render(view, NAMES))
+    width, height = _check_png(render(view, NAMES, EN))
     assert height / width <= estates.MAX_ASPECT == 1.6
     # An ordinary board keeps full-height cubes.
     assert estates.layout(RULES.view(RULES.setup(5, {}, 3), None)).cube_h == estates.CUBE_HEIGHTS[0]
@@ -211,7 +215,7 @@ def test_the_last_move_is_framed_where_it_happened() -> None:
             last = view["last"]
             geo = estates.layout(view)
             box = estates.last_box(view, geo)
-            image = _open(render(view, NAMES))
+            image = _open(render(view, NAMES, EN))
             if last is None:
                 assert (
                     box is None and _lit(image, (0, 0, image.width - 1, image.height - 1), estates.LAST) == 0
@@ -240,9 +244,9 @@ def test_a_stow_does_not_move_the_frame_and_a_new_round_clears_it() -> None:
         assert state.bidder is not None
         RULES.apply(state, state.bidder, Action("pass"))
     RULES.apply(state, seat, Action("mayor", ("B",)))
-    before = render(RULES.view(state, None), NAMES[:3])
+    before = render(RULES.view(state, None), NAMES[:3], EN)
     RULES.apply(state, state.auctioneer, Action("stow"))
-    assert render(RULES.view(state, None), NAMES[:3]) == before
+    assert render(RULES.view(state, None), NAMES[:3], EN) == before
     view = RULES.view(state, None)
     box = estates.last_box(view, estates.layout(view))
     top = estates.layout(view).row_tops[1]
@@ -285,7 +289,7 @@ def test_final_image_totals_equal_the_outcome(
         real(image, xy, text, *args, **kwargs)
 
     monkeypatch.setattr(estates, "_put", put)
-    render(view, NAMES[:players])
+    render(view, NAMES[:players], EN)
     geo = estates.layout(view)
     for seat, total in enumerate(outcome.scores):
         _x0, y0, _x1, y1 = estates.seat_box(geo, seat)
@@ -313,14 +317,14 @@ def test_hidden_money_never_changes_the_image(players: int, seed: int, rounds: i
     for step, state in _snapshots(players, seed, rounds):
         if step % 40 or state.phase == "over":
             continue
-        image = render(RULES.view(state, None), names)
+        image = render(RULES.view(state, None), names, EN)
         changed = RULES.load(RULES.dump(state))  # a copy: the game goes on from ``state``
         _scramble_hidden(changed, rng)
         assert (changed.money, changed.cash_box) != (state.money, state.cash_box)
-        assert render(RULES.view(changed, None), names) == image, f"money shows after {step} actions"
+        assert render(RULES.view(changed, None), names, EN) == image, f"money shows after {step} actions"
         # A seat's own view adds its money; the board renderer must not look at it either.
         seat = (step // 40) % players
-        assert render(RULES.view(changed, seat), names) == image
+        assert render(RULES.view(changed, seat), names, EN) == image
 
 
 PRIVATE_KEYS = {"you", "money", "cash_box", "stowed_this_turn", "round_scores", "checks", "round_results"}
@@ -360,19 +364,25 @@ def test_the_board_code_reads_no_private_key() -> None:
 def test_same_view_same_bytes() -> None:
     views = _game_views(5, 14, 1)
     for view in views[:: max(1, len(views) // 5)]:
-        assert render(view, NAMES) == render(copy.deepcopy(view), list(NAMES))
+        assert render(view, NAMES, EN) == render(copy.deepcopy(view), list(NAMES), EN)
     estates.clear_caches()
-    assert render(views[3], NAMES) == render(views[3], NAMES), "cold caches draw the same image"
+    assert render(views[3], NAMES, EN) == render(views[3], NAMES, EN), "cold caches draw the same image"
 
 
 def test_names_change_the_image_and_any_name_fits() -> None:
     view = _game_views(5, 14, 1)[len(_game_views(5, 14, 1)) // 2]
-    plain = render(view, NAMES)
+    plain = render(view, NAMES, EN)
     odd = ["", "   ", "W" * 200, "Zoë Ångström-Łukasz", "名前"]
-    assert kit.player_names(odd, 5) == ["Player 1", "Player 2", "W" * 200, "Zoë Ångström-Łukasz", "Player 5"]
-    assert render(view, odd) != plain
-    _check_png(render(view, odd))
-    _check_png(render(view, NAMES[:2]))  # too few names: the missing seats are numbered
+    assert kit.player_names(odd, 5, EN) == [
+        "Player 1",
+        "Player 2",
+        "W" * 200,
+        "Zoë Ångström-Łukasz",
+        "Player 5",
+    ]
+    assert render(view, odd, EN) != plain
+    _check_png(render(view, odd, EN))
+    _check_png(render(view, NAMES[:2], EN))  # too few names: the missing seats are numbered
 
 
 # --- whose turn ---------------------------------------------------------------------------------
@@ -415,12 +425,12 @@ def test_the_arrow_marks_the_seat_we_wait_for_not_the_auctioneer() -> None:
         view = RULES.view(state, None)
         (waiting,) = RULES.waiting_for(state)
         assert view["waiting_for"] == [waiting] and view["auctioneer"] == 0
-        assert _marked_seats(render(view, names), view) == {waiting}, view["phase"]
+        assert _marked_seats(render(view, names, EN), view) == {waiting}, view["phase"]
         seen.append((view["phase"], waiting))
     assert seen == [("bid", 1), ("bid", 2), ("decide", 0), ("place", 1)]
     # The arrow follows ``waiting_for`` alone: the same view waiting on another seat moves it.
     view = RULES.view(state, None)
-    assert _marked_seats(render({**view, "waiting_for": [2]}, names), view) == {2}
+    assert _marked_seats(render({**view, "waiting_for": [2]}, names, EN), view) == {2}
 
 
 # --- the private zoom ------------------------------------------------------------------------------
@@ -430,17 +440,17 @@ def test_the_holdings_zoom_shows_only_the_seats_own_figures() -> None:
     state = _tall_state(players=3)
     state.money, state.cash_box = [7, 9, 11], [1, 0, 4]
     for seat in range(3):
-        png = render_holdings(RULES.view(state, seat), NAMES, seat)
+        png = render_holdings(RULES.view(state, seat), NAMES, seat, EN)
         width, _height = _open_size(png)
         assert width == estates.WIDTH and len(png) <= MAX_PNG
     # The zoom follows the seat's own money (it is private), and only its own.
-    mine = render_holdings(RULES.view(state, 0), NAMES, 0)
+    mine = render_holdings(RULES.view(state, 0), NAMES, 0, EN)
     state.money[1], state.cash_box[2] = 30, 9
-    assert render_holdings(RULES.view(state, 0), NAMES, 0) == mine
+    assert render_holdings(RULES.view(state, 0), NAMES, 0, EN) == mine
     state.money[0] = 8
-    assert render_holdings(RULES.view(state, 0), NAMES, 0) != mine
+    assert render_holdings(RULES.view(state, 0), NAMES, 0, EN) != mine
     # A seat with nothing yet, and a finished match, draw too.
     fresh = RULES.setup(2, {}, 1)
-    _open_size(render_holdings(RULES.view(fresh, 1), NAMES, 1))
+    _open_size(render_holdings(RULES.view(fresh, 1), NAMES, 1, EN))
     over = _finished_state(4, 44, 3)
-    _open_size(render_holdings(RULES.view(over, 2), NAMES, 2))
+    _open_size(render_holdings(RULES.view(over, 2), NAMES, 2, EN))

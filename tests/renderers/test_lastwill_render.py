@@ -15,10 +15,15 @@ import pytest
 from PIL import Image
 
 import renderers.lastwill as lastwill
+from bot.i18n import words
 from renderers import kit
+from renderers.kit import Words
 from rules.lastwill import RULES, data
 from rules.lastwill.state import LastWillState
 from rules.play import random_playthrough
+
+EN = words("en")
+"""The boards as an English table sees them."""
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_BYTES = 300_000
@@ -88,7 +93,7 @@ def test_every_phase_of_a_game_renders(players: int) -> None:
     assert any(v["pending"] for v in views), "a pending choice is drawn too"
     for view in views:
         before = copy.deepcopy(view)
-        image = check_png(lastwill.render(view, NAMES[:players]))
+        image = check_png(lastwill.render(view, NAMES[:players], EN))
         assert view == before, "the renderer changed the view"
         assert image.height == lastwill.height(view)
 
@@ -100,7 +105,7 @@ def test_no_text_is_too_small_on_a_phone(players: int) -> None:
     for view in _stages(players)[::3]:
         lastwill.clear_caches()
         with kit.recording_font_sizes() as sizes:
-            image = check_png(lastwill.render(view, NAMES[:players]))
+            image = check_png(lastwill.render(view, NAMES[:players], EN))
         assert sizes, "the renderer asks the kit for its fonts"
         assert kit.smallest_on_phone(min(sizes), image.width, PHONE_WIDTH) >= SMALLEST_ON_PHONE, sorted(sizes)
 
@@ -119,7 +124,7 @@ def test_boards_of_up_to_five_cards_stay_within_1_6_to_1() -> None:
         player["extensions"] = 12
         player["spaces"] = 17
         player["free_spaces"] = 12
-    image = check_png(lastwill.render(view, NAMES))
+    image = check_png(lastwill.render(view, NAMES, EN))
     assert image.height / image.width <= lastwill.MAX_ASPECT
 
 
@@ -196,7 +201,7 @@ def test_long_names_are_fitted_and_no_text_overlaps(players: int, monkeypatch: p
     names = ["W" * 300, "Bartholomew Featherstonehaugh the Third of Kent", "", "   ", "M" * 60][:players]
     for view in _stages(players)[::4]:
         labels.clear()
-        lastwill.render(view, names)
+        lastwill.render(view, names, EN)
         assert labels
         for text, (x0, _y0, x1, _y1) in labels:
             assert x0 >= 0 and x1 <= lastwill.W, text
@@ -221,7 +226,7 @@ def test_a_crowded_board_has_no_overlapping_text(monkeypatch: pytest.MonkeyPatch
     view["players"][3]["demoted"] = True
     view["players"][3]["hand_limit"] = 4
     labels = _labels(monkeypatch)
-    check_png(lastwill.render(view, ["Annabelle"] * 5))
+    check_png(lastwill.render(view, ["Annabelle"] * 5, EN))
     assert not _overlaps(labels)
 
 
@@ -237,30 +242,30 @@ def test_every_card_name_fits_an_offering_band_uncut() -> None:
 
 def test_deterministic_and_independent_of_cache() -> None:
     view = _stages(5)[len(_stages(5)) // 2]
-    first = lastwill.render(view, NAMES)
-    assert lastwill.render(copy.deepcopy(view), list(NAMES)) == first
-    assert lastwill.render(json.loads(json.dumps(view)), NAMES) == first
+    first = lastwill.render(view, NAMES, EN)
+    assert lastwill.render(copy.deepcopy(view), list(NAMES), EN) == first
+    assert lastwill.render(json.loads(json.dumps(view)), NAMES, EN) == first
     lastwill.clear_caches()
-    assert lastwill.render(view, NAMES) == first
+    assert lastwill.render(view, NAMES, EN) == first
 
 
 def test_the_art_layers_are_drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = {"table": 0, "legend": 0}
     build_table, build_legend = lastwill._build_table, lastwill._build_legend
 
-    def table() -> Image.Image:
+    def table(words: Words) -> Image.Image:
         calls["table"] += 1
-        return build_table()
+        return build_table(words)
 
-    def legend() -> Image.Image:
+    def legend(words: Words) -> Image.Image:
         calls["legend"] += 1
-        return build_legend()
+        return build_legend(words)
 
     monkeypatch.setattr(lastwill, "_build_table", table)
     monkeypatch.setattr(lastwill, "_build_legend", legend)
     lastwill.clear_caches()
     for view in _stages(3)[:4]:
-        lastwill.render(view, NAMES[:3])
+        lastwill.render(view, NAMES[:3], EN)
     assert calls == {"table": 1, "legend": 1}
     monkeypatch.undo()
     lastwill.clear_caches()
@@ -272,7 +277,7 @@ def test_the_board_draws_the_public_view_only() -> None:
     state = run.state
     view = RULES.view(state, None)
     assert "you" not in view
-    image = lastwill.render(view, NAMES[:4])
+    image = lastwill.render(view, NAMES[:4], EN)
     other = RULES.load(RULES.dump(state))
     holder = max(range(4), key=lambda s: len(other.players[s].hand))
     hand = other.players[holder].hand
@@ -282,10 +287,10 @@ def test_the_board_draws_the_public_view_only() -> None:
     for cards in other.decks.values():
         cards.reverse()
     assert other.players[holder].hand != state.players[holder].hand and other.decks != state.decks
-    assert lastwill.render(RULES.view(other, None), NAMES[:4]) == image
+    assert lastwill.render(RULES.view(other, None), NAMES[:4], EN) == image
     # A seat's own view adds its hand and its choices, which the board never reads.
     for seat in range(4):
-        assert lastwill.render(RULES.view(state, seat), NAMES[:4]) == image
+        assert lastwill.render(RULES.view(state, seat), NAMES[:4], EN) == image
 
 
 def test_the_renderer_reads_only_the_printed_cards() -> None:
@@ -346,13 +351,13 @@ def test_the_last_move_is_framed_where_it_changed_the_table() -> None:
     moves = _last_moves(5)
     expected = {"plan_chosen", "errand.slot", "errand.one", "errand.opera", "bought", "laid", "card_played"}
     assert expected <= set(moves), sorted(moves)
-    names = kit.player_names(NAMES, 5)
+    names = kit.player_names(NAMES, 5, EN)
     framed = 0
     for key, view in sorted(moves.items()):
-        image = check_png(lastwill.render(view, NAMES))
+        image = check_png(lastwill.render(view, NAMES, EN))
         text = lastwill.last_move_text(view, names)
         assert text, key
-        boxes = lastwill.last_move_boxes(view, NAMES)
+        boxes = lastwill.last_move_boxes(view, NAMES, EN)
         for x0, y0, x1, y1 in boxes:
             assert _magenta(image, (x0, y0, x1, y1)) >= 2 * ((x1 - x0) + (y1 - y0)), key
         if key not in ("keep", "limit", "discards_revealed"):
@@ -362,7 +367,7 @@ def test_the_last_move_is_framed_where_it_changed_the_table() -> None:
     # Without a last move nothing is magenta but the legend's sample frame and the "Last:" word.
     view = copy.deepcopy(moves["plan_chosen"])
     view["last"] = None
-    quiet = check_png(lastwill.render(view, NAMES))
+    quiet = check_png(lastwill.render(view, NAMES, EN))
     legend = _magenta(quiet, (0, quiet.height - lastwill.LEGEND_H, lastwill.W, quiet.height))
     assert _magenta(quiet, (0, 0, lastwill.W, quiet.height)) == legend
 
@@ -375,7 +380,7 @@ def test_a_market_swap_frames_both_tokens() -> None:
         "types": ["farm", "mansion"],
         "market": view["market"],
     }
-    boxes = lastwill.last_move_boxes(view, NAMES[:3])
+    boxes = lastwill.last_move_boxes(view, NAMES[:3], EN)
     assert len(boxes) == 2
     assert "Farm and Mansion" in lastwill.last_move_text(view, NAMES[:3])
 
@@ -396,7 +401,7 @@ def test_public_facts_change_the_picture() -> None:
             for symbol, pounds in (("horse", 3), ("dine", 2), ("mask", 1), ("guest", 1))
         ],
     }
-    first = lastwill.render(base, NAMES[:4])
+    first = lastwill.render(base, NAMES[:4], EN)
     changes: list[Callable[[dict[str, Any]], object]] = [
         lambda v: v["players"][0].update(money=v["players"][0]["money"] + 1),
         lambda v: v["players"][0].update(hand=v["players"][0]["hand"] + 1),
@@ -413,6 +418,6 @@ def test_public_facts_change_the_picture() -> None:
     for change in changes:
         view = copy.deepcopy(base)
         change(view)
-        image = lastwill.render(view, NAMES[:4])
+        image = lastwill.render(view, NAMES[:4], EN)
         assert image not in seen
         seen.add(image)

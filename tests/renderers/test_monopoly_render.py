@@ -11,9 +11,13 @@ import pytest
 from PIL import Image
 
 import renderers.monopoly as monopoly
+from bot.i18n import words
 from renderers import kit
 from rules.monopoly import RULES
 from rules.play import random_playthrough
+
+EN = words("en")
+"""The boards as an English table sees them."""
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_BYTES = 300_000
@@ -53,7 +57,7 @@ def test_every_stage_of_a_game_renders(players: int, seed: int) -> None:
     assert views[0]["phase"] == "opening" and views[-1]["phase"] == "over"
     for view in views:
         before = copy.deepcopy(view)
-        check_png(monopoly.render(view, NAMES[:players]))
+        check_png(monopoly.render(view, NAMES[:players], EN))
         assert view == before, "the renderer changed the view"
 
 
@@ -64,7 +68,7 @@ def test_no_text_is_too_small_on_a_phone(players: int) -> None:
     for view in _views(players, 42):
         monopoly.clear_caches()
         with kit.recording_font_sizes() as sizes:
-            image = check_png(monopoly.render(view, NAMES[:players]))
+            image = check_png(monopoly.render(view, NAMES[:players], EN))
         assert sizes, "the renderer asks the kit for its fonts"
         assert min(sizes) * PHONE_WIDTH / image.width >= SMALLEST_ON_PHONE, sorted(sizes)
 
@@ -81,19 +85,19 @@ def test_every_name_line_fits_its_cell_uncut() -> None:
 
 def test_deterministic_and_independent_of_cache() -> None:
     view = _views(6, 1)[3]
-    first = monopoly.render(view, NAMES)
-    assert monopoly.render(copy.deepcopy(view), list(NAMES)) == first
+    first = monopoly.render(view, NAMES, EN)
+    assert monopoly.render(copy.deepcopy(view), list(NAMES), EN) == first
     monopoly.clear_caches()
-    assert monopoly.render(view, NAMES) == first
+    assert monopoly.render(view, NAMES, EN) == first
 
 
 def test_odd_names_do_not_crash_and_change_the_image() -> None:
     view = _views(6, 1)[3]
-    plain = monopoly.render(view, ["A", "B", "C", "D", "E", "F"])
+    plain = monopoly.render(view, ["A", "B", "C", "D", "E", "F"], EN)
     odd = ["", "   ", "W" * 300, "Zoë Ångström-Łukasz", "名前", "👑🎩 Rich Uncle"]
-    assert monopoly.render(view, odd) != plain
-    check_png(monopoly.render(view, odd))
-    check_png(monopoly.render(view, NAMES[:2]))  # too few names: the missing seats are numbered
+    assert monopoly.render(view, odd, EN) != plain
+    check_png(monopoly.render(view, odd, EN))
+    check_png(monopoly.render(view, NAMES[:2], EN))  # too few names: the missing seats are numbered
 
 
 def _magenta(image: Image.Image, box: tuple[int, int, int, int]) -> int:
@@ -109,9 +113,9 @@ def test_the_last_roll_is_framed_on_the_board() -> None:
         RULES.apply(state, seat, RULES.legal_actions(state, seat)[0])
     before = RULES.view(state, None)
     assert monopoly.last_move(before) is None, "nobody has rolled on their turn yet"
-    image = check_png(monopoly.render(before, NAMES[:3]))
+    image = check_png(monopoly.render(before, NAMES[:3], EN))
     everywhere = (0, 0, monopoly.W, monopoly.H)
-    legend = _magenta(monopoly.board_layer(), everywhere)
+    legend = _magenta(monopoly.board_layer(EN), everywhere)
     assert _magenta(image, everywhere) == legend, "only the legend's sample frame is magenta"
     seat = int(before["turn"])
     RULES.apply(state, seat, RULES.legal_actions(state, seat)[0])  # roll
@@ -119,12 +123,12 @@ def test_the_last_roll_is_framed_on_the_board() -> None:
     last = monopoly.last_move(view)
     assert last is not None and last["seat"] == seat
     assert last["space"] == view["seats"][seat]["position"]
-    image = check_png(monopoly.render(view, NAMES[:3]))
+    image = check_png(monopoly.render(view, NAMES[:3], EN))
     x0, y0, x1, y1 = monopoly.highlight_box(last["space"])
     f = monopoly.FRAME
     ring = _magenta(image, (max(0, x0 - f), max(0, y0 - f), min(monopoly.W, x1 + f), min(monopoly.H, y1 + f)))
     assert ring >= 2 * ((x1 - x0) + (y1 - y0)), "the space is framed"
-    heading, what = monopoly.last_move_text(view, kit.player_names(NAMES, 3))
+    heading, what = monopoly.last_move_text(view, kit.player_names(NAMES, 3, EN))
     assert heading.startswith("Last") and view["spaces"][last["space"]]["name"] in what
 
 
@@ -132,7 +136,7 @@ def test_an_explicit_last_entry_is_framed_where_it_says() -> None:
     """When the view carries ``last`` ({kind, seat, space}) the frame follows it, not the dice."""
     view = dict(_views(4, 1)[3])
     view["last"] = {"kind": "bought", "seat": 2, "space": 39}
-    image = check_png(monopoly.render(view, NAMES[:4]))
+    image = check_png(monopoly.render(view, NAMES[:4], EN))
     x0, y0, x1, y1 = monopoly.highlight_box(39)
     f = monopoly.FRAME
     inside = _magenta(image, (x0 - f, y0 - f, min(monopoly.W, x1 + f), y1 + f))
@@ -147,27 +151,27 @@ def test_the_board_draws_the_public_view_only() -> None:
     view = RULES.view(state, None)
     assert view["decks"] == {deck: len(order) for deck, order in state.decks.items()}
     assert "you" not in view and "rng" not in view
-    image = monopoly.render(view, NAMES[:4])
+    image = monopoly.render(view, NAMES[:4], EN)
     shuffled = RULES.load(RULES.dump(state))
     for deck in shuffled.decks.values():
         deck.reverse()
     assert shuffled.decks != state.decks
-    assert monopoly.render(RULES.view(shuffled, None), NAMES[:4]) == image
+    assert monopoly.render(RULES.view(shuffled, None), NAMES[:4], EN) == image
     # A seat's own view adds only its private draft, which the board never reads.
-    assert monopoly.render(RULES.view(state, 1), NAMES[:4]) == image
+    assert monopoly.render(RULES.view(state, 1), NAMES[:4], EN) == image
 
 
 def test_owners_buildings_and_mortgages_are_drawn() -> None:
     """An owned site shows the owner's chip; a house badge and a mortgage badge change the cell."""
     view = copy.deepcopy(_views(3, 1)[0])
     box = monopoly.cell_box(39)
-    bare = check_png(monopoly.render(view, NAMES[:3])).crop(box)
+    bare = check_png(monopoly.render(view, NAMES[:3], EN)).crop(box)
     view["spaces"][39].update(owner=1)
-    owned = check_png(monopoly.render(view, NAMES[:3])).crop(box)
+    owned = check_png(monopoly.render(view, NAMES[:3], EN)).crop(box)
     view["spaces"][39].update(level=5)
-    hotel = check_png(monopoly.render(view, NAMES[:3])).crop(box)
+    hotel = check_png(monopoly.render(view, NAMES[:3], EN)).crop(box)
     view["spaces"][39].update(level=0, mortgaged=True)
-    mortgaged = check_png(monopoly.render(view, NAMES[:3])).crop(box)
+    mortgaged = check_png(monopoly.render(view, NAMES[:3], EN)).crop(box)
     crops = [bare.tobytes(), owned.tobytes(), hotel.tobytes(), mortgaged.tobytes()]
     assert len(set(crops)) == 4
 

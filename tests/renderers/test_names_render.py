@@ -22,8 +22,12 @@ import rules.california
 import rules.estates
 import rules.lastwill
 import rules.monopoly
+from bot.i18n import words
 from renderers import kit
 from rules.play import random_playthrough
+
+EN = words("en")
+"""The boards as an English table sees them."""
 
 NAMES = ["Hélène", "Øyvind", "Ævar", "Σοφία", "Дмитрий", "🎲🎉"]
 WRITTEN = NAMES[:5]
@@ -85,7 +89,7 @@ def test_the_cmap_reader_sees_latin_greek_cyrillic_and_the_pound_but_no_emoji() 
 
 @pytest.mark.parametrize("name", WRITTEN)
 def test_every_letter_of_these_names_is_in_the_font(name: str) -> None:
-    assert kit.player_names([name], 1) == [name]
+    assert kit.player_names([name], 1, EN) == [name]
     assert set(name) <= font_cmap()
     assert all(kit.has_glyph(c) for c in name)
 
@@ -97,7 +101,7 @@ def test_the_kits_glyph_check_agrees_with_the_cmap() -> None:
 
 
 def test_names_the_font_cannot_draw_fall_back_to_the_seat_label() -> None:
-    assert kit.player_names([EMOJI, "李雷", "Bob 李", "Zoë 🎉", "❤️ Ana", "\u200d"], 6) == [
+    assert kit.player_names([EMOJI, "李雷", "Bob 李", "Zoë 🎉", "❤️ Ana", "\u200d"], 6, EN) == [
         "Player 1",
         "Player 2",
         "Player 3",
@@ -126,7 +130,7 @@ def test_boards_draw_every_name_with_real_glyphs(
     drawn: list[str],
     game: str,
     rules: Any,
-    render: Callable[[Any, Sequence[str]], bytes],
+    render: Callable[[Any, Sequence[str], Any], bytes],
     clear: Callable[[], None],
     players: int,
 ) -> None:
@@ -136,7 +140,7 @@ def test_boards_draw_every_name_with_real_glyphs(
         kit._text_mask.cache_clear()
         drawn.clear()
         state = random_playthrough(rules, players, 5, stop_after=10, check=False).state
-        render(rules.view(state, None), names)
+        render(rules.view(state, None), names, EN)
         text = "\n".join(drawn)
         missing = sorted({c for c in text if c not in cmap and not c.isspace()})
         assert missing == [], f"{game} drew characters the font lacks: {missing}"

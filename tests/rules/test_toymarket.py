@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from bot.i18n import words
 from bot.registry import REGISTRY, GameEntry
 from rules.core import Action, Event, InvalidOptions, StateError
 from rules.play import canonical, random_playthrough, replay
@@ -777,7 +778,7 @@ def test_the_board_renders_at_every_stage_from_the_public_view() -> None:
             if seat is not None and action is not None:
                 RULES.apply(state, seat, action)
             if step % 25 == 0 or step == len(run.log):
-                png = render(RULES.view(state, None), names)
+                png = render(RULES.view(state, None), names, words("en"))
                 assert png.startswith(b"\x89PNG")
 
 

@@ -8,8 +8,11 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from renderers.kit import Words
 
-def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
+
+def render(view: dict[str, Any], names: Sequence[str], _words: Words) -> bytes:
+    """English only (a test game); the table's words are accepted as every renderer's are."""
     points = view["points"]
     height = 40 + 30 * len(points)
     image = Image.new("RGB", (400, height), "white")

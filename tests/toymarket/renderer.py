@@ -13,6 +13,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from renderers.kit import Words
+
 WIDTH = 400
 TILE = (60, 48)
 """Width and height of one lot tile; six fit in a row with a margin."""
@@ -23,7 +25,8 @@ SEAT_COLOURS = ("#d9534f", "#428bca", "#5cb85c", "#f0ad4e")
 font lacks most other glyphs."""
 
 
-def render(view: dict[str, Any], names: Sequence[str]) -> bytes:
+def render(view: dict[str, Any], names: Sequence[str], _words: Words) -> bytes:
+    """English only (a test game); the table's words are accepted as every renderer's are."""
     lots = view["lots"]
     offers = view["offers"]
     height = MARGIN * 3 + LINE + TILE[1] + LINE * (len(names) + len(offers) + 1)
