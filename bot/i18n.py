@@ -109,6 +109,10 @@ class Catalog:
         """``key``'s template in ``language`` itself, with no English fallback (``None`` if absent)."""
         return self._messages.get(language, {}).get(key)
 
+    def keys(self, language: str) -> frozenset[str]:
+        """Every key ``language``'s own catalog has (no English fallback): for tests of the catalogs."""
+        return frozenset(self._messages.get(language, {}))
+
     def has(self, key: str, language: str = DEFAULT_LANGUAGE) -> bool:
         return key in self._messages.get(language, {}) or key in self._messages.get(DEFAULT_LANGUAGE, {})
 

@@ -23,10 +23,24 @@ _INT = re.compile(r"-?[0-9]{1,12}")
 
 
 class IllegalAction(Exception):
-    """The action is not allowed now; ``str(exc)`` is a sentence for the player.
+    """The action is not allowed now, and the state was not changed.
 
-    Raising it guarantees the state was not changed.
+    The engine says *why* by name, never in words: ``key`` names the sentence in the host's
+    catalog (``<game>.illegal.<key>``, written once per language) and ``params`` fill its
+    placeholders with ints or tokens the game's presenter turns into words (a tile, a card).  So
+    a French table reads the refusal in French, and a test asserts the reason, not its wording.
+    ``str(exc)`` (the key and params) is for logs and the command line.
     """
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        super().__init__(key, params)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.key
+        return f"{self.key} ({', '.join(f'{name}={value!r}' for name, value in self.params.items())})"
 
 
 class InvalidOptions(ValueError):

@@ -61,8 +61,15 @@ class Tables(Publisher):
     async def refuse_illegal(
         self, interaction: discord.Interaction, game_id: int, exc: IllegalAction
     ) -> None:
-        log.debug("refused action in game %s from user %s: illegal", game_id, interaction.user.id)
-        await safe.reply(interaction, str(exc))
+        """The engine's reason, in the player's own language when we have it (as every refusal)."""
+        log.debug("refused action in game %s from user %s: %s", game_id, interaction.user.id, exc.key)
+        try:
+            game = await self.sessions.load(game_id)
+        except (Refusal, StoreError):  # gone since the move was refused: say it was refused
+            await self.refuse(interaction, Refusal("host.refuse.illegal"))
+            return
+        text = self.presenter(game).illegal(game, exc, self.reader(interaction, game.row.language))
+        await safe.reply(interaction, text)
 
     async def refuse_storage(self, interaction: discord.Interaction, exc: StoreError, language: str) -> None:
         """The one honest line when a move could not be saved: it was not, and the player may retry."""
