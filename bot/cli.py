@@ -587,7 +587,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "games":
             return cmd_games(settings)
         return cmd_run(settings, REGISTRY, sync_only=command == "sync")
-    except (UsageError, InvalidOptions) as exc:
+    except InvalidOptions as exc:
+        from bot.lobby import options_refusal
+
+        refusal = options_refusal(str(getattr(args, "game", "")), exc)
+        print(f"error: {words()(refusal.key, **refusal.params)}", file=sys.stderr)
+        return EXIT_USAGE
+    except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except (ConfigError, Refused) as exc:

@@ -14,7 +14,7 @@ from bot.registry import GameEntry
 from bot.services.deadlines import plan_waits
 from bot.session import LiveGame, Refusal, SessionService
 from bot.store import SeatRow
-from rules.core import InvalidOptions, check_players, validate_options
+from rules.core import SHARED_OPTION_PROBLEMS, InvalidOptions, check_players, validate_options
 from rules.play import canonical
 
 
@@ -26,11 +26,16 @@ def parse_options(text: str | None) -> dict[str, str]:
     for part in text.replace(",", " ").split():
         name, sep, value = part.partition("=")
         if not sep or not name or not value:
-            raise InvalidOptions(
-                f"Options are written name=value (for example rounds=3), not {clip(part, 40)!r}."
-            )
+            raise Refusal("host.bad_option.written", text=repr(clip(part, 40)))
         result[name.strip().lower()] = value.strip()
     return result
+
+
+def options_refusal(game: str, exc: InvalidOptions) -> Refusal:
+    """The refusal that words ``exc``: ``host.bad_option.<key>`` for the problems every game shares
+    (raised by ``rules.core``), ``<game>.bad_option.<key>`` for a game's own."""
+    scope = "host" if exc.key in SHARED_OPTION_PROBLEMS else game
+    return Refusal(f"{scope}.bad_option.{exc.key}", **exc.params)
 
 
 class LobbyService:
@@ -63,8 +68,11 @@ class LobbyService:
         entry = self.entry(game)
         try:
             options = validate_options(entry.rules.options, parse_options(options_text))
+            # A dry deal checks what single options cannot (Last Will's expansion-only options), so
+            # a table is never opened that could not start.
+            entry.rules.setup(entry.rules.min_players, options, 0)
         except InvalidOptions as exc:
-            raise Refusal("host.refuse.options", reason=str(exc)) from None
+            raise options_refusal(entry.name, exc) from None
         game_id = await self.store.create_game(
             game=entry.name,
             options=options,

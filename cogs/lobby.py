@@ -486,13 +486,26 @@ class LobbyCog(commands.Cog):
         )
         body = self.t(lang, f"{entry.name}.rules")
         options = "\n".join(
-            self.t(lang, "host.lobby.rules_option", name=o.name, default=o.default, help=o.help)
+            self.t(
+                lang,
+                "host.lobby.rules_option",
+                name=o.name,
+                default=self.option_value(lang, o.default),
+                help=self.t(lang, f"{entry.name}.option.{o.name}"),
+            )
             for o in rules.options
         )
         presenter = self.bot.tables.presenters.get(entry.name)
         rulings = "\n".join(presenter.rulings(lang)) if presenter is not None else ""
         # Longer than one message (a game's rulings): several ephemeral messages, cut between lines.
         await safe.reply_long(interaction, "\n".join(p for p in (head, body, options, rulings) if p))
+
+    def option_value(self, lang: str, value: object) -> str:
+        """An option's default as a player would type it: a yes/no option reads yes or no in
+        ``lang`` (``OptionSpec.parse`` takes both languages' words)."""
+        if isinstance(value, bool):
+            return self.t(lang, "host.lobby.option_yes" if value else "host.lobby.option_no")
+        return str(value)
 
     async def _rules_language(self, interaction: discord.Interaction, game: str) -> str:
         """The language of ``/game rules``: a table's, when it is asked about the game of the table

@@ -44,7 +44,27 @@ class IllegalAction(Exception):
 
 
 class InvalidOptions(ValueError):
-    """Table options were unknown or out of range; the message names which."""
+    """Table options were unknown, out of range or do not go together.
+
+    Like :class:`IllegalAction` it names the problem (``key``, ``params``) and the host words it:
+    the problems every game shares, raised here (:data:`SHARED_OPTION_PROBLEMS`), read
+    ``host.bad_option.<key>``; a game's own (Last Will's expansion-only options) read
+    ``<game>.bad_option.<key>``.  ``str(exc)`` is for logs and the command line.
+    """
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        super().__init__(key, params)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.key
+        return f"{self.key} ({', '.join(f'{name}={value!r}' for name, value in self.params.items())})"
+
+
+SHARED_OPTION_PROBLEMS = frozenset({"yes_no", "whole_number", "range", "choice", "unknown", "players"})
+"""The :class:`InvalidOptions` keys raised by this module, for every game alike."""
 
 
 class StateError(ValueError):
@@ -158,11 +178,14 @@ def rank_by(keys: Sequence[Sequence[int]]) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One table option offered at ``/game new`` (``name=value``)."""
+    """One table option offered at ``/game new`` (``name=value``).
+
+    What it does, for players, is the catalog's ``<game>.option.<name>`` (``/game rules`` shows
+    it in the reader's language), so an engine holds no prose.
+    """
 
     name: str
     default: int | str | bool
-    help: str
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
@@ -174,25 +197,30 @@ class OptionSpec:
             text = str(raw).strip().lower()
             if isinstance(raw, bool):
                 return raw
-            if text in ("1", "yes", "true", "on"):
+            if text in _YES:
                 return True
-            if text in ("0", "no", "false", "off"):
+            if text in _NO:
                 return False
-            raise InvalidOptions(f"Option {self.name} must be yes or no, not {_quoted(raw)}.")
+            raise InvalidOptions("yes_no", option=self.name, value=_quoted(raw))
         if isinstance(default, int):
             text = str(raw).strip()
             if not _WHOLE_NUMBER.fullmatch(text):
-                raise InvalidOptions(f"Option {self.name} must be a whole number, not {_quoted(raw)}.")
+                raise InvalidOptions("whole_number", option=self.name, value=_quoted(raw))
             value = int(text)
             low, high = self.minimum, self.maximum
             if (low is not None and value < low) or (high is not None and value > high):
-                raise InvalidOptions(f"Option {self.name} must be between {low} and {high}.")
+                raise InvalidOptions("range", option=self.name, low=low, high=high)
             return value
         text = str(raw).strip().lower()
         if self.choices and text not in self.choices:
-            raise InvalidOptions(f"Option {self.name} must be one of: {', '.join(self.choices)}.")
+            raise InvalidOptions("choice", option=self.name, choices=", ".join(self.choices))
         return text
 
+
+_YES = frozenset({"1", "yes", "true", "on", "oui"})
+_NO = frozenset({"0", "no", "false", "off", "non"})
+"""What a player may type for a yes/no option, in the languages we speak (the value is a word
+typed into ``/game new``, so a French table's host may write ``oui``)."""
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 """ASCII digits only: ``int`` also takes "٣" and "1_000", which nobody means as an option value."""
@@ -209,8 +237,7 @@ def validate_options(specs: Sequence[OptionSpec], raw: Mapping[str, object]) -> 
     known = {spec.name: spec for spec in specs}
     unknown = sorted(set(raw) - set(known))
     if unknown:
-        offered = ", ".join(known) or "none"
-        raise InvalidOptions(f"Unknown option {_quoted(unknown[0])}. Options for this game: {offered}.")
+        raise InvalidOptions("unknown", option=_quoted(unknown[0]), offered=", ".join(known) or "-")
     return {name: (spec.parse(raw[name]) if name in raw else spec.default) for name, spec in known.items()}
 
 
@@ -326,5 +353,5 @@ class Rules(Protocol[S]):
 def check_players(rules: Rules[Any], players: int) -> None:
     if not rules.min_players <= players <= rules.max_players:
         raise InvalidOptions(
-            f"{rules.title} is for {rules.min_players} to {rules.max_players} players, not {players}."
+            "players", game=rules.title, min=rules.min_players, max=rules.max_players, count=players
         )

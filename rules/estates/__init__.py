@@ -24,7 +24,6 @@ class EstatesRules:
         OptionSpec(
             "rounds",
             data.DEFAULT_ROUNDS,
-            "Rounds to play; scores add up and two round wins end the match early.",
             minimum=1,
             maximum=data.MAX_ROUNDS,
         ),

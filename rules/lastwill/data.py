@@ -187,7 +187,8 @@ END_PROPERTY_PENALTY_MAX: Final = 100  # chosen (engine): a bound for the option
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableOption:
-    """One ``/game new`` option with its status; ``spec()`` is what the host parses with.
+    """One ``/game new`` option with its status; ``spec()`` is what the host parses with (what it
+    does, for players, is the catalog's ``lastwill.option.<name>``).
 
     ``choices`` are lower case because ``OptionSpec.parse`` lower-cases what players type;
     a Last Will id therefore appears as ``lw-4a`` here and canonically as ``LW-4A`` elsewhere.
@@ -195,7 +196,6 @@ class TableOption:
 
     name: str
     default: str | int | bool
-    help: str
     mark: Mark
     choices: tuple[str, ...] = ()
     minimum: int | None = None
@@ -203,7 +203,7 @@ class TableOption:
     note: str = ""
 
     def spec(self) -> OptionSpec:
-        return OptionSpec(self.name, self.default, self.help, self.minimum, self.maximum, self.choices)
+        return OptionSpec(self.name, self.default, self.minimum, self.maximum, self.choices)
 
 
 # --- Last Will cards (§11.7, §11.9) ------------------------------------------------------------
@@ -255,14 +255,12 @@ OPTIONS: Final[tuple[TableOption, ...]] = (
     TableOption(
         name="expansion",
         default=True,
-        help="on: Getting the Sack (new cards, employment, plan tiles, 3 errand boys); off: base Last Will.",
         mark=Mark.CHOSEN,
     ),
     TableOption(
         name="employment",
         default=EmploymentMode.FULL.value,
         choices=tuple(m.value for m in EmploymentMode),
-        help="full: everyone has a job; none: No Employment; handicap: the host picks who has a job.",
         mark=Mark.RULEBOOK,
         note="the handicap setup step is chosen",
     ),
@@ -270,14 +268,12 @@ OPTIONS: Final[tuple[TableOption, ...]] = (
         name="plans",
         default=PlansMode.TILES.value,
         choices=tuple(m.value for m in PlansMode),
-        help="tiles: 8 random plan tiles; original: the base game's printed plans.",
         mark=Mark.RULEBOOK,
     ),
     TableOption(
         name="last_will",
         default=LAST_WILL_RANDOM,
         choices=(LAST_WILL_RANDOM, *(card.id.lower() for card in LAST_WILL_CARDS)),
-        help="random, or the id of the Last Will card the table agrees on (LW-B1..LW-B7, LW-4A..LW-5E).",
         mark=Mark.RULEBOOK,
         note="the ids are chosen",
     ),
@@ -286,7 +282,6 @@ OPTIONS: Final[tuple[TableOption, ...]] = (
         default=END_PROPERTY_PENALTY_DEFAULT,
         minimum=0,
         maximum=END_PROPERTY_PENALTY_MAX,
-        help="Pounds added at the end for every property still owned.",
         mark=Mark.CHOSEN,
     ),
 )

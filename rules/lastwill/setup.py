@@ -42,10 +42,7 @@ def parse_options(raw: Mapping[str, object]) -> Table:
             if name in raw and chosen[name] != data.OPTIONS_BY_NAME[name].default
         ]
         if named:
-            raise InvalidOptions(
-                f"Option {named[0]}={chosen[named[0]]} needs the Getting the Sack expansion: "
-                "leave it out or set expansion=on."
-            )
+            raise InvalidOptions("needs_expansion", option=named[0], value=str(chosen[named[0]]))
     employment = str(chosen["employment"]) if expansion else EmploymentMode.NONE.value
     plans = str(chosen["plans"]) if expansion else PlansMode.ORIGINAL.value
     will = str(chosen["last_will"])
@@ -54,14 +51,8 @@ def parse_options(raw: Mapping[str, object]) -> Table:
         wants_new = employment != EmploymentMode.NONE
         if data.LAST_WILLS[will].expansion != wants_new:
             if wants_new:
-                raise InvalidOptions(
-                    f"Last Will card {will} is a base card, but employment {employment} needs a new card "
-                    "(LW-4A to LW-5E) or random."
-                )
-            raise InvalidOptions(
-                f"Last Will card {will} is a Getting the Sack card; without employment name a base card "
-                "(LW-B1 to LW-B7) or random."
-            )
+                raise InvalidOptions("base_will", card=will, employment=employment)
+            raise InvalidOptions("new_will", card=will)
     return Table(expansion, employment, plans, will, int(chosen["end_property_penalty"]))
 
 

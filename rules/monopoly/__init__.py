@@ -42,14 +42,12 @@ class MonopolyRules:
         OptionSpec(
             "turns",
             data.DEFAULT_TURNS,
-            "End after this many full rounds, richest by net worth wins (0: play until one is left).",
             minimum=0,
             maximum=data.MAX_TURNS_OPTION,
         ),
         OptionSpec(
             "rent",
             data.DEFAULT_RENT_MODE,
-            "auto: rent is paid at once; ask: the owner must collect it before the next player rolls.",
             choices=data.RENT_MODES,
         ),
     )

@@ -163,3 +163,37 @@ async def test_rules_follow_the_table_here_else_the_player(tmp_path: Path, frenc
         french_clients.add(eve.id)
         french = await eve.slash(other, "game rules", name="california")
         assert fr("california.rules") in french.response.message.content
+
+
+async def test_table_options_are_explained_and_refused_in_the_players_language(
+    tmp_path: Path, french_clients: set[int]
+) -> None:
+    """What each option does, and why a typed one cannot be used, come from the catalog: an engine
+    holds no prose (``OptionSpec`` has no help text; ``InvalidOptions`` names its problem)."""
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        eve = guild.add_member(env.create_user("eve"))
+        french_clients.add(eve.id)
+        rules = await eve.slash(channel, "game rules", name="lastwill")
+        text = "\n".join(m.content for m in [rules.response.message, *rules.followups])
+        assert (
+            fr(
+                "host.lobby.rules_option",
+                name="expansion",
+                default="oui",
+                help=fr("lastwill.option.expansion"),
+            )
+            in text
+        )
+        assert fr("lastwill.option.end_property_penalty") in text
+        assert en("lastwill.option.plans") not in text
+        refused = await eve.slash(channel, "game new", name="estates", options="rounds=9")
+        assert refused.response.message.content == fr("host.bad_option.range", option="rounds", low=1, high=5)
+        clash = await eve.slash(channel, "game new", name="lastwill", options="expansion=off plans=original")
+        assert clash.response.message.content == fr(
+            "lastwill.bad_option.needs_expansion", option="plans", value="original"
+        )
+        # Typed in French, a yes/no option is understood.
+        opened = await eve.slash(channel, "game new", name="lastwill", options="expansion=non")
+        assert not opened.response.message.flags.ephemeral

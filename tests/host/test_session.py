@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import shipped
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, GameEntry, Registry
 from bot.session import Applied, Refusal, SessionService
@@ -18,6 +19,8 @@ from rules.play import canonical
 from tests.host.service_kit import ANA, BOB, EVE, on_turn, started
 from tests.toygame.renderer import render as toy_render
 from tests.toygame.rules import ToyRules, ToyState
+
+CATALOG = shipped()
 
 
 @pytest.fixture
@@ -156,7 +159,12 @@ async def test_lobby_rules(services: tuple[SessionService, LobbyService]) -> Non
             language="en",
         )
     assert unknown.value.key == "host.refuse.unknown_game"
-    for bad in ("target=2", "target=lots", "speed=3", "target"):
+    for bad, key in (
+        ("target=2", "host.bad_option.range"),
+        ("target=lots", "host.bad_option.whole_number"),
+        ("speed=3", "host.bad_option.unknown"),
+        ("target", "host.bad_option.written"),
+    ):
         with pytest.raises(Refusal) as options:
             await lobby.create(
                 game="toy",
@@ -167,8 +175,31 @@ async def test_lobby_rules(services: tuple[SessionService, LobbyService]) -> Non
                 channel_id=2,
                 language="en",
             )
-        assert options.value.key == "host.refuse.options"
-        assert options.value.params["reason"]
+        assert options.value.key == key
+        assert CATALOG.has(key, "en") and CATALOG.has(key, "fr")
+
+
+async def test_options_that_do_not_go_together_are_refused_before_the_table_opens(
+    services: tuple[SessionService, LobbyService],
+) -> None:
+    """Last Will's employment needs its expansion: each option is valid alone, so only a dry deal
+    finds the clash, and finding it at Start would leave a table that can never begin."""
+    sessions, lobby = services
+    with pytest.raises(Refusal) as clash:
+        await lobby.create(
+            game="lastwill",
+            options_text="expansion=off employment=none",
+            host_id=ANA,
+            host_name="a",
+            guild_id=1,
+            channel_id=2,
+            language="fr",
+        )
+    assert clash.value.key == "lastwill.bad_option.needs_expansion"
+    assert CATALOG.text(clash.value.key, "fr", **clash.value.params) == (
+        "L'option employment=none demande l'extension Getting the Sack : retirez-la ou mettez expansion=on."
+    )
+    assert await sessions.store.games(guild_id=1) == []
 
 
 async def test_player_count_is_checked_at_start(tmp_path: Path) -> None:

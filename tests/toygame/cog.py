@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from bot.client import GameBot
 
 TEXT = {
+    "toy.option.target": "the total that ends the race",
     "toy.rules": "Take turns adding 1 to 3. Knock once per game, any time. Reach the target, then everyone presses gg.",
     "toy.event.added": "{player} adds {amount} (total {total}).",
     "toy.event.knocked": "{player} knocks.",

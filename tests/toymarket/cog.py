@@ -53,6 +53,7 @@ HOLDINGS_STEPS = frozenset({"improve", "drop"})
 """Actions after which the holdings panel stays open (improve three lots in a row)."""
 
 TEXT = {
+    "toymarket.option.rounds": "rounds before the market closes",
     "toymarket.rules": (
         "Each round every player rolls: the die names a lot, you take 2 cash and its owner collects its rent. "
         "At any time you may improve your lots and make offers (lots and cash on each side) to another player, "

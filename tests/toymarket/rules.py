@@ -242,11 +242,7 @@ class MarketRules:
     max_players = MAX_PLAYERS
     schema = SCHEMA
     play_options: Mapping[str, object] = {}
-    options: tuple[OptionSpec, ...] = (
-        OptionSpec(
-            "rounds", DEFAULT_ROUNDS, "rounds before the market closes", minimum=1, maximum=MAX_ROUNDS
-        ),
-    )
+    options: tuple[OptionSpec, ...] = (OptionSpec("rounds", DEFAULT_ROUNDS, minimum=1, maximum=MAX_ROUNDS),)
 
     # -- setup -----------------------------------------------------------------------------------
 
