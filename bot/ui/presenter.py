@@ -5,6 +5,13 @@ event through a game's :class:`Presenter`; a cog only subclasses it.  The
 defaults already give a playable table (one button per legal action, one
 catalog line per event), so a game overrides only what it wants to look
 better.
+
+Every word comes from the catalog, in every language the bot ships (``bot/locales``): a new
+game's presenter lands with its ``[<game>...]`` sections in ``en.toml`` *and* ``fr.toml``
+(``tests/host/test_locales.py`` refuses a key missing from either), and names the engine's tokens
+(a colour, a card) through :meth:`Presenter.event_param`, so the same name reads the same in its
+events, refusals (:meth:`Presenter.illegal`) and board image.  See ``rules/README.md``, "Text,
+in every language".
 """
 
 from __future__ import annotations
