@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,16 @@ def available_languages(directory: Path = LOCALES) -> list[tuple[str, str]]:
         name = table.get("language", {}).get("name", path.stem)
         found.append((path.stem, str(name)))
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """Words not yet in any language: a key and its params, worded by :meth:`Catalog.text` when
+    it is a param of the sentence being written, so it reads in that sentence's language (why a
+    table was closed, told to whoever asks, in their own language)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 class _Params(dict[str, Any]):
@@ -128,7 +138,11 @@ class Catalog:
         if template is None:
             log.warning("missing catalog key %s", key)
             return key
-        return template.format_map(_Params(params))
+        worded = {
+            name: self.text(value.key, language, **value.params) if isinstance(value, Phrase) else value
+            for name, value in params.items()
+        }
+        return template.format_map(_Params(worded))
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -231,7 +231,7 @@ class LobbyService:
             if game.seat_of(user_id) is None:
                 raise Refusal("host.refuse.not_seated")
             await self.store.set_status(
-                game_id, "abandoned", reason=f"{name} left", now=self.sessions.clock()
+                game_id, "abandoned", reason=f"left:{name}", now=self.sessions.clock()
             )
             self.sessions.forget(game_id)
             return await self.sessions.load(game_id)

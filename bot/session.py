@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.i18n import Phrase, clip
 from bot.registry import GameEntry, Registry
 from bot.services.deadlines import DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS, Hours, plan_waits
 from bot.store import GameRow, SeatRow, Store, StoreError, VersionConflict, WaitPlanner, standing_log
@@ -44,6 +45,19 @@ class Refusal(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+CLOSED_BY = ("cancelled", "not_posted", "left", "abandoned_by", "replay_failed")
+"""Why a table closed, as stored in its row (``code`` or ``code:name``) and worded from the
+catalog's ``host.closed_reason.<code>`` in the reader's language (:func:`closed_reason`)."""
+
+
+def closed_reason(stored: str | None) -> Phrase | str:
+    """A row's stored reason as words to come; text stored before reasons were codes shows as it is."""
+    code, _, who = (stored or "").partition(":")
+    if code in CLOSED_BY:
+        return Phrase(f"host.closed_reason.{code}", {"player": who})
+    return clip(stored or "", 100)
 
 
 @dataclass(slots=True)
@@ -339,9 +353,8 @@ class SessionService:
             IndexError,
             AssertionError,
         ) as exc:
-            reason = f"could not rebuild from the action log: {exc}"
-            log.error("game %s marked broken: %s", row.id, reason)
-            await self.store.set_status(row.id, "broken", reason=reason, now=self.clock())
+            log.error("game %s marked broken: could not rebuild from the action log: %s", row.id, exc)
+            await self.store.set_status(row.id, "broken", reason="replay_failed", now=self.clock())
             return None
 
     async def refresh_seats(self, game_id: int) -> None:
@@ -602,6 +615,6 @@ class SessionService:
         if game.status == "lobby":
             raise Refusal("host.refuse.not_started")
         if game.status == "broken":
-            raise Refusal("host.refuse.broken", reason=game.row.reason or "unknown")
+            raise Refusal("host.refuse.broken", reason=closed_reason(game.row.reason))
         if game.status != "active":
             raise Refusal("host.refuse.over")

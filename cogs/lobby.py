@@ -146,7 +146,7 @@ class LobbyCog(commands.Cog):
             # Nobody can see or join a lobby without its message: close it rather than leave a ghost.
             log.warning("game %s: the lobby message could not be posted (%s); closing it", game.id, exc)
             await self.bot.lobby.close(
-                game.id, interaction.user.id, moderator=True, status="abandoned", reason="not posted"
+                game.id, interaction.user.id, moderator=True, status="abandoned", reason="not_posted"
             )
             await safe.reply(interaction, self.t(lang, "host.internal_error"))
             return
@@ -264,7 +264,7 @@ class LobbyCog(commands.Cog):
                 interaction.user.id,
                 moderator=moderator,
                 status="abandoned",
-                reason=f"abandoned by {interaction.user.display_name}",
+                reason=f"abandoned_by:{interaction.user.display_name}",
             )
         except Refusal as refusal:
             await self._refuse(interaction, refusal, lang)

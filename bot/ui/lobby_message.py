@@ -105,7 +105,7 @@ class LobbyDesk:
             )
         else:
             await self.lobby.close(
-                game.id, user.id, moderator=True, status="abandoned", reason="not posted", lobby_only=True
+                game.id, user.id, moderator=True, status="abandoned", reason="not_posted", lobby_only=True
             )
             await safe.reply(interaction, self.tables.t("host.internal_error", mine))
 

@@ -351,7 +351,7 @@ class PlayerDesk:
         posted = await self.desk.post_lobby(game)  # a message and its thread, or a forum post
         if not posted:
             await self.lobby.close(
-                game.id, interaction.user.id, moderator=True, status="abandoned", reason="not posted"
+                game.id, interaction.user.id, moderator=True, status="abandoned", reason="not_posted"
             )
             await safe.reply(interaction, self.t(lang, "host.internal_error"))
             return

@@ -24,7 +24,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Catalog, clip
-from bot.session import Applied, LiveGame, Refusal, SessionService, Step, stamp
+from bot.session import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
 from bot.store import MessageRow, StoreError
 from bot.ui import safe
 from bot.ui.components import (
@@ -334,7 +334,7 @@ class Publisher:
             return True
 
     def _closed_line(self, game: LiveGame) -> str:
-        return self.t("host.closed", game.row.language, reason=clip(game.row.reason or "", 100))
+        return self.t("host.closed", game.row.language, reason=closed_reason(game.row.reason))
 
     async def refresh(self, game: LiveGame) -> bool:
         """Repost the table at the bottom of the thread (``/game show``); ``True`` once posted.

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import Phrase, shipped
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.session import LiveGame, Refusal, SessionService
@@ -291,12 +292,14 @@ async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(tmp_path
         assert live.state is None
         row = await store.game(damaged.id)
         assert row is not None and row.status == "broken"
-        assert row.reason and row.reason.startswith("could not rebuild from the action log")
+        assert row.reason == "replay_failed"  # a code, worded in each reader's language
         assert live.row.reason == row.reason
         with pytest.raises(Refusal) as refused:
             await sessions.act(damaged.id, 100, Action("knock"), version=None)
         assert refused.value.key == "host.refuse.broken"
-        assert refused.value.params["reason"] == row.reason
+        assert refused.value.params["reason"] == Phrase("host.closed_reason.replay_failed", {"player": ""})
+        said = shipped().text(refused.value.key, "fr", **refused.value.params)
+        assert "ses coups enregistrés ne se rejouent plus" in said
 
         other = await sessions.load(healthy.id)
         assert healthy_row is not None

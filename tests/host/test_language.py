@@ -197,3 +197,15 @@ async def test_table_options_are_explained_and_refused_in_the_players_language(
         # Typed in French, a yes/no option is understood.
         opened = await eve.slash(channel, "game new", name="lastwill", options="expansion=non")
         assert not opened.response.message.flags.ephemeral
+
+
+async def test_why_a_french_table_closed_is_said_in_french(tmp_path: Path) -> None:
+    """The row stores a code (``abandoned_by:ana``), so the closing line reads in the table's language."""
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table, lobby = await open_table(env, ["ana", "bob"], language="fr")
+        await start(table, lobby, fr("host.lobby.join"), fr("host.lobby.start"))
+        await table.players[0].slash(table.thread, "game abandon")
+        await table.players[1].slash(table.thread, "game show")  # reposts the closed table
+        thread = "\n".join(m.content for m in table.messages())
+        assert fr("host.closed", reason=fr("host.closed_reason.abandoned_by", player="ana")) in thread
+        assert "abandoned" not in thread
