@@ -17,7 +17,7 @@ from bot.store import TableClocks
 
 DAY = 24 * HOUR
 MAX_AWAY_DAYS = 60
-DEFAULT_WORDS = frozenset({"default", "server"})
+DEFAULT_WORDS = frozenset({"default", "server", "défaut", "par défaut", "serveur"})
 
 
 def hours_option(text: str | None) -> int | None:

@@ -29,9 +29,11 @@ DEFAULT_REMIND_HOURS = 24
 DEFAULT_TIMER_HOURS = 0
 MAX_HOURS = 24 * 60
 """The longest clock a table may set (60 days)."""
-OFF_WORDS = frozenset({"off", "none", "no", "0"})
+OFF_WORDS = frozenset({"off", "none", "no", "0", "non", "aucun", "aucune", "désactivé"})
+"""What turns a clock off, in the languages we speak (players type these into slash commands)."""
 
-_HOURS = re.compile(r"(\d{1,4})\s*(h|hours?|d|days?)?")
+_HOURS = re.compile(r"(\d{1,4})\s*(h|hours?|heures?|d|days?|j|jours?)?")
+_DAY_UNITS = ("d", "j")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,8 @@ class Hours:
 
 
 def parse_hours(text: str) -> int:
-    """``"24h"``, ``"36"``, ``"2d"``, ``"off"`` -> whole hours (0: off).
+    """``"24h"``, ``"36"``, ``"2d"``, ``"off"`` -> whole hours (0: off); French works too
+    (``"2j"``, ``"3 jours"``, ``"12 heures"``, ``"non"``).
 
     Raises ``ValueError`` for anything else, and for more than :data:`MAX_HOURS`.
     """
@@ -54,7 +57,7 @@ def parse_hours(text: str) -> int:
     if match is None:
         raise ValueError(text)
     number = int(match.group(1))
-    hours = number * 24 if (match.group(2) or "h").startswith("d") else number
+    hours = number * 24 if (match.group(2) or "h").startswith(_DAY_UNITS) else number
     if hours > MAX_HOURS:
         raise ValueError(text)
     return hours

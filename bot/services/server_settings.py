@@ -13,7 +13,7 @@ from bot.services.clocks import hours_option
 from bot.session import Refusal
 from bot.store import GuildSettings, Store
 
-DEFAULT_WORDS = frozenset({"default", "reset"})
+DEFAULT_WORDS = frozenset({"default", "reset", "défaut", "par défaut"})
 """What a clock option says to go back to the bot's own default."""
 
 

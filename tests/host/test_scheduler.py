@@ -387,7 +387,16 @@ def test_hours_are_written_as_people_write_them() -> None:
         0,
         12,
     ]
-    for bad in ("soon", "-3", "1.5h", "99999", "61d", "²"):
+    # French hosts write days as j(ours), hours as heure(s), and "non" for off.
+    assert [parse_hours(t) for t in ("2j", "3 jours", "12 heures", "1 heure", "non", "aucun")] == [
+        48,
+        72,
+        12,
+        1,
+        0,
+        0,
+    ]
+    for bad in ("soon", "-3", "1.5h", "99999", "61d", "61j", "²", "bientôt"):
         with pytest.raises(ValueError):
             parse_hours(bad)
     assert hours_option(None) is None and hours_option("3d") == 72
