@@ -22,45 +22,41 @@ _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,31}")
 _INT = re.compile(r"-?[0-9]{1,12}")
 
 
-class IllegalAction(Exception):
+class Named(Exception):
+    """An exception that names its reason instead of wording it: ``key`` and ``params``.
+
+    The host words it from its catalog in the reader's language, so an engine holds no prose and
+    a test asserts the reason, not its wording.  ``str(exc)`` (the key and params) is for logs
+    and the command line.
+    """
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        super().__init__(key, params)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.key
+        return f"{self.key} ({', '.join(f'{name}={value!r}' for name, value in self.params.items())})"
+
+
+class IllegalAction(Named):
     """The action is not allowed now, and the state was not changed.
 
-    The engine says *why* by name, never in words: ``key`` names the sentence in the host's
-    catalog (``<game>.illegal.<key>``, written once per language) and ``params`` fill its
-    placeholders with ints or tokens the game's presenter turns into words (a tile, a card).  So
-    a French table reads the refusal in French, and a test asserts the reason, not its wording.
-    ``str(exc)`` (the key and params) is for logs and the command line.
+    ``key`` names the sentence in the host's catalog (``<game>.illegal.<key>``, written once per
+    language) and ``params`` fill its placeholders with ints or tokens the game's presenter turns
+    into words (a tile, a card).
     """
 
-    def __init__(self, key: str, /, **params: object) -> None:
-        super().__init__(key, params)
-        self.key = key
-        self.params = params
 
-    def __str__(self) -> str:
-        if not self.params:
-            return self.key
-        return f"{self.key} ({', '.join(f'{name}={value!r}' for name, value in self.params.items())})"
-
-
-class InvalidOptions(ValueError):
+class InvalidOptions(Named, ValueError):
     """Table options were unknown, out of range or do not go together.
 
-    Like :class:`IllegalAction` it names the problem (``key``, ``params``) and the host words it:
-    the problems every game shares, raised here (:data:`SHARED_OPTION_PROBLEMS`), read
+    The problems every game shares, raised here (:data:`SHARED_OPTION_PROBLEMS`), read
     ``host.bad_option.<key>``; a game's own (Last Will's expansion-only options) read
-    ``<game>.bad_option.<key>``.  ``str(exc)`` is for logs and the command line.
+    ``<game>.bad_option.<key>``.
     """
-
-    def __init__(self, key: str, /, **params: object) -> None:
-        super().__init__(key, params)
-        self.key = key
-        self.params = params
-
-    def __str__(self) -> str:
-        if not self.params:
-            return self.key
-        return f"{self.key} ({', '.join(f'{name}={value!r}' for name, value in self.params.items())})"
 
 
 SHARED_OPTION_PROBLEMS = frozenset({"yes_no", "whole_number", "range", "choice", "unknown", "players"})

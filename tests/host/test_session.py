@@ -12,7 +12,7 @@ import pytest
 from bot.i18n import shipped
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, GameEntry, Registry
-from bot.session import Applied, Refusal, SessionService
+from bot.session import Applied, LiveGame, Refusal, SessionService
 from bot.store import Store, VersionConflict
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
@@ -21,6 +21,21 @@ from tests.toygame.renderer import render as toy_render
 from tests.toygame.rules import ToyRules, ToyState
 
 CATALOG = shipped()
+
+
+async def open_lobby(
+    lobby: LobbyService, game: str, options: str | None = None, language: str = "en"
+) -> LiveGame:
+    """A new table opened by ana in guild 1."""
+    return await lobby.create(
+        game=game,
+        options_text=options,
+        host_id=ANA,
+        host_name="ana",
+        guild_id=1,
+        channel_id=2,
+        language=language,
+    )
 
 
 @pytest.fixture
@@ -129,9 +144,7 @@ async def test_refusals_change_nothing(services: tuple[SessionService, LobbyServ
 
 async def test_lobby_rules(services: tuple[SessionService, LobbyService]) -> None:
     _, lobby = services
-    game = await lobby.create(
-        game="toy", options_text=None, host_id=ANA, host_name="ana", guild_id=1, channel_id=2, language="en"
-    )
+    game = await open_lobby(lobby, "toy")
     with pytest.raises(Refusal) as twice:
         await lobby.join(game.id, ANA, "ana")
     assert twice.value.key == "host.refuse.already_seated"
@@ -149,15 +162,7 @@ async def test_lobby_rules(services: tuple[SessionService, LobbyService]) -> Non
         await lobby.join(game.id, 300, "late")
     assert full.value.key == "host.refuse.table_full"
     with pytest.raises(Refusal) as unknown:
-        await lobby.create(
-            game="chess",
-            options_text=None,
-            host_id=ANA,
-            host_name="a",
-            guild_id=1,
-            channel_id=2,
-            language="en",
-        )
+        await open_lobby(lobby, "chess")
     assert unknown.value.key == "host.refuse.unknown_game"
     for bad, key in (
         ("target=2", "host.bad_option.range"),
@@ -166,15 +171,7 @@ async def test_lobby_rules(services: tuple[SessionService, LobbyService]) -> Non
         ("target", "host.bad_option.written"),
     ):
         with pytest.raises(Refusal) as options:
-            await lobby.create(
-                game="toy",
-                options_text=bad,
-                host_id=ANA,
-                host_name="a",
-                guild_id=1,
-                channel_id=2,
-                language="en",
-            )
+            await open_lobby(lobby, "toy", bad)
         assert options.value.key == key
         assert CATALOG.has(key, "en") and CATALOG.has(key, "fr")
 
@@ -186,15 +183,7 @@ async def test_options_that_do_not_go_together_are_refused_before_the_table_open
     finds the clash, and finding it at Start would leave a table that can never begin."""
     sessions, lobby = services
     with pytest.raises(Refusal) as clash:
-        await lobby.create(
-            game="lastwill",
-            options_text="expansion=off employment=none",
-            host_id=ANA,
-            host_name="a",
-            guild_id=1,
-            channel_id=2,
-            language="fr",
-        )
+        await open_lobby(lobby, "lastwill", "expansion=off employment=none", language="fr")
     assert clash.value.key == "lastwill.bad_option.needs_expansion"
     assert CATALOG.text(clash.value.key, "fr", **clash.value.params) == (
         "L'option employment=none demande l'extension Getting the Sack : retirez-la ou mettez expansion=on."
@@ -207,9 +196,7 @@ async def test_player_count_is_checked_at_start(tmp_path: Path) -> None:
     sessions = SessionService(store, REGISTRY)
     lobby = LobbyService(sessions)
     try:
-        game = await lobby.create(
-            game="toy", options_text=None, host_id=ANA, host_name="a", guild_id=1, channel_id=2, language="en"
-        )
+        game = await open_lobby(lobby, "toy")
         started_game = await lobby.start(game.id, ANA, seed=3)  # the toy game allows a single player
         assert started_game.status == "active"
         with pytest.raises(Refusal) as again:
