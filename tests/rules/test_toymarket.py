@@ -14,9 +14,9 @@ import pytest
 
 from bot.i18n import words
 from bot.registry import REGISTRY, GameEntry
-from rules.core import Action, Event, InvalidOptions, StateError
+from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
 from rules.play import canonical, random_playthrough, replay
-from tests.helpers import kinds, refusal
+from tests.helpers import kinds
 from tests.host import test_contract as contract
 from tests.toymarket import ENTRY
 from tests.toymarket.renderer import render
@@ -65,9 +65,14 @@ def fresh(
     return state
 
 
-def refused(state: MarketState, seat: int, action: Action, sentence: str) -> None:
-    """The action is refused with exactly this sentence and the state is untouched."""
-    assert refusal(RULES, state, seat, action) == sentence
+def refused(state: MarketState, seat: int, action: Action, key: str, **params: object) -> None:
+    """The action is refused for exactly this reason (``toymarket.illegal.<key>`` and its params)
+    and the state is untouched.  The sentences themselves are checked in ``test_toy_refusals``."""
+    before = canonical(RULES.dump(state))
+    with pytest.raises(IllegalAction) as info:
+        RULES.apply(state, seat, action)
+    assert canonical(RULES.dump(state)) == before
+    assert (info.value.key, info.value.params) == (key, params)
 
 
 def act(state: MarketState, seat: int, action: Action) -> list[Event]:
@@ -191,12 +196,10 @@ def test_rent_grows_with_the_level() -> None:
 
 def test_roll_refusals() -> None:
     state = fresh()
-    refused(state, 1, A("roll"), "It is not your turn to roll.")
-    refused(state, 0, A("roll", (3,)), "Roll takes no arguments.")
+    refused(state, 1, A("roll"), "not_your_roll")
+    refused(state, 0, A("roll", (3,)), "takes_no_arguments")
     roll_round(state)
-    refused(
-        state, 0, A("roll"), "Everyone is choosing a discard now; the next roll comes with the next round."
-    )
+    refused(state, 0, A("roll"), "roll_in_discard")
 
 
 def test_every_seat_rolls_then_everyone_discards_at_once() -> None:
@@ -255,13 +258,13 @@ def test_the_last_choice_reveals_every_discard_together_and_pays_them() -> None:
 def test_discard_refusals() -> None:
     state = fresh()
     card = state.hands[0][0]
-    refused(state, 0, A("discard", (card,)), "Discards are chosen at the end of a round, not now.")
+    refused(state, 0, A("discard", (card,)), "discard_not_now")
     roll_round(state)
-    refused(state, 0, A("discard"), "Say which card to discard.")
-    refused(state, 0, A("discard", ("acorn",)), "Say which card to discard.")
-    refused(state, 0, A("discard", (state.hands[1][0],)), "That card is not in your hand.")
+    refused(state, 0, A("discard"), "which_card")
+    refused(state, 0, A("discard", ("acorn",)), "which_card")
+    refused(state, 0, A("discard", (state.hands[1][0],)), "card_not_in_hand")
     act(state, 0, A("discard", (card,)))
-    refused(state, 0, A("discard", (state.hands[0][0],)), "You already chose your discard this round.")
+    refused(state, 0, A("discard", (state.hands[0][0],)), "discard_chosen_already")
 
 
 def test_the_market_closes_after_the_last_round_and_scores() -> None:
@@ -286,8 +289,8 @@ def test_the_market_closes_after_the_last_round_and_scores() -> None:
     assert RULES.waiting_for(state) == frozenset()
     assert RULES.legal_actions(state, 0) == [] == RULES.legal_actions(state, 1)
     assert RULES.view(state, None)["hands"] == [[CARD_VALUES[c] for c in h] for h in state.hands]
-    refused(state, 0, A("roll"), "The market has closed; the game is over.")
-    refused(state, 1, A("accept", (opened,)), "The market has closed; the game is over.")
+    refused(state, 0, A("roll"), "market_closed")
+    refused(state, 1, A("accept", (opened,)), "market_closed")
 
 
 def test_equal_scores_are_split_by_cash() -> None:
@@ -324,15 +327,15 @@ def test_improve_at_any_time_even_on_another_seats_turn() -> None:
 
 def test_improve_refusals() -> None:
     state = fresh(cash=[2, 30])
-    refused(state, 0, A("improve", ("dune",)), "You do not own Dune.")
-    refused(state, 0, A("improve", ("acorn",)), "Improving Acorn costs 3 cash; you have 2.")
-    refused(state, 0, A("improve", ("oak",)), "There is no lot called oak.")
-    refused(state, 0, A("improve"), "Say which lot.")
-    refused(state, 0, A("improve", (3,)), "Say which lot.")
+    refused(state, 0, A("improve", ("dune",)), "not_your_lot", lot="dune")
+    refused(state, 0, A("improve", ("acorn",)), "improve_too_dear", lot="acorn", cost=3, cash=2)
+    refused(state, 0, A("improve", ("oak",)), "no_such_lot")
+    refused(state, 0, A("improve"), "which_lot")
+    refused(state, 0, A("improve", (3,)), "which_lot")
     for _ in range(MAX_LEVEL):
         act(state, 1, A("improve", ("elm",)))
     assert A("improve", ("elm",)) not in RULES.legal_actions(state, 1)
-    refused(state, 1, A("improve", ("elm",)), "Elm is already fully improved.")
+    refused(state, 1, A("improve", ("elm",)), "fully_improved", lot="elm")
 
 
 # --- drafting an offer (private) --------------------------------------------------------------
@@ -394,37 +397,32 @@ def test_dealing_again_starts_a_new_draft_and_drop_throws_it_away() -> None:
 def test_drafting_refusals() -> None:
     state = fresh(cash=[5, 4])
     for step in (A("give", ("acorn",)), A("want", ("elm",)), A("pay", (1, 1)), A("ask", (1, 1)), A("send")):
-        refused(state, 0, step, "Start an offer first: choose whom it is for.")
-    refused(state, 0, A("drop"), "You have no offer in progress.")
-    refused(state, 0, A("deal", (0,)), "You cannot make an offer to yourself.")
-    refused(state, 0, A("deal", (5,)), "There is no such seat to make an offer to.")
-    refused(state, 0, A("deal", ("bob",)), "Say whom the offer is for.")
+        refused(state, 0, step, "no_draft")
+    refused(state, 0, A("drop"), "nothing_to_drop")
+    refused(state, 0, A("deal", (0,)), "offer_to_self")
+    refused(state, 0, A("deal", (5,)), "no_such_recipient")
+    refused(state, 0, A("deal", ("bob",)), "which_recipient")
     act(state, 0, A("deal", (1,)))
-    refused(state, 0, A("give", ("dune",)), "You do not own Dune.")
-    refused(state, 0, A("give", ("acorn", "acorn")), "You named Acorn twice.")
-    refused(state, 0, A("give", ("oak",)), "There is no lot called oak.")
-    refused(state, 0, A("want", ("birch",)), "Birch does not belong to the player your offer is for.")
-    refused(state, 0, A("pay", (1, 6)), "You have only 5 cash to give, not 6.")
-    refused(state, 0, A("ask", (1, 5)), "They have only 4 cash, so you cannot ask for 5.")
-    refused(state, 0, A("pay", (1, -1)), "Cash in an offer cannot be negative.")
-    refused(state, 0, A("ask", (1, -2)), "Cash in an offer cannot be negative.")
-    refused(state, 0, A("pay", (1,)), "Say whom the offer is for and how much cash.")
-    refused(state, 0, A("pay", (1, "lots")), "Say whom the offer is for and how much cash.")
-    refused(state, 0, A("send", (1,)), "Send takes no arguments.")
-    refused(state, 0, A("drop", (1,)), "Drop takes no arguments.")
-    refused(state, 0, A("send"), "Your offer is empty: put lots or cash on at least one side.")
+    refused(state, 0, A("give", ("dune",)), "not_your_lot", lot="dune")
+    refused(state, 0, A("give", ("acorn", "acorn")), "lot_twice", lot="acorn")
+    refused(state, 0, A("give", ("oak",)), "no_such_lot")
+    refused(state, 0, A("want", ("birch",)), "not_their_lot", lot="birch", to_seat=1)
+    refused(state, 0, A("pay", (1, 6)), "pay_too_much", cash=5, amount=6)
+    refused(state, 0, A("ask", (1, 5)), "ask_too_much", to_seat=1, cash=4, amount=5)
+    refused(state, 0, A("pay", (1, -1)), "negative_cash")
+    refused(state, 0, A("ask", (1, -2)), "negative_cash")
+    refused(state, 0, A("pay", (1,)), "which_cash")
+    refused(state, 0, A("pay", (1, "lots")), "which_cash")
+    refused(state, 0, A("send", (1,)), "takes_no_arguments")
+    refused(state, 0, A("drop", (1,)), "takes_no_arguments")
+    refused(state, 0, A("send"), "empty_offer")
 
 
 def test_a_form_opened_for_an_earlier_recipient_is_refused() -> None:
     state = fresh(players=3, owners=(0, 1, 2, 0, 1, 2))
     act(state, 0, A("deal", (1,)))
     act(state, 0, A("deal", (2,)))
-    refused(
-        state,
-        0,
-        A("pay", (1, 2)),
-        "Your offer is now for another player; open it again to change its cash.",
-    )
+    refused(state, 0, A("pay", (1, 2)), "draft_moved", to_seat=2)
 
 
 # --- sending and answering offers (public) ----------------------------------------------------
@@ -475,22 +473,22 @@ def test_accepting_trades_lots_and_cash() -> None:
 def test_reject_withdraw_and_their_refusals() -> None:
     state = fresh(players=3, owners=(0, 1, 2, 0, 1, 2))
     first = offer(state, 0, 1, give=("acorn",))
-    refused(state, 2, A("accept", (first,)), "Offer #1 is not addressed to you.")
-    refused(state, 0, A("reject", (first,)), "Offer #1 is not addressed to you.")
-    refused(state, 1, A("withdraw", (first,)), "Only the player who made offer #1 can withdraw it.")
-    refused(state, 1, A("accept", (9,)), "There is no offer #9.")
-    refused(state, 1, A("accept"), "Say which offer.")
+    refused(state, 2, A("accept", (first,)), "not_recipient", offer=1)
+    refused(state, 0, A("reject", (first,)), "not_recipient", offer=1)
+    refused(state, 1, A("withdraw", (first,)), "not_proposer", offer=1)
+    refused(state, 1, A("accept", (9,)), "no_such_offer", offer=9)
+    refused(state, 1, A("accept"), "which_offer")
     assert act(state, 1, A("reject", (first,))) == [Event("rejected", 1, {"offer": 1, "from_seat": 0})]
-    refused(state, 1, A("accept", (first,)), "Offer #1 was rejected, so it can no longer be accepted.")
+    refused(state, 1, A("accept", (first,)), "closed_rejected", offer=1, answer="accept")
     second = offer(state, 0, 1, give=("acorn",))
     assert second == 2
     assert act(state, 0, A("withdraw", (second,))) == [Event("withdrawn", 0, {"offer": 2, "to_seat": 1})]
-    refused(state, 1, A("accept", (second,)), "Offer #2 was withdrawn, so it can no longer be accepted.")
-    refused(state, 0, A("withdraw", (second,)), "Offer #2 was withdrawn, so it can no longer be withdrawn.")
+    refused(state, 1, A("accept", (second,)), "closed_withdrawn", offer=2, answer="accept")
+    refused(state, 0, A("withdraw", (second,)), "closed_withdrawn", offer=2, answer="withdraw")
     third = offer(state, 0, 1, want=("birch",))
     act(state, 1, A("accept", (third,)))
-    refused(state, 1, A("accept", (third,)), "Offer #3 was accepted, so it can no longer be accepted.")
-    refused(state, 1, A("counter", (third,)), "Offer #3 was accepted, so it can no longer be countered.")
+    refused(state, 1, A("accept", (third,)), "closed_accepted", offer=3, answer="accept")
+    refused(state, 1, A("counter", (third,)), "closed_accepted", offer=3, answer="counter")
 
 
 def test_one_open_offer_per_proposer() -> None:
@@ -499,7 +497,7 @@ def test_one_open_offer_per_proposer() -> None:
     act(state, 0, A("deal", (2,)))
     act(state, 0, A("give", ("dune",)))
     assert A("send") not in RULES.legal_actions(state, 0)
-    refused(state, 0, A("send"), "Your offer #1 is still open; withdraw it before sending another.")
+    refused(state, 0, A("send"), "offer_still_open", offer=1)
     act(state, 0, A("withdraw", (first,)))
     act(state, 0, A("send"))
 
@@ -519,7 +517,7 @@ def test_counter_closes_the_offer_and_opens_a_draft_with_the_sides_swapped() -> 
         "ask": 3,
     }
     assert RULES.waiting_for(state) == frozenset({0}) and not state.offers
-    refused(state, 1, A("accept", (number,)), "Offer #1 was countered, so it can no longer be accepted.")
+    refused(state, 1, A("accept", (number,)), "closed_countered", offer=1, answer="accept")
     act(state, 1, A("ask", (0, 2)))
     act(state, 1, A("send"))
     assert RULES.view(state, None)["offers"][0]["ask"] == 2 and RULES.waiting_for(state) == frozenset({0})
@@ -536,12 +534,7 @@ def test_an_offer_lapses_when_a_lot_in_it_is_improved() -> None:
         "lapsed", None, {"offer": 1, "from_seat": 0, "to_seat": 1, "reason": "lot_changed", "lot": "dune"}
     )
     assert events[1].public and not state.offers and RULES.waiting_for(state) == frozenset({0})
-    refused(
-        state,
-        1,
-        A("accept", (number,)),
-        "Offer #1 lapsed when Dune changed, so it can no longer be accepted.",
-    )
+    refused(state, 1, A("accept", (number,)), "closed_lot_changed", offer=1, answer="accept", lot="dune")
 
 
 def test_improving_a_lot_not_in_the_offer_leaves_it_open() -> None:
@@ -564,12 +557,7 @@ def test_an_offer_lapses_when_a_lot_in_it_changes_hands_by_another_deal() -> Non
         "reason": "lot_changed",
         "lot": "acorn",
     }
-    refused(
-        state,
-        0,
-        A("accept", (wanted,)),
-        "Offer #1 lapsed when Acorn changed, so it can no longer be accepted.",
-    )
+    refused(state, 0, A("accept", (wanted,)), "closed_lot_changed", offer=1, answer="accept", lot="acorn")
 
 
 def test_an_offer_lapses_when_its_payer_can_no_longer_pay() -> None:
@@ -579,12 +567,7 @@ def test_an_offer_lapses_when_its_payer_can_no_longer_pay() -> None:
     assert events[1] == Event(
         "lapsed", None, {"offer": pays, "from_seat": 0, "to_seat": 1, "reason": "cash_short", "payer_seat": 0}
     )
-    refused(
-        state,
-        1,
-        A("accept", (pays,)),
-        "Offer #1 lapsed because its cash could no longer be paid, so it can no longer be accepted.",
-    )
+    refused(state, 1, A("accept", (pays,)), "closed_cash_short", offer=1, answer="accept")
     asks = offer(state, 0, 1, give=("birch",), ask=6)
     events = act(state, 1, A("improve", ("dune",)))  # 8 - 3 = 5 < 6
     assert events[1].params["reason"] == "cash_short" and events[1].params["payer_seat"] == 1
@@ -601,13 +584,11 @@ def test_sending_a_draft_whose_holdings_changed_is_refused() -> None:
     sold = offer(state, 1, 2, give=("birch",))
     act(state, 2, A("accept", (sold,)))
     assert A("send") not in RULES.legal_actions(state, 0)
-    refused(
-        state, 0, A("send"), "Birch no longer belongs to the player your offer is for; change your offer."
-    )
+    refused(state, 0, A("send"), "no_longer_theirs", lot="birch", to_seat=1)
     act(state, 0, A("want", ()))
     bought = offer(state, 2, 0, want=("dune",))
     act(state, 0, A("accept", (bought,)))
-    refused(state, 0, A("send"), "You no longer own Dune; change your offer.")
+    refused(state, 0, A("send"), "no_longer_yours", lot="dune")
 
 
 def test_sending_a_draft_whose_cash_is_gone_is_refused() -> None:
@@ -615,11 +596,11 @@ def test_sending_a_draft_whose_cash_is_gone_is_refused() -> None:
     act(state, 0, A("deal", (1,)))
     act(state, 0, A("pay", (1, 6)))
     act(state, 0, A("improve", ("acorn",)))
-    refused(state, 0, A("send"), "You have only 3 cash to give, not 6.")
+    refused(state, 0, A("send"), "pay_too_much", cash=3, amount=6)
     act(state, 0, A("pay", (1, 0)))
     act(state, 0, A("ask", (1, 6)))
     act(state, 1, A("improve", ("dune",)))
-    refused(state, 0, A("send"), "They have only 3 cash, so you cannot ask for 6.")
+    refused(state, 0, A("send"), "ask_too_much", to_seat=1, cash=3, amount=6)
 
 
 # --- fingerprints -----------------------------------------------------------------------------
@@ -704,7 +685,7 @@ def test_offers_and_drafts_survive_dump_and_load() -> None:
     assert loaded.offers == state.offers and loaded.drafts == state.drafts and loaded.closed == state.closed
     for seat in range(3):
         assert RULES.legal_actions(loaded, seat) == RULES.legal_actions(state, seat)
-    refused(loaded, 2, A("accept", (withdrawn,)), "Offer #2 was withdrawn, so it can no longer be accepted.")
+    refused(loaded, 2, A("accept", (withdrawn,)), "closed_withdrawn", offer=2, answer="accept")
 
 
 def test_a_scripted_game_replays_to_the_live_state() -> None:
@@ -805,9 +786,9 @@ def test_invariants_notice_broken_laws() -> None:
 
 def test_unknown_actions_and_seats_are_refused() -> None:
     state = fresh()
-    refused(state, 0, A("fly"), "Nobody can fly in this game.")
-    refused(state, 2, A("roll"), "There is no such seat at this table.")
-    refused(state, -1, A("roll"), "There is no such seat at this table.")
+    refused(state, 0, A("fly"), "unknown_action")
+    refused(state, 2, A("roll"), "no_seat")
+    refused(state, -1, A("roll"), "no_seat")
     assert RULES.legal_actions(state, 5) == []
 
 

@@ -24,7 +24,21 @@ TEXT = {
     "toy.private.rerolled": "Your new secret is {secret}.",
     "toy.status": "Total {total} of {target}. Waiting for {players}.",
     "toy.secret": "Your secret is {secret}; you have added {points}.",
+    # Refusals: the engine raises IllegalAction("<key>", **params); the host words it from here.
+    "toy.illegal.no_seat": "There is no such seat at this table.",
+    "toy.illegal.unknown_action": "There is no such move in this game.",
+    "toy.illegal.takes_no_arguments": "That move takes no arguments.",
+    "toy.illegal.not_your_turn": "It is not your turn.",
+    "toy.illegal.how_much": "Say how much to add.",
+    "toy.illegal.add_range": "You can add 1 to 3, not {amount}.",
+    "toy.illegal.race_over": "The race is over; press gg.",
+    "toy.illegal.race_not_over": "The race is not over yet.",
+    "toy.illegal.knocked_already": "You already knocked in this game.",
+    "toy.illegal.rerolled_already": "You already rerolled your secret.",
+    "toy.illegal.gg_already": "You already pressed gg.",
 }
+"""The game's own catalog: a test-only game ships its text here, not in ``bot/locales`` (a real
+game writes the same keys in ``en.toml`` and ``fr.toml``)."""
 
 
 class ToyPresenter(Presenter):

@@ -9,6 +9,10 @@ Score = points added + knocks + secret.  Once per game a seat may also
 
 Events: added(amount, total), knocked(), peeked(secret; private),
 rerolled(secret; private), target_reached(total), gg(), ended().
+
+Refusals name their reason and leave the words to the host: ``IllegalAction("add_range",
+amount=9)`` is shown as the catalog's ``toy.illegal.add_range`` ("You can add 1 to 3, not 9."),
+in the reader's language, with ``amount`` formatted; the sentences are in ``tests/toygame/cog.py``.
 """
 
 from __future__ import annotations
@@ -89,17 +93,17 @@ class ToyRules:
 
     def apply(self, state: ToyState, seat: int, action: Action) -> list[Event]:
         if not 0 <= seat < len(state.points):
-            raise IllegalAction("There is no such seat at this table.")
+            raise IllegalAction("no_seat")
         if action.kind == "add":
             if state.phase != "play":
-                raise IllegalAction("The race is over; press gg.")
+                raise IllegalAction("race_over")
             if seat != state.turn:
-                raise IllegalAction("It is not your turn.")
+                raise IllegalAction("not_your_turn")
             if len(action.args) != 1 or not isinstance(action.args[0], int):
-                raise IllegalAction("Say how much to add.")
+                raise IllegalAction("how_much")
             amount = action.args[0]
             if not 1 <= amount <= 3:
-                raise IllegalAction(f"You can add 1 to 3, not {amount}.")
+                raise IllegalAction("add_range", amount=amount)
             state.points[seat] += amount
             state.total += amount
             events = [Event("added", seat, {"amount": amount, "total": state.total})]
@@ -110,12 +114,12 @@ class ToyRules:
                 state.turn = (state.turn + 1) % len(state.points)
             return events
         if action.kind in ("knock", "reroll", "gg") and action.args:
-            raise IllegalAction(f"{action.kind} takes no arguments.")
+            raise IllegalAction("takes_no_arguments")
         if action.kind == "knock":
             if state.phase != "play":
-                raise IllegalAction("The race is over; press gg.")
+                raise IllegalAction("race_over")
             if state.knocked[seat]:
-                raise IllegalAction("You already knocked in this game.")
+                raise IllegalAction("knocked_already")
             state.knocked[seat] = True
             return [
                 Event("knocked", seat),
@@ -123,24 +127,24 @@ class ToyRules:
             ]
         if action.kind == "reroll":
             if state.phase != "play":
-                raise IllegalAction("The race is over; press gg.")
+                raise IllegalAction("race_over")
             if state.rerolled[seat]:
-                raise IllegalAction("You already rerolled your secret.")
+                raise IllegalAction("rerolled_already")
             state.rerolled[seat] = True
             state.secrets[seat] = 1 + state.rng.below(6)
             return [Event("rerolled", seat, {"secret": state.secrets[seat]}, visible_to=frozenset({seat}))]
         if action.kind == "gg":
             if state.phase != "cheer":
-                raise IllegalAction("The race is not over yet.")
+                raise IllegalAction("race_not_over")
             if state.cheered[seat]:
-                raise IllegalAction("You already pressed gg.")
+                raise IllegalAction("gg_already")
             state.cheered[seat] = True
             events = [Event("gg", seat)]
             if all(state.cheered):
                 state.phase = "over"
                 events.append(Event("ended"))
             return events
-        raise IllegalAction(f"Nobody can {action.kind} in this game.")
+        raise IllegalAction("unknown_action")
 
     def fingerprint(self, state: ToyState, action: Action) -> str | None:
         """A knock means the same all race long (a point and a peek), so its button lasts

@@ -132,8 +132,66 @@ TEXT = {
     "toymarket.score.cash": "cash {value}",
     "toymarket.score.lots": "lots {value}",
     "toymarket.score.cards": "cards {value}",
+    # Refusals: the engine raises IllegalAction("<key>", **params); the host words it from here.
+    "toymarket.illegal.no_seat": "There is no such seat at this table.",
+    "toymarket.illegal.unknown_action": "There is no such move in this game.",
+    "toymarket.illegal.takes_no_arguments": "That move takes no arguments.",
+    "toymarket.illegal.market_closed": "The market has closed; the game is over.",
+    "toymarket.illegal.not_your_roll": "It is not your turn to roll.",
+    "toymarket.illegal.roll_in_discard": (
+        "Everyone is choosing a discard now; the next roll comes with the next round."
+    ),
+    "toymarket.illegal.which_card": "Say which card to discard.",
+    "toymarket.illegal.discard_not_now": "Discards are chosen at the end of a round, not now.",
+    "toymarket.illegal.discard_chosen_already": "You already chose your discard this round.",
+    "toymarket.illegal.card_not_in_hand": "That card is not in your hand.",
+    "toymarket.illegal.which_lot": "Say which lot.",
+    "toymarket.illegal.no_such_lot": "There is no such lot.",
+    "toymarket.illegal.lot_twice": "You named {lot} twice.",
+    "toymarket.illegal.not_your_lot": "You do not own {lot}.",
+    "toymarket.illegal.fully_improved": "{lot} is already fully improved.",
+    "toymarket.illegal.improve_too_dear": "Improving {lot} costs {cost} cash; you have {cash}.",
+    "toymarket.illegal.which_recipient": "Say whom the offer is for.",
+    "toymarket.illegal.offer_to_self": "You cannot make an offer to yourself.",
+    "toymarket.illegal.no_such_recipient": "There is no such player to make an offer to.",
+    "toymarket.illegal.no_draft": "Start an offer first: choose whom it is for.",
+    "toymarket.illegal.nothing_to_drop": "You have no offer in progress.",
+    "toymarket.illegal.not_their_lot": "{to_seat} does not own {lot}.",
+    "toymarket.illegal.which_cash": "Say whom the offer is for and how much cash.",
+    "toymarket.illegal.draft_moved": "Your offer is now for {to_seat}; open it again to change its cash.",
+    "toymarket.illegal.negative_cash": "Cash in an offer cannot be negative.",
+    "toymarket.illegal.pay_too_much": "You have only {cash} cash to give, not {amount}.",
+    "toymarket.illegal.ask_too_much": "{to_seat} has only {cash} cash, so you cannot ask for {amount}.",
+    "toymarket.illegal.empty_offer": "Your offer is empty: put lots or cash on at least one side.",
+    "toymarket.illegal.offer_still_open": (
+        "Your offer #{offer} is still open; withdraw it before sending another."
+    ),
+    "toymarket.illegal.no_longer_yours": "You no longer own {lot}; change your offer.",
+    "toymarket.illegal.no_longer_theirs": "{to_seat} no longer owns {lot}; change your offer.",
+    "toymarket.illegal.which_offer": "Say which offer.",
+    "toymarket.illegal.no_such_offer": "There is no offer #{offer}.",
+    "toymarket.illegal.not_proposer": "Only the player who made offer #{offer} can withdraw it.",
+    "toymarket.illegal.not_recipient": "Offer #{offer} is not addressed to you.",
+    "toymarket.illegal.closed_accepted": "Offer #{offer} was accepted, so it can no longer be {answer}.",
+    "toymarket.illegal.closed_rejected": "Offer #{offer} was rejected, so it can no longer be {answer}.",
+    "toymarket.illegal.closed_countered": "Offer #{offer} was countered, so it can no longer be {answer}.",
+    "toymarket.illegal.closed_withdrawn": "Offer #{offer} was withdrawn, so it can no longer be {answer}.",
+    "toymarket.illegal.closed_lot_changed": (
+        "Offer #{offer} lapsed when {lot} changed, so it can no longer be {answer}."
+    ),
+    "toymarket.illegal.closed_cash_short": (
+        "Offer #{offer} lapsed because its cash could no longer be paid, so it can no longer be {answer}."
+    ),
+    "toymarket.illegal.closed_game_over": (
+        "Offer #{offer} lapsed when the market closed, so it can no longer be {answer}."
+    ),
+    "toymarket.answer.accept": "accepted",
+    "toymarket.answer.reject": "rejected",
+    "toymarket.answer.counter": "countered",
+    "toymarket.answer.withdraw": "withdrawn",
 }
-"""The game's own catalog (a test-only game ships its text here, not in ``bot/locales``)."""
+"""The game's own catalog: a test-only game ships its text here, not in ``bot/locales`` (a real
+game writes the same keys in ``en.toml`` and ``fr.toml``)."""
 
 
 class MarketPresenter(Presenter):
@@ -159,9 +217,12 @@ class MarketPresenter(Presenter):
         )
 
     def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
-        """Lots by name, and the revealed discards as "Ana 3, Bob 5" (one value per seat)."""
+        """Lots by name, the revealed discards as "Ana 3, Bob 5" (one value per seat), and a
+        refusal's ``answer`` (the action tried on a closed offer) as its past participle."""
         if key == "lot" and isinstance(value, str):
             return lot_name(value)
+        if key == "answer" and isinstance(value, str):
+            return self.t(f"toymarket.answer.{value}", game.row.language)
         if key == "values" and isinstance(value, list):
             return ", ".join(f"{self.player(game, seat)} {v}" for seat, v in enumerate(value))
         return super().event_param(game, key, value)

@@ -12,8 +12,8 @@ on the interaction patterns of the two big games before they exist:
   game waits for the recipient, who may *accept*, *reject* or *counter* (a counter closes the
   offer and opens a draft back, sides swapped).  The proposer may *withdraw*.  An offer *lapses*
   (is removed, with a public event) as soon as a lot named in it changes owner or level, or a
-  side can no longer pay the cash named in it; acting on a closed offer is refused with a
-  sentence that says why it closed.
+  side can no longer pay the cash named in it; acting on a closed offer is refused with the
+  reason it closed (``IllegalAction("closed_withdrawn", offer=2, answer="accept")``).
 - **Simultaneous secret choices.**  After every seat has rolled, every seat discards one card
   of its hidden hand at once.  A choice is told only to the chooser; when all have chosen, the
   discards are revealed together and each pays its value in cash.  After ``rounds`` rounds the
@@ -49,6 +49,10 @@ Events (``kind(params)``; *private* ones go to their seat only):
 Hidden information: the hands, each seat's pending discard, the drafts and the deck.  Drafting
 is a private action (only its seat hears of it, and nobody is waited for because of it), so
 composing an offer changes nothing anyone else can see; sending it does.
+
+Refusals (``IllegalAction(key, **params)``) name their reason; the host words them from
+``toymarket.illegal.<key>`` in ``tests/toymarket/cog.py``.  Params are ints, seats (``to_seat``,
+named by the host) and the game's tokens (``lot``, ``answer``), which the presenter words.
 """
 
 from __future__ import annotations
@@ -106,24 +110,11 @@ LAPSE_REASONS = ("lot_changed", "cash_short", "game_over")
 """Why an open offer lapses: a lot named in it changed owner or level, a side can no longer pay
 the cash named in it, or the market closed with the offer still open."""
 
-CLOSED_WORDS = {
-    "accepted": "was accepted",
-    "rejected": "was rejected",
-    "countered": "was countered",
-    "withdrawn": "was withdrawn",
-    "cash_short": "lapsed because its cash could no longer be paid",
-    "game_over": "lapsed when the market closed",
-}
-"""How a refusal says why an offer is closed (``lot_changed`` names the lot, so it is built apart).
-``game_over`` is never reached by a player (after the end every action is refused first) but is
-kept so every reason an offer closes has its words."""
-
 PLAY, DISCARD, OVER = "play", "discard", "over"
 
 NO_ARGS = frozenset({"roll", "send", "drop"})
 OFFER_KINDS = frozenset({"accept", "reject", "counter", "withdraw"})
 DRAFT_KINDS = frozenset({"give", "want", "pay", "ask", "send", "drop"})
-VERBS = {"accept": "accepted", "reject": "rejected", "counter": "countered", "withdraw": "withdrawn"}
 
 
 def lot_name(lot: str) -> str:
@@ -226,7 +217,7 @@ class MarketState:
     drafts: list[Draft | None] = field(default_factory=list)
     offers: list[Offer] = field(default_factory=list)
     closed: dict[int, tuple[str, str]] = field(default_factory=dict)
-    """Offer number -> (why it closed, the lot for ``lot_changed``): the refusal's sentence."""
+    """Offer number -> (why it closed, the lot for ``lot_changed``): what a late answer is told."""
     next_offer: int = 1
     """Numbers are given when an offer is *sent*, so they count public offers only."""
     paid_out: int = 0
@@ -346,24 +337,22 @@ class MarketRules:
     def apply(self, state: MarketState, seat: int, action: Action) -> list[Event]:
         """Validate completely, then change the state; ``IllegalAction`` leaves it untouched."""
         if not 0 <= seat < len(state.cash):
-            raise IllegalAction("There is no such seat at this table.")
+            raise IllegalAction("no_seat")
         kind = action.kind
         handler = _HANDLERS.get(kind)
         if handler is None:
-            raise IllegalAction(f"Nobody can {kind} in this game.")
+            raise IllegalAction("unknown_action")
         if state.phase == OVER:
-            raise IllegalAction("The market has closed; the game is over.")
+            raise IllegalAction("market_closed")
         if kind in NO_ARGS and action.args:
-            raise IllegalAction(f"{kind.capitalize()} takes no arguments.")
+            raise IllegalAction("takes_no_arguments")
         return handler(self, state, seat, action)
 
     def _roll(self, state: MarketState, seat: int, action: Action) -> list[Event]:
         if state.phase != PLAY:
-            raise IllegalAction(
-                "Everyone is choosing a discard now; the next roll comes with the next round."
-            )
+            raise IllegalAction("roll_in_discard")
         if seat != state.turn:
-            raise IllegalAction("It is not your turn to roll.")
+            raise IllegalAction("not_your_roll")
         die = 1 + state.rng.below(DIE_FACES)
         index = die - 1
         owner = state.owners[index]
@@ -389,13 +378,15 @@ class MarketRules:
         return events
 
     def _discard(self, state: MarketState, seat: int, action: Action) -> list[Event]:
-        card = _one_int(action, "Say which card to discard.")
+        card = _one_int(action)
+        if card is None:
+            raise IllegalAction("which_card")
         if state.phase != DISCARD:
-            raise IllegalAction("Discards are chosen at the end of a round, not now.")
+            raise IllegalAction("discard_not_now")
         if state.chosen[seat] is not None:
-            raise IllegalAction("You already chose your discard this round.")
+            raise IllegalAction("discard_chosen_already")
         if card not in state.hands[seat]:
-            raise IllegalAction("That card is not in your hand.")
+            raise IllegalAction("card_not_in_hand")
         state.hands[seat].remove(card)
         state.chosen[seat] = card
         events = [
@@ -449,13 +440,13 @@ class MarketRules:
         lot = _one_lot(action)
         index = LOTS.index(lot)
         if state.owners[index] != seat:
-            raise IllegalAction(f"You do not own {lot_name(lot)}.")
+            raise IllegalAction("not_your_lot", lot=lot)
         level = state.levels[index]
         if level >= MAX_LEVEL:
-            raise IllegalAction(f"{lot_name(lot)} is already fully improved.")
+            raise IllegalAction("fully_improved", lot=lot)
         cost = IMPROVE_COST[level]
         if state.cash[seat] < cost:
-            raise IllegalAction(f"Improving {lot_name(lot)} costs {cost} cash; you have {state.cash[seat]}.")
+            raise IllegalAction("improve_too_dear", lot=lot, cost=cost, cash=state.cash[seat])
         state.cash[seat] -= cost
         state.paid_in += cost
         state.levels[index] = level + 1
@@ -465,18 +456,20 @@ class MarketRules:
     # -- drafting (private) ----------------------------------------------------------------------
 
     def _deal(self, state: MarketState, seat: int, action: Action) -> list[Event]:
-        to = _one_int(action, "Say whom the offer is for.")
+        to = _one_int(action)
+        if to is None:
+            raise IllegalAction("which_recipient")
         if to == seat:
-            raise IllegalAction("You cannot make an offer to yourself.")
+            raise IllegalAction("offer_to_self")
         if not 0 <= to < len(state.cash):
-            raise IllegalAction("There is no such seat to make an offer to.")
+            raise IllegalAction("no_such_recipient")
         state.drafts[seat] = Draft(to)
         return [Event("draft_started", seat, {"to_seat": to}, visible_to=frozenset({seat}))]
 
     def _draft(self, state: MarketState, seat: int) -> Draft:
         draft = state.drafts[seat]
         if draft is None:
-            raise IllegalAction("Start an offer first: choose whom it is for.")
+            raise IllegalAction("no_draft")
         return draft
 
     def _give(self, state: MarketState, seat: int, action: Action) -> list[Event]:
@@ -484,7 +477,7 @@ class MarketRules:
         lots = _lot_set(action)
         for lot in lots:
             if state.owners[LOTS.index(lot)] != seat:
-                raise IllegalAction(f"You do not own {lot_name(lot)}.")
+                raise IllegalAction("not_your_lot", lot=lot)
         draft.give = lots
         return [_draft_changed(seat, draft)]
 
@@ -493,61 +486,64 @@ class MarketRules:
         lots = _lot_set(action)
         for lot in lots:
             if state.owners[LOTS.index(lot)] != draft.to:
-                raise IllegalAction(f"{lot_name(lot)} does not belong to the player your offer is for.")
+                raise IllegalAction("not_their_lot", lot=lot, to_seat=draft.to)
         draft.want = lots
         return [_draft_changed(seat, draft)]
 
     def _cash(self, state: MarketState, seat: int, action: Action) -> list[Event]:
         draft = self._draft(state, seat)
         if len(action.args) != 2 or not all(isinstance(a, int) for a in action.args):
-            raise IllegalAction("Say whom the offer is for and how much cash.")
+            raise IllegalAction("which_cash")
         to, amount = int(action.args[0]), int(action.args[1])
         if to != draft.to:
-            raise IllegalAction("Your offer is now for another player; open it again to change its cash.")
+            raise IllegalAction("draft_moved", to_seat=draft.to)
         if amount < 0:
-            raise IllegalAction("Cash in an offer cannot be negative.")
+            raise IllegalAction("negative_cash")
         if action.kind == "pay":
             if amount > state.cash[seat]:
-                raise IllegalAction(f"You have only {state.cash[seat]} cash to give, not {amount}.")
+                raise IllegalAction("pay_too_much", cash=state.cash[seat], amount=amount)
             draft.pay = amount
         else:
             if amount > state.cash[to]:
-                raise IllegalAction(f"They have only {state.cash[to]} cash, so you cannot ask for {amount}.")
+                raise IllegalAction("ask_too_much", to_seat=to, cash=state.cash[to], amount=amount)
             draft.ask = amount
         return [_draft_changed(seat, draft)]
 
     def _drop(self, state: MarketState, seat: int, action: Action) -> list[Event]:
         if state.drafts[seat] is None:
-            raise IllegalAction("You have no offer in progress.")
+            raise IllegalAction("nothing_to_drop")
         state.drafts[seat] = None
         return [Event("draft_dropped", seat, visible_to=frozenset({seat}))]
 
-    def _send_problem(self, state: MarketState, seat: int, draft: Draft) -> str | None:
-        """Why this draft cannot be sent now, as the player's sentence; ``None`` when it can."""
+    def _send_problem(self, state: MarketState, seat: int, draft: Draft) -> IllegalAction | None:
+        """Why this draft cannot be sent now (the refusal ``send`` raises); ``None`` when it can.
+
+        ``legal_actions`` asks too, so Send is listed exactly when it would be accepted.
+        """
         if draft.empty():
-            return "Your offer is empty: put lots or cash on at least one side."
+            return IllegalAction("empty_offer")
         mine = next((o for o in state.offers if o.proposer == seat), None)
         if mine is not None:
-            return f"Your offer #{mine.number} is still open; withdraw it before sending another."
+            return IllegalAction("offer_still_open", offer=mine.number)
         for lot in draft.give:
             if state.owners[LOTS.index(lot)] != seat:
-                return f"You no longer own {lot_name(lot)}; change your offer."
+                return IllegalAction("no_longer_yours", lot=lot)
         for lot in draft.want:
             if state.owners[LOTS.index(lot)] != draft.to:
-                return (
-                    f"{lot_name(lot)} no longer belongs to the player your offer is for; change your offer."
-                )
+                return IllegalAction("no_longer_theirs", lot=lot, to_seat=draft.to)
         if draft.pay > state.cash[seat]:
-            return f"You have only {state.cash[seat]} cash to give, not {draft.pay}."
+            return IllegalAction("pay_too_much", cash=state.cash[seat], amount=draft.pay)
         if draft.ask > state.cash[draft.to]:
-            return f"They have only {state.cash[draft.to]} cash, so you cannot ask for {draft.ask}."
+            return IllegalAction(
+                "ask_too_much", to_seat=draft.to, cash=state.cash[draft.to], amount=draft.ask
+            )
         return None
 
     def _send(self, state: MarketState, seat: int, action: Action) -> list[Event]:
         draft = self._draft(state, seat)
         problem = self._send_problem(state, seat, draft)
         if problem is not None:
-            raise IllegalAction(problem)
+            raise problem
         offer = Offer(
             number=state.next_offer,
             proposer=seat,
@@ -567,25 +563,26 @@ class MarketRules:
 
     def _open_offer(self, state: MarketState, action: Action) -> Offer:
         """The open offer an answer names; a closed one is refused with why it closed."""
-        number = _one_int(action, "Say which offer.")
+        number = _one_int(action)
+        if number is None:
+            raise IllegalAction("which_offer")
         for offer in state.offers:
             if offer.number == number:
                 return offer
         if number in state.closed:
             why, lot = state.closed[number]
-            words = f"lapsed when {lot_name(lot)} changed" if why == "lot_changed" else CLOSED_WORDS[why]
-            raise IllegalAction(f"Offer #{number} {words}, so it can no longer be {VERBS[action.kind]}.")
-        raise IllegalAction(f"There is no offer #{number}.")
+            raise _closed(number, why, lot, action.kind)
+        raise IllegalAction("no_such_offer", offer=number)
 
     def _answer(self, state: MarketState, seat: int, action: Action) -> list[Event]:
         offer = self._open_offer(state, action)
         if action.kind == "withdraw":
             if offer.proposer != seat:
-                raise IllegalAction(f"Only the player who made offer #{offer.number} can withdraw it.")
+                raise IllegalAction("not_proposer", offer=offer.number)
             self._close(state, offer, "withdrawn")
             return [Event("withdrawn", seat, {"offer": offer.number, "to_seat": offer.recipient})]
         if offer.recipient != seat:
-            raise IllegalAction(f"Offer #{offer.number} is not addressed to you.")
+            raise IllegalAction("not_recipient", offer=offer.number)
         if action.kind == "reject":
             self._close(state, offer, "rejected")
             return [Event("rejected", seat, {"offer": offer.number, "from_seat": offer.proposer})]
@@ -833,21 +830,25 @@ class MarketRules:
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-def _one_int(action: Action, missing: str) -> int:
+def _one_int(action: Action) -> int | None:
+    """The action's one whole-number argument; ``None`` when it has not exactly one (each caller
+    names what was missing: a card, a seat, an offer)."""
     if len(action.args) != 1 or not isinstance(action.args[0], int):
-        raise IllegalAction(missing)
+        return None
     return action.args[0]
 
 
 def _one_lot(action: Action) -> str:
     if len(action.args) != 1 or not isinstance(action.args[0], str):
-        raise IllegalAction("Say which lot.")
+        raise IllegalAction("which_lot")
     return _known_lot(action.args[0])
 
 
 def _known_lot(arg: object) -> str:
+    """A lot of the game; anything else (only a forged action names one) is refused without being
+    quoted, so a player's input never reaches the table's text."""
     if not isinstance(arg, str) or arg not in LOTS:
-        raise IllegalAction(f"There is no lot called {str(arg)[:20]}.")
+        raise IllegalAction("no_such_lot")
     return arg
 
 
@@ -856,8 +857,34 @@ def _lot_set(action: Action) -> tuple[str, ...]:
     lots = [_known_lot(arg) for arg in action.args]
     for lot in lots:
         if lots.count(lot) > 1:
-            raise IllegalAction(f"You named {lot_name(lot)} twice.")
+            raise IllegalAction("lot_twice", lot=lot)
     return tuple(sorted(lots, key=LOTS.index))
+
+
+def _closed(number: int, why: str, lot: str, answer: str) -> IllegalAction:
+    """The refusal for answering offer ``number`` after it closed, one reason per way it closed.
+
+    ``answer`` is the action tried (``accept``, ``reject``, ``counter``, ``withdraw``): a token
+    the presenter words ("so it can no longer be accepted").  ``game_over`` is never reached by a
+    player (after the end every action is refused first) but has its sentence so that every way
+    an offer closes has one.
+    """
+    match why:
+        case "accepted":
+            return IllegalAction("closed_accepted", offer=number, answer=answer)
+        case "rejected":
+            return IllegalAction("closed_rejected", offer=number, answer=answer)
+        case "countered":
+            return IllegalAction("closed_countered", offer=number, answer=answer)
+        case "withdrawn":
+            return IllegalAction("closed_withdrawn", offer=number, answer=answer)
+        case "lot_changed":
+            return IllegalAction("closed_lot_changed", offer=number, answer=answer, lot=lot)
+        case "cash_short":
+            return IllegalAction("closed_cash_short", offer=number, answer=answer)
+        case "game_over":
+            return IllegalAction("closed_game_over", offer=number, answer=answer)
+    raise StateError(f"offer #{number} closed for an unknown reason {why!r}")
 
 
 def _lots_of(state: MarketState, seat: int) -> list[str]:
