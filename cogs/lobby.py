@@ -170,6 +170,8 @@ class LobbyCog(commands.Cog):
 
     @game.command(name="list", description="Tables in this server")
     async def list_(self, interaction: discord.Interaction) -> None:
+        """Open tables, each with its status worded in the reader's language (a table that broke
+        while loading shows as such): the stored status is a code, never shown as is."""
         lang = self.bot.reader(interaction)
         if interaction.guild_id is None:
             await self._refuse(interaction, Refusal("host.refuse.dm"))
@@ -194,7 +196,7 @@ class LobbyCog(commands.Cog):
                     "host.lobby.list_line",
                     id=row.id,
                     game=game.entry.rules.title,
-                    status=game.status,
+                    status=self.t(lang, f"host.lobby.list_status.{game.status}"),
                     players=", ".join(game.names),
                     extra=extra,
                 )

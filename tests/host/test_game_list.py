@@ -1,0 +1,49 @@
+"""``/game list`` words each table's status in the reader's language.
+
+The status is stored as a code (``lobby``, ``active``...); the list line is an answer to one
+player, so the status is worded from ``host.lobby.list_status`` in that player's language, as the
+rest of the line is, and a code never reaches a player.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.i18n import Catalog
+from cogs.lobby import ENDED, OPEN
+from tests.host.discord_kit import make_bot
+from tests.host.test_language import en, fr, open_table, start
+from tests.host.test_language import french_clients as french_clients  # the fixture
+
+CATALOG = Catalog.load()
+
+
+@pytest.mark.parametrize("language", CATALOG.languages)
+def test_every_status_has_its_words(language: str) -> None:
+    missing = [s for s in OPEN + ENDED if CATALOG.own(f"host.lobby.list_status.{s}", language) is None]
+    assert not missing, f"{language} has no words for the statuses {missing}"
+
+
+async def test_the_list_words_statuses_in_the_readers_language(
+    tmp_path: Path, french_clients: set[int]
+) -> None:
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        running, lobby = await open_table(env, ["ana", "bob"], game="toy", language="fr")
+        await start(running, lobby, fr("host.lobby.join"), fr("host.lobby.start"))
+        await running.players[0].slash(running.channel, "game new", name="toy")  # waits for players
+        ana = running.players[0]
+
+        english = (await ana.slash(running.channel, "game list")).response.message.content
+        french_clients.add(ana.id)
+        french = (await ana.slash(running.channel, "game list")).response.message.content
+
+    for text, words in ((english, en), (french, fr)):
+        lines = text.splitlines()[1:]
+        assert len(lines) == 2, text
+        assert f" · {words('host.lobby.list_status.active')} · " in lines[0], lines[0]
+        assert f" · {words('host.lobby.list_status.lobby')} · " in lines[1], lines[1]
+        assert not any(f" · {code} · " in text for code in OPEN), f"a status code reached the player: {text}"
+    assert "en cours" in french and "cherche des joueurs" in french
