@@ -61,14 +61,16 @@ class Tables(Publisher):
     async def refuse_illegal(
         self, interaction: discord.Interaction, game_id: int, exc: IllegalAction
     ) -> None:
-        """The engine's reason, in the player's own language when we have it (as every refusal)."""
+        """The engine's reason, in the table's language: it is the game speaking, and names its
+        tiles and cards as the board and the table's lines do (:meth:`Publisher.reader`), whereas
+        the host's own refusals (not seated, stale button) follow the player's locale."""
         log.debug("refused action in game %s from user %s: %s", game_id, interaction.user.id, exc.key)
         try:
             game = await self.sessions.load(game_id)
         except (Refusal, StoreError):  # gone since the move was refused: say it was refused
             await self.refuse(interaction, Refusal("host.refuse.illegal"))
             return
-        text = self.presenter(game).illegal(game, exc, self.reader(interaction, game.row.language))
+        text = self.presenter(game).illegal(game, exc, game.row.language)
         await safe.reply(interaction, text)
 
     async def refuse_storage(self, interaction: discord.Interaction, exc: StoreError, language: str) -> None:

@@ -25,14 +25,15 @@ MIGRATING: frozenset[str] = frozenset({"california", "estates", "monopoly", "las
 """Games whose engines still raise English sentences (issue 13 moves them to keys, then this goes)."""
 
 
-def raised(game: str) -> list[tuple[str, int, str, frozenset[str]]]:
-    """``(file, line, key, params)`` of every ``IllegalAction(...)`` in ``rules/<game>``.
+def raised(folder: Path) -> list[tuple[str, int, str, frozenset[str]]]:
+    """``(file, line, key, params)`` of every ``IllegalAction(...)`` in the Python files under
+    ``folder`` (``rules/<game>``, or a test game's package).
 
     A call whose key is not a string literal is reported with the key ``"<dynamic>"`` (a key built
     at run time cannot be checked, so engines spell each one out).
     """
     found = []
-    for path in sorted((ROOT / "rules" / game).rglob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction"):
@@ -56,7 +57,7 @@ def blanks(template: str) -> set[str]:
 def test_every_refusal_has_a_sentence_in_every_language(game: str) -> None:
     if game in MIGRATING:
         pytest.skip(f"{game}'s engine still raises sentences")
-    calls = raised(game)
+    calls = raised(ROOT / "rules" / game)
     assert calls, f"rules/{game} raises no IllegalAction?"
     problems = []
     for where, line, key, params in calls:
@@ -79,7 +80,7 @@ def test_every_refusal_sentence_is_raised_somewhere(game: str) -> None:
     """No dead sentences: a key in ``<game>.illegal`` that no engine raises is left over."""
     if game in MIGRATING:
         pytest.skip(f"{game}'s engine still raises sentences")
-    used = {key for _, _, key, _ in raised(game)}
+    used = {key for _, _, key, _ in raised(ROOT / "rules" / game)}
     prefix = f"{game}.illegal."
     written = {key.removeprefix(prefix) for key in CATALOG.keys("en") if key.startswith(prefix)}
     assert written <= used, f"sentences no engine raises: {sorted(written - used)}"

@@ -62,7 +62,7 @@ class Countdown:
 
     def apply(self, state: CountState, seat: int, action: Action) -> list[Event]:
         if action not in self.legal_actions(state, seat) or (action == WAVE and self.refuse_waves):
-            raise IllegalAction("Not now.")
+            raise IllegalAction("not_now")
         if action == WAVE:
             state.waves[seat] += 1
             return [Event("waved", seat)]
@@ -189,7 +189,7 @@ def test_a_listed_idle_action_that_is_refused_is_a_failure() -> None:
     run = random_playthrough(Countdown(refuse_waves=True), 3, 1)
     assert not run.finished
     assert len(run.failures) == 1 and "legal action wave of seat" in run.failures[0]
-    assert "was refused: Not now." in run.failures[0]
+    assert "was refused: not_now" in run.failures[0]
     assert run.out_of_turn == 0
 
 

@@ -8,8 +8,8 @@ against that text.  The toys are what a new game's author copies (``rules/README
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -32,13 +32,8 @@ TOYS = [
 
 
 def package_raises(package: ModuleType) -> list[tuple[str, int, str, frozenset[str]]]:
-    """:func:`raised` for a package under ``tests/``: that function reads ``rules/<game>``, so the
-    toy's folder is named from there and the reported paths are made plain again."""
-    folder = os.path.basename(os.path.dirname(str(package.__file__)))
-    return [
-        (os.path.normpath(where), line, key, params)
-        for where, line, key, params in raised(f"../tests/{folder}")
-    ]
+    """:func:`raised` over a toy's package folder."""
+    return raised(Path(str(package.__file__)).parent)
 
 
 @pytest.mark.parametrize(("package", "text"), TOYS)

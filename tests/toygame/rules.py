@@ -59,7 +59,7 @@ class ToyRules:
     max_players = 4
     schema = SCHEMA
     play_options: Mapping[str, object] = {}
-    options = (OptionSpec("target", 10, minimum=3, maximum=60),)
+    options: tuple[OptionSpec, ...] = (OptionSpec("target", 10, minimum=3, maximum=60),)
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> ToyState:
         check_players(self, players)
