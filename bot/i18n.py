@@ -85,6 +85,7 @@ def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, str]) -> None
 class Catalog:
     def __init__(self, messages: Mapping[str, Mapping[str, str]]) -> None:
         self._messages = {lang: dict(table) for lang, table in messages.items()}
+        self._words: dict[str, Words] = {}
 
     @classmethod
     def load(cls, directory: Path = LOCALES) -> Catalog:
@@ -127,8 +128,14 @@ class Catalog:
         return key in self._messages.get(language, {}) or key in self._messages.get(DEFAULT_LANGUAGE, {})
 
     def words(self, language: str) -> Words:
-        """This catalog bound to one language: what a renderer is given to draw a table's image."""
-        return Words(self, language)
+        """This catalog bound to one language: what a renderer is given to draw a table's image.
+
+        Always the same object for a language, so a renderer's caches keyed on it hit across
+        renders (``Words`` hashes by identity)."""
+        found = self._words.get(language)
+        if found is None:
+            found = self._words[language] = Words(self, language)
+        return found
 
     def text(self, key: str, language: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
         table = self._messages.get(language) or {}

@@ -54,6 +54,10 @@ class Words(Protocol):
     @property
     def language(self) -> str: ...
 
+    def __hash__(self) -> int:
+        """Hashable, so a cached drawing can be keyed on the language it was drawn in."""
+        ...
+
     def __call__(self, key: str, /, **params: Any) -> str:
         """The catalog's text for ``key`` in this language, with ``{params}`` filled in."""
         ...

@@ -168,3 +168,11 @@ def test_presenter_count_picks_the_language_form() -> None:
     assert said == {0: "0 point", 1: "1 point", 2: "2 points"}
     assert presenter.count("estates.points", "en", 0) == "0 points"
     assert presenter.count("estates.points", "en", 1) == "1 point"
+
+
+def test_a_catalog_gives_one_words_object_per_language() -> None:
+    """Renderers cache drawn text keyed on ``words``: a new object per render would miss every time."""
+    catalog = Catalog.load()
+    assert catalog.words("fr") is catalog.words("fr")
+    assert catalog.words("fr") is not catalog.words("en")
+    assert {catalog.words("fr"): 1}[catalog.words("fr")] == 1
