@@ -51,12 +51,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol, cast
 
 from PIL import Image, ImageDraw
 
 from renderers import kit
 from renderers.kit import Colour
+from rules.estates.data import CASH_BOX_POINTS
 
 View = Mapping[str, Any]
 Box = tuple[int, int, int, int]
@@ -148,7 +149,8 @@ SCORE_X = CERT_X + 6 * (CERT_W + 2) + 8
 LEGEND_H = 68
 FRAME = 3  # width of the last-move frame
 
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+PLACES = 5
+"""Ranks the catalog spells ("1st place" ... "5th place", ``[estates.image.table]``): one per seat."""
 
 
 def cube_label(number: object, mark: object) -> str:
@@ -200,8 +202,8 @@ def _frame(draw: ImageDraw.ImageDraw, box: Box, colour: Colour = LAST) -> None:
     draw.rectangle(box, outline=colour, width=FRAME)
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
+def _signed(value: int, words: kit.Words) -> str:
+    return "+" + words.number(value) if value > 0 else words.number(value)
 
 
 def _score_colour(value: int) -> Colour:
@@ -212,12 +214,60 @@ def _company(colour: str) -> Colour:
     return COMPANY.get(colour, UNKNOWN_COMPANY)
 
 
-def _points(value: int) -> str:
-    return f"{value} point" if abs(value) == 1 else f"{value} points"
+def _listed(items: Sequence[str], last: str) -> str:
+    """``a, b`` + ``last`` + ``c``: a list as a sentence says it (``last`` is the catalog's " and "/" or ")."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + last + items[-1]
 
 
-def _either(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+def _fill(
+    words: kit.Words,
+    key: str,
+    size: int,
+    width: float,
+    bold: bool,
+    names: Mapping[str, str],
+    **params: object,
+) -> str:
+    """The catalog line ``key`` fitted to ``width`` by shortening the player names in it first.
+
+    A sentence's own words are worth more than the end of a long name ("Bartholomew the..."),
+    and French sentences run longer than English ones, so each name gets an equal share of the
+    room the rest of the sentence leaves, and only then is the whole line cut if it must be.
+    """
+    text = words(key, **names, **params)
+    if not names or kit.font(size, bold).getlength(text) <= width:
+        return kit.fit(text, size, width, bold)
+    bare = words(key, **dict.fromkeys(names, ""), **params)
+    share = max(48.0, (width - kit.font(size, bold).getlength(bare)) / len(names))
+    short = {k: kit.fit(v, size, share, bold) for k, v in names.items()}
+    return kit.fit(words(key, **short, **params), size, width, bold)
+
+
+class _Words(kit.Words, Protocol):
+    """``kit.Words`` as the sprite caches key on it: hashable, as every ``Words`` is (by identity)."""
+
+    def __hash__(self) -> int: ...
+
+
+_CANONICAL: dict[str, _Words] = {}
+
+
+def _same_words(words: kit.Words) -> _Words:
+    """One ``Words`` per language for the sprite caches below, the first one seen.
+
+    The host hands each render a fresh ``Words`` (hashed by identity), so sprites cached on it
+    would be drawn again for every board; keyed on the language, as ``kit.static_layer`` keys
+    its layers, French and English never share a picture and each is drawn once.
+    """
+    return _CANONICAL.setdefault(words.language, cast(_Words, words))
+
+
+def colour_word(colour: object, words: kit.Words) -> str:
+    """A company colour as the table's language names it ("green", "vert"); the key if unknown."""
+    key = f"estates.colour.{colour}"
+    return words(key) if colour in COMPANY else str(colour)
 
 
 # --- cached sprites ----------------------------------------------------------------
@@ -255,8 +305,9 @@ def _roof(value: int | None, w: int, h: int, size: int = F_SMALL) -> Image.Image
 
 
 @lru_cache(maxsize=256)
-def _lot(number: int, white: bool, open_: bool, height: int) -> Image.Image:
-    """One development lot with its number strip; white dirt speckled and marked W, closed lots hatched."""
+def _lot(number: int, white: bool, open_: bool, height: int, words: _Words) -> Image.Image:
+    """One development lot with its number strip; white dirt speckled and lettered (W, TB), closed
+    lots hatched."""
     fills = {
         (True, True): WHITE_LOT,
         (True, False): LOT,
@@ -277,7 +328,8 @@ def _lot(number: int, white: bool, open_: bool, height: int) -> Image.Image:
     if white:
         draw.rectangle(base, fill=WHITE_BASE, outline=OUTLINE, width=1)
         draw.rectangle(body, outline=OUTLINE, width=1)
-        _text(image, (LOT_W / 2, height - BASE_H / 2), f"{number} W", F_SMALL, kit.INK, "mm")
+        label = words("estates.image.board.white_lot", number=number)
+        _text(image, (LOT_W / 2, height - BASE_H / 2), label, F_SMALL, kit.INK, "mm")
     else:
         draw.rectangle(base, fill=LOT_BASE if open_ else CLOSED_HATCH)
         _text(image, (LOT_W / 2, height - BASE_H / 2), str(number), F_SMALL, kit.WHITE, "mm")
@@ -323,18 +375,21 @@ def _cert(colour: str, mark: str, w: int, h: int) -> Image.Image:
     return image
 
 
-def _piece_sprite(auction: Mapping[str, Any], marks: Mapping[str, str]) -> Image.Image:
+def _piece_sprite(auction: Mapping[str, Any], marks: Mapping[str, str], words: _Words) -> Image.Image:
     return _piece_sprite_cached(
         str(auction.get("kind")),
         str(auction.get("colour", "")),
         marks.get(str(auction.get("colour")), "?"),
         int(auction.get("number") or 0),
         int(auction.get("value") or 0),
+        words,
     )
 
 
 @lru_cache(maxsize=64)
-def _piece_sprite_cached(kind: str, colour: str, mark: str, number: int, value: int) -> Image.Image:
+def _piece_sprite_cached(
+    kind: str, colour: str, mark: str, number: int, value: int, words: _Words
+) -> Image.Image:
     """The piece under auction, big enough to see from across the table."""
     w, h = SPRITE_W, SPRITE_H
     if kind == "cube":
@@ -345,43 +400,44 @@ def _piece_sprite_cached(kind: str, colour: str, mark: str, number: int, value: 
         roof = _roof(value, w, h - 6, F_HEAD)
         image.paste(roof, (0, 3), roof)
     elif kind == "permit":
-        sign = _permit_sign((f"P{value}",), w)
+        sign = _permit_sign((words("estates.image.sprite.permit", value=value),), w)
         image.paste(sign, (0, (h - sign.height) // 2))
     elif kind == "mayor":
         draw.rectangle((0, 0, w - 1, h - 1), fill=GOLD, outline=OUTLINE)
-        _bold(image, (w / 2, h / 2), "Mayor", F_SMALL, kit.INK, "mm")
+        label = kit.fit(words("estates.image.sprite.mayor"), F_SMALL, w - 4, bold=True)
+        _bold(image, (w / 2, h / 2), label, F_SMALL, kit.INK, "mm")
     else:
         draw.rectangle((0, 0, w - 1, h - 1), fill=(20, 20, 20), outline=OUTLINE)
-        _text(image, (w / 2, h / 2), "Cancel", F_SMALL, kit.WHITE, "mm")
+        label = kit.fit(words("estates.image.sprite.cancel"), F_SMALL, w - 4)
+        _text(image, (w / 2, h / 2), label, F_SMALL, kit.WHITE, "mm")
     return image
-
-
-@lru_cache(maxsize=1)
-def _header() -> Image.Image:
-    """The title bar's fixed part (pasted, never drawn on, so the cached image is shared)."""
-    image = Image.new("RGB", (WIDTH, HEADER_H), BAR)
-    _bold(image, (MARGIN + 2, HEADER_H / 2), "THE ESTATES", F_TITLE, kit.WHITE, "lm")
-    return image
-
-
-LEGEND_LINES = (
-    "3 Gn: floor cube 3 of Emerald (Gn). Dark cap: rooftop and its value.",
-    "x2: the Mayor's row. +1/-2: permits. Hatched: outside the row. W: one cube.",
-    "Orange: can be picked now. Magenta frame: the last move.",
-)
 
 
 @lru_cache(maxsize=4)
-def _legend(companies: tuple[tuple[str, str], ...]) -> Image.Image:
+def _header(words: _Words) -> Image.Image:
+    """The title bar's fixed part (pasted, never drawn on, so the cached image is shared)."""
+    image = Image.new("RGB", (WIDTH, HEADER_H), BAR)
+    _bold(image, (MARGIN + 2, HEADER_H / 2), words("estates.image.title"), F_TITLE, kit.WHITE, "lm")
+    return image
+
+
+LEGEND_LINES = ("cubes", "shapes", "highlights")
+"""The legend's lines under the company swatches, ``[estates.image.legend]`` in the catalog."""
+
+
+@lru_cache(maxsize=8)
+def _legend(companies: tuple[tuple[str, str], ...], words: _Words) -> Image.Image:
     """The key under the board: each company's colour and letters, and what the shapes mean."""
     image = Image.new("RGB", (WIDTH, LEGEND_H), kit.PAPER)
     x = MARGIN + 2
     y = 4
     for colour, mark in companies:
+        name = colour_word(colour, words)
         image.paste(_cert(colour, mark, CERT_W, CERT_H - 2), (x, y))
-        _text(image, (x + CERT_W + 3, y + (CERT_H - 2) / 2), colour, F_SMALL, kit.INK)
-        x += CERT_W + 3 + int(kit.font(F_SMALL).getlength(colour)) + 10
-    for i, line in enumerate(LEGEND_LINES):
+        _text(image, (x + CERT_W + 3, y + (CERT_H - 2) / 2), name, F_SMALL, kit.INK)
+        x += CERT_W + 3 + int(kit.font(F_SMALL).getlength(name)) + 10
+    for i, key in enumerate(LEGEND_LINES):
+        line = words(f"estates.image.legend.{key}")
         _text(
             image,
             (MARGIN + 2, y + CERT_H + 9 + 15 * i),
@@ -558,73 +614,81 @@ def _marks(view: View) -> dict[str, str]:
     return {str(c["colour"]): str(c["mark"]) for c in view.get("certificates") or []}
 
 
-def _piece_words(piece: Mapping[str, Any], marks: Mapping[str, str]) -> str:
+def _piece_words(piece: Mapping[str, Any], marks: Mapping[str, str], words: _Words) -> str:
+    """A piece as the table's messages name it (``[estates.piece]``: "the green 3 (3 Gn)", "a
+    rooftop worth 4"), so the board and the log say the same thing; a permit is "permit 2", as
+    the supply and the offer list write it (the headline has no room for "building permit")."""
     kind = piece.get("kind")
     if kind == "cube":
-        return "cube " + cube_label(piece.get("number"), marks.get(str(piece.get("colour")), "?"))
-    if kind == "roof":
-        return f"rooftop {piece.get('value')}"
+        colour = piece.get("colour")
+        number = piece.get("number")
+        return words(
+            "estates.piece.cube",
+            colour=colour_word(colour, words),
+            number=number,
+            code=cube_label(number, marks.get(str(colour), "?")),
+        )
     if kind == "permit":
-        return f"permit {piece.get('value')}"
-    if kind == "mayor":
-        return "the Mayor"
-    if kind == "cancel":
-        return "the Cancel cube"
-    return str(piece.get("piece", "a piece"))
+        return words("estates.image.permit", value=piece.get("value"))
+    if kind in ("roof", "mayor", "cancel"):
+        return words(f"estates.piece.{kind}", value=piece.get("value"))
+    return str(piece.get("piece", "?"))
 
 
-def _token_words(token: str, view: View) -> str:
-    """A piece token of the last move ("green3", "permit2", "roof") in the image's words."""
+def _token_words(token: str, view: View, words: _Words) -> str:
+    """A piece token of the last move ("green3", "permit2", "mayor") in the table's words."""
     if token.startswith("permit"):
-        return f"permit {token.removeprefix('permit')}"
-    if token in ("mayor", "cancel", "roof"):
-        return {"mayor": "the Mayor", "cancel": "the Cancel cube", "roof": "a rooftop"}[token]
-    marks = _marks(view)
+        return words("estates.image.permit", value=token.removeprefix("permit"))
+    if token in ("mayor", "cancel"):
+        return words(f"estates.piece.{token}")
+    if token == "roof":  # the last move keeps no rooftop's value (a rooftop is never discarded)
+        return words("estates.image.turn.a_rooftop")
     colour = token.rstrip("0123456789")
-    return "cube " + cube_label(token[len(colour) :], marks.get(colour, "?"))
+    piece = {"kind": "cube", "colour": colour, "number": token[len(colour) :]}
+    return _piece_words(piece, _marks(view), words)
 
 
-def _last_words(view: View, names: list[str]) -> str | None:
+LAST_WORDS = frozenset({"built", "roofed", "permit_placed", "mayor_placed", "permit_cancelled", "discarded"})
+"""Last moves the choose phase tells in words (``[estates.image.last]``): the turn's placement."""
+
+
+def _last_words(view: View, names: list[str], words: _Words) -> str | None:
     """The last move in words, for the choose phase (when it was a placement)."""
     last = view.get("last")
-    if not isinstance(last, Mapping):
+    if not isinstance(last, Mapping) or last.get("kind") not in LAST_WORDS:
         return None
     seat = last.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-    kind = last.get("kind")
-    where = f"{last.get('row')}{last.get('lot')}"
-    piece = _token_words(str(last.get("piece")), view)
-    text = {
-        "built": f"{who} built {piece} on {where}",
-        "roofed": f"{who} roofed {where}",
-        "permit_placed": f"{who} put {piece} in row {last.get('row')}",
-        "mayor_placed": f"{who} put the Mayor at row {last.get('row')}",
-        "permit_cancelled": f"{who} cancelled a permit in row {last.get('row')}",
-        "discarded": f"{who} discarded {piece}",
-    }.get(str(kind))
-    return None if text is None else "Last move: " + text
+    move = words(
+        f"estates.image.last.{last.get('kind')}",
+        player=who,
+        piece=_token_words(str(last.get("piece")), view, words),
+        row=last.get("row"),
+        lot=last.get("lot"),
+    )
+    return words("estates.image.last.line", move=move)
 
 
-def _auctionable(view: View) -> list[str]:
+def _auctionable(view: View, words: _Words) -> list[str]:
     """What the auctioneer may pick now, in words (the same tests the engine makes)."""
     out: list[str] = []
     if any(cube.get("selectable") for line in view.get("display") or [] for cube in line):
-        out.append("a framed cube")
+        out.append(words("estates.image.turn.framed_cube"))
     unroofed = any(
         lot.get("cubes") and lot.get("roof") is None
         for row in view.get("rows") or []
         for lot in row.get("lots") or []
     )
     if view.get("rooftops_left") and unroofed:
-        out.append("a rooftop")
+        out.append(words("estates.image.turn.a_rooftop"))
     permits = [str(p) for p in view.get("permits_supply") or []]
     if permits:
-        out.append(("permit " if len(permits) == 1 else "permits ") + ", ".join(permits))
+        out.append(words.count("estates.image.turn.permits", len(permits), values=", ".join(permits)))
     if view.get("mayor") == "supply":
-        out.append("the Mayor")
+        out.append(words("estates.piece.mayor"))
     if view.get("cancel_available"):
-        out.append("the Cancel cube")
-    return out or ["nothing"]
+        out.append(words("estates.piece.cancel"))
+    return out or [words("estates.image.turn.nothing")]
 
 
 # --- sections ----------------------------------------------------------------------
@@ -636,75 +700,120 @@ class _Canvas:
         self.draw = ImageDraw.Draw(image)
 
 
-def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None:
+def _draw_over(c: _Canvas, geo: Layout, view: View, names: list[str], words: _Words) -> None:
+    """The turn panel once the match is over: the winners and their score."""
+    image = c.image
+    y0 = geo.turn_top
+    full = WIDTH - 2 * MARGIN
+    result = view.get("result") or {}
+    seats = [s for s in result.get("winners", []) if 0 <= s < len(names)]
+    scores = result.get("scores") or []
+    _bold(image, (MARGIN + 2, y0 + 16), words("estates.image.over.title"), F_TITLE, kit.INK, "lm")
+    winners = _listed([names[s] for s in seats], words("host.and"))
+    if seats and scores:
+        points = words.count("estates.points", int(scores[seats[0]]))
+        winners = words("estates.image.over.with_points", names=winners, points=points)
+    line = words.count("estates.image.over.winners", len(seats), names=winners)
+    _bold(image, (MARGIN + 2, y0 + 40), kit.fit(line, F_HEAD, full, bold=True), F_HEAD, kit.INK, "lm")
+    below = kit.fit(words("estates.image.over.see_table"), F_BODY, full)
+    _text(image, (MARGIN + 2, y0 + 61), below, F_BODY, kit.INK)
+
+
+def _draw_choose(c: _Canvas, geo: Layout, view: View, names: list[str], words: _Words) -> None:
+    """The turn panel while the auctioneer chooses: what is on offer and the last placement."""
+    image = c.image
+    y0 = geo.turn_top
+    full = WIDTH - 2 * MARGIN
+    auctioneer = int(view.get("auctioneer") or 0)
+    headline = _fill(words, "estates.image.turn.choose", F_HEAD, full, True, {"player": names[auctioneer]})
+    _bold(image, (MARGIN + 2, y0 + 15), headline, F_HEAD, kit.INK, "lm")
+    items = _listed(_auctionable(view, words), words("estates.image.turn.or"))
+    line = words("estates.image.turn.offer", items=items)
+    _text(image, (MARGIN + 2, y0 + 37), kit.fit(line, F_BODY, full), F_BODY, kit.INK)
+    last = _last_words(view, names, words)
+    x = MARGIN + 2
+    if last is None:
+        fresh = "fresh" if view.get("round", 1) == 1 else "new_round"
+        last = words(f"estates.image.turn.{fresh}")
+    else:
+        c.draw.rectangle((MARGIN + 2, y0 + 53, MARGIN + 12, y0 + 63), outline=LAST, width=FRAME)
+        x = MARGIN + 18
+    _text(image, (x, y0 + 58), kit.fit(last, F_BODY, WIDTH - MARGIN - x), F_BODY, kit.INK)
+
+
+PLACE_VERBS = {"cube": "place", "roof": "place", "cancel": "use_or_discard"}
+"""How the turn panel says what the winner does with each kind of piece (else "place_or_discard")."""
+
+
+def _auction_headline(view: View, names: list[str], words: _Words) -> str:
+    """The turn panel's headline during an auction: who auctions, settles or places what."""
+    auction: Mapping[str, Any] = view["auction"]
+    auctioneer = int(auction.get("auctioneer", view.get("auctioneer") or 0))
+    piece = _piece_words(auction, _marks(view), words)
+    high = auction.get("high_bid")
+    price = words.number(int(high)) if isinstance(high, int) else "?"
+    width = WIDTH - MARGIN - CHIP_X
+
+    def name(seat: object) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    phase = view.get("phase")
+    if phase == "bid":
+        return _fill(
+            words,
+            "estates.image.turn.auction",
+            F_HEAD,
+            width,
+            True,
+            {"player": name(auctioneer)},
+            piece=piece,
+        )
+    if phase == "decide":
+        return _fill(
+            words,
+            "estates.image.turn.decide",
+            F_HEAD,
+            width,
+            True,
+            {"player": name(auctioneer), "buyer": name(auction.get("high_bidder"))},
+            price=price,
+        )
+    winner = auction.get("winner")
+    if high is None:
+        how = words("estates.image.turn.free")
+    elif winner == auctioneer:
+        how = words("estates.image.turn.kept", price=price)
+    else:
+        how = words("estates.image.turn.bought", price=price)
+    verb = PLACE_VERBS.get(str(auction.get("kind")), "place_or_discard")
+    return _fill(
+        words,
+        f"estates.image.turn.{verb}",
+        F_HEAD,
+        width,
+        True,
+        {"player": name(winner)},
+        piece=piece,
+        how=how,
+    )
+
+
+def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str], words: _Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.turn_top
     draw.rectangle((0, y0, WIDTH, y0 + TURN_H - 1), fill=PANEL)
     draw.line((0, y0 + TURN_H - 1, WIDTH, y0 + TURN_H - 1), fill=PANEL_EDGE, width=1)
-    phase = view.get("phase")
     auction = view.get("auction")
-    marks = _marks(view)
-    auctioneer = int(view.get("auctioneer") or 0)
-    full = WIDTH - 2 * MARGIN
-    if phase == "over":
-        result = view.get("result") or {}
-        winners = [names[s] for s in result.get("winners", []) if 0 <= s < len(names)]
-        scores = result.get("scores") or []
-        _bold(image, (MARGIN + 2, y0 + 16), "Game over", F_TITLE, kit.INK, "lm")
-        best = f" with {_points(int(scores[result['winners'][0]]))}" if winners and scores else ""
-        line = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) + best
-        _bold(image, (MARGIN + 2, y0 + 40), kit.fit(line, F_HEAD, full, bold=True), F_HEAD, kit.INK, "lm")
-        _text(image, (MARGIN + 2, y0 + 61), "Final scores are in the players' table below.", F_BODY, kit.INK)
+    if view.get("phase") == "over":
+        _draw_over(c, geo, view, names, words)
         return
     if not isinstance(auction, Mapping):
-        who = kit.fit(names[auctioneer], F_HEAD, 260)
-        _bold(image, (MARGIN + 2, y0 + 15), f"{who} chooses a piece to auction", F_HEAD, kit.INK, "lm")
-        line = "On offer: " + _either(_auctionable(view))
-        _text(image, (MARGIN + 2, y0 + 37), kit.fit(line, F_BODY, full), F_BODY, kit.INK)
-        last = _last_words(view, names)
-        if last is None:
-            last = (
-                "A fresh board: nothing built yet."
-                if view.get("round", 1) == 1
-                else "A new round on a fresh board."
-            )
-        else:
-            draw.rectangle((MARGIN + 2, y0 + 53, MARGIN + 12, y0 + 63), outline=LAST, width=FRAME)
-        x = MARGIN + 18 if _last_words(view, names) else MARGIN + 2
-        _text(image, (x, y0 + 58), kit.fit(last, F_BODY, WIDTH - MARGIN - x), F_BODY, kit.INK)
+        _draw_choose(c, geo, view, names, words)
         return
-    c.image.paste(_piece_sprite(auction, marks), _sprite_box(geo)[:2])
-    who = kit.fit(names[auctioneer], F_HEAD, 170)
-    piece = _piece_words(auction, marks)
-    high = auction.get("high_bid")
-    if phase == "bid":
-        headline = f"{who} auctions {piece}"
-    elif phase == "decide":
-        high_bidder = auction.get("high_bidder")
-        buyer = kit.fit(names[high_bidder], F_HEAD, 140) if isinstance(high_bidder, int) else "?"
-        headline = f"{who}: sell to {buyer} for {high}, or buy"
-    else:
-        winner = auction.get("winner")
-        taker = kit.fit(names[winner], F_HEAD, 170) if isinstance(winner, int) else "?"
-        verb = {"cube": "places", "roof": "places", "cancel": "uses or discards"}.get(
-            str(auction.get("kind")), "places or discards"
-        )
-        if high is None:
-            how = "free"
-        elif winner == auction.get("auctioneer", auctioneer):
-            how = f"kept for {high}"
-        else:
-            how = f"bought for {high}"
-        headline = f"{taker} {verb} {piece} ({how})"
-    _bold(
-        image,
-        (CHIP_X, y0 + 15),
-        kit.fit(headline, F_HEAD, WIDTH - MARGIN - CHIP_X, bold=True),
-        F_HEAD,
-        kit.INK,
-        "lm",
-    )
+    c.image.paste(_piece_sprite(auction, _marks(view), words), _sprite_box(geo)[:2])
+    headline = _auction_headline(view, names, words)
+    _bold(image, (CHIP_X, y0 + 15), headline, F_HEAD, kit.INK, "lm")
     # One chip per bidder, clockwise from the auctioneer's left.
     said = {int(b["seat"]): b.get("amount") for b in auction.get("bids") or []}
     to_bid = auction.get("to_bid")
@@ -712,14 +821,17 @@ def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None:
         x0, cy, x1, _y1 = box
         if seat in said:
             amount = said[seat]
-            status = "pass" if amount is None else f"bid {amount}"
+            if amount is None:
+                status = words("estates.image.chip.pass")
+            else:
+                status = words("estates.image.chip.bid", amount=words.number(int(amount)))
             fill: Colour = kit.WHITE
             ink: Colour = kit.INK if amount is not None else DIM
         elif seat == to_bid:
-            status = f"to bid, min {auction.get('min_bid')}"
+            status = words("estates.image.chip.to_bid", min=words.number(int(auction.get("min_bid") or 0)))
             fill, ink = GOLD, kit.INK
         else:
-            status = "waits"
+            status = words("estates.image.chip.waits")
             fill, ink = PANEL, DIM
         draw.rectangle(
             box,
@@ -734,7 +846,10 @@ def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None:
 
 @lru_cache(maxsize=32)
 def _ground(
-    heights: tuple[int, ...], lots: tuple[tuple[tuple[bool, bool], ...], ...], river_after: int
+    heights: tuple[int, ...],
+    lots: tuple[tuple[tuple[bool, bool], ...], ...],
+    river_after: int,
+    words: _Words,
 ) -> Image.Image:
     """The board without its pieces: grass, Main Street, the river and every lot (cached per shape)."""
     total = BOARD_TOP_H + ROW_GAP + sum(h + ROW_GAP for h in heights)
@@ -747,36 +862,32 @@ def _ground(
     mid = (river_x0 + river_x1) // 2
     for y in range(BOARD_TOP_H + 6, total - 6, 12):
         draw.line(((mid - 4, y), (mid, y + 4), (mid + 4, y)), fill=RIVER_WAVE, width=1)
-    _bold(image, (MARGIN + STREET_W / 2, BOARD_TOP_H / 2 + 1), "Main St.", F_SMALL, kit.WHITE, "mm")
-    _text(image, ((LX + river_x0) / 2, BOARD_TOP_H / 2 + 1), "before the river", F_SMALL, kit.WHITE, "mm")
-    _text(
-        image,
-        ((river_x1 + WIDTH - MARGIN) / 2, BOARD_TOP_H / 2 + 1),
-        "beyond the river",
-        F_SMALL,
-        kit.WHITE,
-        "mm",
-    )
+    street = kit.fit(words("estates.image.board.main_street"), F_SMALL, STREET_W + 6, bold=True)
+    _bold(image, (MARGIN + STREET_W / 2, BOARD_TOP_H / 2 + 1), street, F_SMALL, kit.WHITE, "mm")
+    before = kit.fit(words("estates.image.board.before_river"), F_SMALL, river_x0 - LX)
+    _text(image, ((LX + river_x0) / 2, BOARD_TOP_H / 2 + 1), before, F_SMALL, kit.WHITE, "mm")
+    beyond = kit.fit(words("estates.image.board.beyond_river"), F_SMALL, WIDTH - MARGIN - river_x1)
+    _text(image, ((river_x1 + WIDTH - MARGIN) / 2, BOARD_TOP_H / 2 + 1), beyond, F_SMALL, kit.WHITE, "mm")
     y = BOARD_TOP_H + ROW_GAP
     for height, row in zip(heights, lots, strict=True):
         for index, (white, open_) in enumerate(row):
-            image.paste(_lot(index + 1, white, open_, height), (lot_x(index, river_after), y))
+            image.paste(_lot(index + 1, white, open_, height, words), (lot_x(index, river_after), y))
         y += height + ROW_GAP
     return image
 
 
-def _draw_board(c: _Canvas, geo: Layout, view: View) -> None:
+def _draw_board(c: _Canvas, geo: Layout, view: View, words: _Words) -> None:
     rows = view.get("rows") or []
     shape = tuple(
         tuple((bool(lot.get("white_dirt")), bool(lot.get("open"))) for lot in row.get("lots") or [])
         for row in rows
     )
-    c.image.paste(_ground(geo.row_heights, shape, geo.river_after), (0, geo.board_top))
+    c.image.paste(_ground(geo.row_heights, shape, geo.river_after, words), (0, geo.board_top))
     for r, row in enumerate(rows):
-        _draw_row(c, geo, r, row)
+        _draw_row(c, geo, r, row, words)
 
 
-def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any]) -> None:
+def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any], words: _Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.row_tops[r]
@@ -790,9 +901,14 @@ def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any]) -> None:
     )
     if row.get("mayor"):
         image.paste(_mayor(28, 25), (sx + 28, y0 + 3))
-    _text(image, (sx, y0 + 38), f"need {row.get('requirement', '?')}", F_SMALL, kit.WHITE)
-    status = "complete" if complete else f"{row.get('developed', 0)} built"
-    _text(image, (sx, y0 + 53), status, F_SMALL, kit.WHITE)
+    room = STREET_W - 5
+    need = words("estates.image.board.need", requirement=row.get("requirement", "?"))
+    _text(image, (sx, y0 + 38), kit.fit(need, F_SMALL, room), F_SMALL, kit.WHITE)
+    if complete:
+        status = words("estates.image.board.complete")
+    else:
+        status = words.count("estates.image.board.built", int(row.get("developed") or 0))
+    _text(image, (sx, y0 + 53), kit.fit(status, F_SMALL, room), F_SMALL, kit.WHITE)
     base_y = y0 + height - BASE_H
     cube_h = geo.cube_h
     permit_lot = row.get("permit_lot")
@@ -821,12 +937,13 @@ def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any]) -> None:
             image.paste(_permit_sign(labels, LOT_W), (x, y0 + ROW_PAD))
 
 
-def _draw_display(c: _Canvas, geo: Layout, view: View) -> None:
+def _draw_display(c: _Canvas, geo: Layout, view: View, words: _Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.display_top
     draw.rectangle((0, y0, WIDTH, y0 + DISPLAY_H - 1), fill=kit.PAPER)
-    _bold(image, (MARGIN + 2, y0 + 12), "Floor cubes on offer", F_LABEL, kit.INK, "lm")
+    title = kit.fit(words("estates.image.display.title"), F_LABEL, SUPPLY_X - 2 * MARGIN - 8, bold=True)
+    _bold(image, (MARGIN + 2, y0 + 12), title, F_LABEL, kit.INK, "lm")
     auction = view.get("auction") or {}
     on_auction = auction.get("piece") if auction.get("kind") == "cube" else None
     for line_no, line in enumerate(view.get("display") or []):
@@ -849,53 +966,71 @@ def _draw_display(c: _Canvas, geo: Layout, view: View) -> None:
             )
             image.paste(sprite, (x, y))
         if not line:
-            _text(image, (MARGIN + 4, y + DCUBE_H / 2), "(empty)", F_SMALL, DIM)
-    _draw_supply(c, geo, view)
+            _text(image, (MARGIN + 4, y + DCUBE_H / 2), words("estates.image.display.empty"), F_SMALL, DIM)
+    _draw_supply(c, geo, view, words)
 
 
-def _draw_supply(c: _Canvas, geo: Layout, view: View) -> None:
+def _draw_supply(c: _Canvas, geo: Layout, view: View, words: _Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.display_top
     x = SUPPLY_X
     draw.rectangle((x - 5, y0 + 3, WIDTH - MARGIN, y0 + DISPLAY_H - 5), fill=PANEL, outline=PANEL_EDGE)
-    _bold(image, (x, y0 + 12), "Supply", F_LABEL, kit.INK, "lm")
+    _bold(image, (x, y0 + 12), words("estates.image.supply.title"), F_LABEL, kit.INK, "lm")
     width = WIDTH - MARGIN - x - 4
     auction = view.get("auction") or {}
     kind = auction.get("kind")
     roof = _roof(None, 22, 11)
     y = _supply_line_y(geo, "roof")
     image.paste(roof, (x, y - 6), roof)
-    _text(image, (x + 27, y), f"Rooftops left: {view.get('rooftops_left', 0)}", F_BODY, kit.INK)
-    permits = [str(p) for p in view.get("permits_supply") or []]
-    text = "Permits: " + (", ".join(permits) if permits else "none")
+    left = words("estates.image.supply.rooftops", count=words.number(int(view.get("rooftops_left") or 0)))
+    _text(image, (x + 27, y), kit.fit(left, F_BODY, width - 27), F_BODY, kit.INK)
+    supply = [str(p) for p in view.get("permits_supply") or []]
+    permits = ", ".join(supply) if supply else words("estates.image.supply.none")
+    removed = ", ".join(str(p) for p in view.get("permits_removed") or [])
     if kind == "permit":
-        text += f" ({auction.get('value')} in auction)"
-    elif view.get("permits_removed"):
-        text += " (out: " + ", ".join(str(p) for p in view.get("permits_removed") or []) + ")"
+        text = words("estates.image.supply.permits_auction", permits=permits, value=auction.get("value"))
+    elif removed:
+        text = words("estates.image.supply.permits_out", permits=permits, values=removed)
+    else:
+        text = words("estates.image.supply.permits", permits=permits)
     _text(image, (x, _supply_line_y(geo, "permit")), kit.fit(text, F_BODY, width), F_BODY, kit.INK)
     mayor = view.get("mayor")
-    where = {"supply": "in supply", "discarded": "gone"}.get(str(mayor), f"row {mayor}")
     if kind == "mayor":
-        where = "in auction"
-    _text(image, (x, _supply_line_y(geo, "mayor")), f"Mayor: {where}", F_BODY, kit.INK)
-    cancel = "in supply" if view.get("cancel_available") else "in auction" if kind == "cancel" else "gone"
-    _text(image, (x, _supply_line_y(geo, "cancel")), f"Cancel cube: {cancel}", F_BODY, kit.INK)
+        where = words("estates.image.supply.in_auction")
+    elif mayor == "supply":
+        where = words("estates.image.supply.in_supply")
+    elif mayor == "discarded":
+        where = words("estates.image.supply.gone")
+    else:
+        where = words("estates.image.supply.row", row=mayor)
+    text = words("estates.image.supply.mayor", where=where)
+    _text(image, (x, _supply_line_y(geo, "mayor")), kit.fit(text, F_BODY, width), F_BODY, kit.INK)
+    if view.get("cancel_available"):
+        where = words("estates.image.supply.in_supply")
+    elif kind == "cancel":
+        where = words("estates.image.supply.in_auction")
+    else:
+        where = words("estates.image.supply.gone")
+    text = words("estates.image.supply.cancel", where=where)
+    _text(image, (x, _supply_line_y(geo, "cancel")), kit.fit(text, F_BODY, width), F_BODY, kit.INK)
     free = [cert for cert in view.get("certificates") or [] if cert.get("owner") is None]
     y = _supply_line_y(geo, "certificates")
     if free:
-        _text(image, (x, y), "Free:", F_BODY, kit.INK)
-        cx = x + 40
+        label = words("estates.image.supply.free")
+        _text(image, (x, y), label, F_BODY, kit.INK)
+        cx = x + int(kit.font(F_BODY).getlength(label)) + 6
         for cert in free:
             image.paste(
                 _cert(str(cert.get("colour")), str(cert.get("mark")), CERT_W, CERT_H - 2), (cx, y - 8)
             )
             cx += CERT_W + 2
     else:
-        _text(image, (x, y), "Certificates: all taken", F_BODY, kit.INK)
+        text = kit.fit(words("estates.image.supply.all_taken"), F_BODY, width)
+        _text(image, (x, y), text, F_BODY, kit.INK)
 
 
-def table_scores(view: View) -> tuple[tuple[str, ...], list[tuple[int, ...]]]:
+def table_scores(view: View, words: kit.Words) -> tuple[tuple[str, ...], list[tuple[int, ...]]]:
     """The players' table's score columns and each seat's figures, last column the total.
 
     While the round runs: each row's building points if it ended now, and their sum.  Once the
@@ -906,7 +1041,11 @@ def table_scores(view: View) -> tuple[tuple[str, ...], list[tuple[int, ...]]]:
     result = view.get("result")
     if isinstance(result, Mapping) and result.get("scores") is not None:
         return (
-            ("Buildings", "Cash box", "Total"),
+            (
+                words("estates.image.table.buildings"),
+                words("estates.image.table.cash_box"),
+                words("estates.image.table.total"),
+            ),
             [
                 (int(result["buildings"][s]), int(result["cash_box_points"][s]), int(result["scores"][s]))
                 for s in range(players)
@@ -918,10 +1057,32 @@ def table_scores(view: View) -> tuple[tuple[str, ...], list[tuple[int, ...]]]:
         (*(int((row.get("score_now") or [0] * players)[s]) for row in rows), int(totals[s]))
         for s in range(players)
     ]
-    return (*(f"Row {row.get('name')}" for row in rows), "Total"), figures
+    columns = (
+        *(words("estates.image.table.row", row=row.get("name")) for row in rows),
+        words("estates.image.table.total"),
+    )
+    return columns, figures
 
 
-def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None:
+def _seat_tags(view: View, seat: int, words: _Words) -> list[str]:
+    """What the players' table notes under a name: the final place, round wins, the auctioneer
+    (in that order: a line too long for its room loses its end, and the auctioneer is also named
+    in the turn panel)."""
+    over = view.get("phase") == "over"
+    ranks = (view.get("result") or {}).get("ranks") or []
+    wins = view.get("round_wins") or []
+    tags: list[str] = []
+    if seat < len(ranks):
+        rank = int(ranks[seat])
+        tags.append(words(f"estates.image.table.place_{rank}") if 0 < rank <= PLACES else words.number(rank))
+    if int(view.get("rounds", 1)) > 1 and seat < len(wins):
+        tags.append(words.count("estates.image.table.round_wins", int(wins[seat])))
+    if seat == view.get("auctioneer") and not over:
+        tags.append(words("estates.image.table.auctioneer"))
+    return tags
+
+
+def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str], words: _Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.table_top
@@ -929,25 +1090,26 @@ def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None
     draw.rectangle((0, y0, WIDTH, y0 + height - 1), fill=kit.WHITE)
     players = int(view["players"])
     marks = _marks(view)
-    columns, figures = table_scores(view)
+    columns, figures = table_scores(view, words)
     col_w = (WIDTH - MARGIN - SCORE_X) / len(columns)
     over = view.get("phase") == "over"
     draw.rectangle((SCORE_X - 4, y0 + 2, WIDTH - MARGIN, y0 + TABLE_HEAD_H - 2), fill=PANEL)
-    if over:
-        caption = "Final scores" + (" (all rounds)" if int(view.get("rounds", 1)) > 1 else "")
+    if not over:
+        caption = words("estates.image.table.now")
+    elif int(view.get("rounds", 1)) > 1:
+        caption = words("estates.image.table.final_rounds")
     else:
-        caption = "Points if the round ended now"
+        caption = words("estates.image.table.final")
+    caption = kit.fit(caption, F_SMALL, WIDTH - MARGIN - SCORE_X)
     _text(image, ((SCORE_X + WIDTH - MARGIN) / 2, y0 + 10), caption, F_SMALL, kit.INK, "mm")
-    _bold(image, (NAME_X, y0 + 22), "Players", F_LABEL, kit.INK, "lm")
-    _text(image, (CERT_X, y0 + 24), "Certificates", F_SMALL, kit.INK)
+    players_head = kit.fit(words("estates.image.table.players"), F_LABEL, CERT_X - NAME_X - 6, bold=True)
+    _bold(image, (NAME_X, y0 + 22), players_head, F_LABEL, kit.INK, "lm")
+    certs_head = kit.fit(words("estates.image.table.certificates"), F_SMALL, SCORE_X - CERT_X - 8)
+    _text(image, (CERT_X, y0 + 24), certs_head, F_SMALL, kit.INK)
     for i, name in enumerate(columns):
-        _text(image, (SCORE_X + col_w * i + col_w / 2, y0 + 25), name, F_SMALL, kit.INK, "mm")
+        head = kit.fit(name, F_SMALL, col_w - 2)
+        _text(image, (SCORE_X + col_w * i + col_w / 2, y0 + 25), head, F_SMALL, kit.INK, "mm")
     waiting = set(view.get("waiting_for") or [])
-    auctioneer = view.get("auctioneer")
-    result = view.get("result") or {}
-    ranks = result.get("ranks") or []
-    wins = view.get("round_wins") or []
-    several = int(view.get("rounds", 1)) > 1
     by_owner = view.get("certificates_by_owner") or []
     for seat in range(players):
         _x0, y, _x1, _y1 = seat_box(geo, seat)
@@ -958,14 +1120,7 @@ def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None
             draw.polygon(
                 ((MARGIN, ay - 7), (MARGIN + 11, ay), (MARGIN, ay + 7)), fill=HIGHLIGHT, outline=OUTLINE
             )
-        tags: list[str] = []
-        if seat < len(ranks):
-            rank = int(ranks[seat])
-            tags.append(f"{ORDINALS[rank - 1] if 0 < rank <= len(ORDINALS) else rank} place")
-        if seat == auctioneer and not over:
-            tags.append("auctioneer")
-        if several and seat < len(wins):
-            tags.append(f"won {wins[seat]} round" + ("" if wins[seat] == 1 else "s"))
+        tags = _seat_tags(view, seat, words)
         name = kit.fit(names[seat], F_BODY, CERT_X - NAME_X - 6, bold=True)
         if tags:
             _bold(image, (NAME_X, y + 10), name, F_BODY, kit.INK, "lm")
@@ -981,13 +1136,13 @@ def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str]) -> None
                 (CERT_X + k * (CERT_W + 2), y + 7),
             )
         if not owned:
-            _text(image, (CERT_X, y + TABLE_ROW_H / 2), "none", F_SMALL, DIM)
+            _text(image, (CERT_X, y + TABLE_ROW_H / 2), words("estates.image.table.none"), F_SMALL, DIM)
         for i, value in enumerate(figures[seat]):
             last = i == len(columns) - 1
             _bold(
                 image,
                 (SCORE_X + col_w * i + col_w / 2, y + TABLE_ROW_H / 2),
-                _signed(value),
+                _signed(value, words),
                 F_HEAD if last else F_LABEL,
                 _score_colour(value),
                 "mm",
@@ -1004,18 +1159,27 @@ def render(view: dict[str, Any], names: Sequence[str], words: kit.Words) -> byte
 
 def draw_board(view: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> Image.Image:
     """The board image before encoding (the benchmark times the two halves apart)."""
+    return _board(view, names, _same_words(words))
+
+
+def _board(view: Mapping[str, Any], names: Sequence[str], words: _Words) -> Image.Image:
     shown = kit.player_names(names, int(view["players"]), words)
     geo = layout(view)
     image = Image.new("RGB", (WIDTH, geo.height), kit.PAPER)
     canvas = _Canvas(image)
-    image.paste(_header(), (0, 0))
-    round_text = f"Round {view.get('round', 1)} of {view.get('rounds', 1)} · Turn {view.get('turn', 0)}"
+    image.paste(_header(words), (0, 0))
+    round_text = words(
+        "estates.status.head",
+        round=words.number(int(view.get("round", 1))),
+        rounds=words.number(int(view.get("rounds", 1))),
+        turn=words.number(int(view.get("turn", 0))),
+    )
     _text(canvas.image, (WIDTH - MARGIN - 2, HEADER_H / 2), round_text, F_LABEL, kit.WHITE, "rm")
-    _draw_turn(canvas, geo, view, shown)
-    _draw_board(canvas, geo, view)
-    _draw_display(canvas, geo, view)
-    _draw_players(canvas, geo, view, shown)
-    image.paste(_legend(tuple(_marks(view).items())), (0, geo.legend_top))
+    _draw_turn(canvas, geo, view, shown, words)
+    _draw_board(canvas, geo, view, words)
+    _draw_display(canvas, geo, view, words)
+    _draw_players(canvas, geo, view, shown, words)
+    image.paste(_legend(tuple(_marks(view).items()), words), (0, geo.legend_top))
     box = last_box(view, geo)
     if box is not None:
         _frame(canvas.draw, box)
@@ -1057,6 +1221,10 @@ def render_holdings(view: dict[str, Any], names: Sequence[str], seat: int, words
 
 def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:
     """The holdings image before encoding."""
+    return _holdings(view, names, seat, _same_words(words))
+
+
+def _holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: _Words) -> Image.Image:
     own: Mapping[str, Any] = view.get("you") or {}
     shown = kit.player_names(names, int(view["players"]), words)
     marks = _marks(view)
@@ -1077,19 +1245,32 @@ def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, word
     full = WIDTH - 2 * MARGIN
     # Title.
     draw.rectangle((0, 0, WIDTH, HEADER_H - 1), fill=BAR)
-    title = kit.fit(
-        f"My holdings · {shown[seat] if 0 <= seat < len(shown) else '?'}", F_TITLE, full - 70, bold=True
-    )
+    private = words("estates.image.holdings.private")
+    room = full - kit.font(F_BODY).getlength(private) - 16
+    who = {"player": shown[seat] if 0 <= seat < len(shown) else "?"}
+    title = _fill(words, "estates.image.holdings.title", F_TITLE, room, True, who)
     _bold(image, (MARGIN + 2, HEADER_H / 2), title, F_TITLE, kit.WHITE, "lm")
-    _text(image, (WIDTH - MARGIN - 2, HEADER_H / 2), "private", F_BODY, kit.WHITE, "rm")
+    _text(image, (WIDTH - MARGIN - 2, HEADER_H / 2), private, F_BODY, kit.WHITE, "rm")
     # Money in hand and the cash box.
     y = HEADER_H + 6
     hand = int(own.get("money") or 0)
     box = int(own.get("cash_box") or 0)
     half = (WIDTH - 3 * MARGIN) // 2
+    money = "estates.image.holdings.money"
     panels = (
-        ("In hand", f"${hand} million", "to bid and to buy with"),
-        ("Cash box", f"${box} million", f"{_points(box)} at the end; cannot be spent"),
+        (
+            words("estates.image.holdings.hand"),
+            words(money, amount=words.number(hand)),
+            words("estates.image.holdings.hand_note"),
+        ),
+        (
+            words("estates.image.holdings.cash_box"),
+            words(money, amount=words.number(box)),
+            words(
+                "estates.image.holdings.cash_box_note",
+                points=words.count("estates.points", box * CASH_BOX_POINTS),
+            ),
+        ),
     )
     for i, (head, figure, note) in enumerate(panels):
         x = MARGIN + i * (half + MARGIN)
@@ -1098,53 +1279,55 @@ def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, word
         _bold(image, (x + 8, y + 34), figure, F_TITLE + 3, kit.INK, "lm")
         _text(image, (x + 8, y + 55), kit.fit(note, F_SMALL, half - 14), F_SMALL, kit.INK)
     if own.get("stowed_this_turn"):
-        _text(image, (MARGIN + half + MARGIN + half - 6, y + 12), "stowed this turn", F_SMALL, POSITIVE, "rm")
+        stowed = kit.fit(words("estates.image.holdings.stowed"), F_SMALL, half / 2)
+        _text(image, (MARGIN + half + MARGIN + half - 6, y + 12), stowed, F_SMALL, POSITIVE, "rm")
     y += 78
     # Certificates.
-    _bold(image, (MARGIN + 2, y + 10), "My certificates", F_LABEL, kit.INK, "lm")
+    _bold(image, (MARGIN + 2, y + 10), words("estates.image.holdings.certificates"), F_LABEL, kit.INK, "lm")
     y += 24
     if not certs:
-        _text(
-            image,
-            (MARGIN + 2, y + 12),
-            "None yet: placing a colour's first cube takes its certificate.",
-            F_BODY,
-            kit.INK,
-        )
+        none = kit.fit(words("estates.image.holdings.no_certificates"), F_BODY, full - 4)
+        _text(image, (MARGIN + 2, y + 12), none, F_BODY, kit.INK)
     for i, cert in enumerate(certs):
         x = MARGIN + (i % 2) * (half + MARGIN)
         cy = y + (i // 2) * 30
         image.paste(_cert(str(cert.get("colour")), str(cert.get("mark")), 32, 24), (x, cy))
-        label = f"{cert.get('company')} ({cert.get('colour')})"
+        label = words(
+            "estates.image.holdings.company",
+            company=cert.get("company"),
+            colour=colour_word(cert.get("colour"), words),
+        )
         _text(image, (x + 38, cy + 12), kit.fit(label, F_BODY, half - 44), F_BODY, kit.INK)
     y += cert_lines * 30
     # Buildings my colours top.
-    _bold(image, (MARGIN + 2, y + 12), "Buildings my colours top", F_LABEL, kit.INK, "lm")
-    _text(
-        image,
-        (WIDTH - MARGIN - 2, y + 12),
-        "points this round" if view.get("phase") == "over" else "points if the round ended now",
-        F_SMALL,
-        DIM,
-        "rm",
-    )
+    over = view.get("phase") == "over"
+    when = words("estates.image.holdings.points_over" if over else "estates.image.holdings.points_now")
+    when = kit.fit(when, F_SMALL, full / 2 - 8)
+    head = words("estates.image.holdings.buildings")
+    head = kit.fit(head, F_LABEL, full - kit.font(F_SMALL).getlength(when) - 12, bold=True)
+    _bold(image, (MARGIN + 2, y + 12), head, F_LABEL, kit.INK, "lm")
+    _text(image, (WIDTH - MARGIN - 2, y + 12), when, F_SMALL, DIM, "rm")
     y += 30
     if not scored:
-        _text(image, (MARGIN + 2, y + 10), "None yet.", F_BODY, kit.INK)
+        _text(image, (MARGIN + 2, y + 10), words("estates.image.holdings.no_buildings"), F_BODY, kit.INK)
         y += 26
     buildings_total = 0
     for row, lots, points in scored:
         buildings_total += points
         row_h = _holdings_row_height(lots)
         draw.rectangle((MARGIN, y, WIDTH - MARGIN, y + row_h - 6), fill=kit.WHITE, outline=PANEL_EDGE)
-        bits = [f"Row {row.get('name')}", f"need {row.get('requirement')}"]
-        bits.append(
-            "complete: buildings score plus" if row.get("complete") else "not complete: buildings score minus"
-        )
+        bits = [
+            words("estates.image.table.row", row=row.get("name")),
+            words("estates.image.board.need", requirement=row.get("requirement")),
+            words(
+                "estates.image.holdings.complete" if row.get("complete") else "estates.image.holdings.open"
+            ),
+        ]
         if row.get("mayor"):
-            bits.append("Mayor x2")
+            bits.append(words("estates.image.holdings.mayor"))
         _text(image, (MARGIN + 6, y + 11), kit.fit(" · ".join(bits), F_BODY, full - 60), F_BODY, kit.INK)
-        _bold(image, (WIDTH - MARGIN - 6, y + 11), _signed(points), F_HEAD, _score_colour(points), "rm")
+        signed = _signed(points, words)
+        _bold(image, (WIDTH - MARGIN - 6, y + 11), signed, F_HEAD, _score_colour(points), "rm")
         base = y + row_h - 6 - 36
         for i, lot in enumerate(lots):
             x = MARGIN + 8 + i * HOLD_PITCH
@@ -1171,17 +1354,30 @@ def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, word
                 "mm",
             )
             value = int(lot.get("points") or 0)
-            _bold(image, (x + HOLD_CUBE_W / 2, base + 25), _signed(value), F_BODY, _score_colour(value), "mm")
+            signed = _signed(value, words)
+            _bold(image, (x + HOLD_CUBE_W / 2, base + 25), signed, F_BODY, _score_colour(value), "mm")
         y += row_h
     # The private sum (it includes the cash box, so it is for this seat's eyes only).
     y += 4
-    total = buildings_total + box
-    when = "this round" if view.get("phase") == "over" else "if the round ended now"
-    line = f"Buildings {_signed(buildings_total)} · cash box {_signed(box)} · total {_signed(total)} {when}"
+    total = buildings_total + box * CASH_BOX_POINTS
+    line = words(
+        "estates.image.holdings.total_over" if over else "estates.image.holdings.total_now",
+        buildings=_signed(buildings_total, words),
+        cash_box=_signed(box * CASH_BOX_POINTS, words),
+        total=_signed(total, words),
+    )
     _text(image, (MARGIN + 2, y + 12), kit.fit(line, F_LABEL, full), F_LABEL, kit.INK)
     rounds = own.get("round_results") or []
     if rounds:
-        past = "Round scores: " + ", ".join(f"round {r.get('round')}: {r.get('score')}" for r in rounds)
+        scores = ", ".join(
+            words(
+                "estates.panel.round_score",
+                round=words.number(int(r.get("round") or 0)),
+                score=words.number(int(r.get("score") or 0)),
+            )
+            for r in rounds
+        )
+        past = words("estates.image.holdings.round_scores", scores=scores)
         _text(image, (MARGIN + 2, y + 34), kit.fit(past, F_BODY, full), F_BODY, kit.INK)
     return image
 
@@ -1207,3 +1403,4 @@ def clear_caches() -> None:
         clear = getattr(cached, "cache_clear", None)
         if clear is not None:
             clear()
+    _CANONICAL.clear()

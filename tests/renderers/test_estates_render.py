@@ -7,13 +7,14 @@ import ast
 import copy
 import io
 import random
+import re
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import renderers.estates as estates
 from bot.i18n import words
@@ -27,6 +28,8 @@ from rules.play import random_playthrough
 
 EN = words("en")
 """The boards as an English table sees them."""
+FR = words("fr")
+"""And as a French one does."""
 
 NAMES = ("Ann", "Bartholomew the Magnificent of Somewhere", "Chen", "Dolores-Maria", "Eve")
 EVERY = 10  # actions between two snapshots
@@ -273,8 +276,9 @@ def test_final_image_totals_equal_the_outcome(
     outcome = RULES.outcome(state)
     assert outcome is not None
     view = RULES.view(state, None)
-    columns, figures = estates.table_scores(view)
+    columns, figures = estates.table_scores(view, EN)
     assert columns == ("Buildings", "Cash box", "Total")
+    assert estates.table_scores(view, FR)[0] == ("Immeubles", "Coffre", "Total")
     assert [f[-1] for f in figures] == list(outcome.scores)
     for seat, (buildings, cash, total) in enumerate(figures):
         assert buildings + cash == total
@@ -294,7 +298,7 @@ def test_final_image_totals_equal_the_outcome(
     for seat, total in enumerate(outcome.scores):
         _x0, y0, _x1, y1 = estates.seat_box(geo, seat)
         in_row = [text for text, y in written if y0 <= y <= y1]
-        assert estates._signed(total) in in_row, (seat, in_row)
+        assert estates._signed(total, EN) in in_row, (seat, in_row)
     winners = [NAMES[s] for s in outcome.winners()]
     assert any(all(w[:10] in text for w in winners) for text, _y in written if text.startswith("Winner")), (
         written
@@ -454,3 +458,140 @@ def test_the_holdings_zoom_shows_only_the_seats_own_figures() -> None:
     _open_size(render_holdings(RULES.view(fresh, 1), NAMES, 1, EN))
     over = _finished_state(4, 44, 3)
     _open_size(render_holdings(RULES.view(over, 2), NAMES, 2, EN))
+
+
+# --- the table's language -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every string the renderer hands to Pillow from now on (its caches emptied first, so cached
+    sprites and words are drawn again)."""
+    seen: list[str] = []
+    real = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, value: Any, *args: Any, **kwargs: Any) -> None:
+        seen.append(str(value))
+        real(self, xy, value, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    estates.clear_caches()
+    yield seen
+    estates.clear_caches()
+
+
+def _every_phase(players: int, seed: int, rounds: int = 1) -> list[dict[str, Any]]:
+    """One public view of each phase of a random game (the first seen), its end, and a placement's
+    aftermath (the choose phase right after a placement, which tells the last move in words)."""
+    views: dict[str, dict[str, Any]] = {}
+    run = random_playthrough(RULES, players, seed, options={"rounds": rounds}, check=False)
+    state = RULES.setup(players, {"rounds": rounds}, seed)
+    for seat, action in run.log:
+        RULES.apply(state, seat, action)
+        view = RULES.view(state, None)
+        key = str(view["phase"])
+        if key == "choose" and view["last"] is not None:
+            key = "choose after " + str(view["last"]["kind"])
+        if key == "place" and view["auction"]:
+            key = "place " + str(view["auction"]["kind"])
+        views.setdefault(key, copy.deepcopy(view))
+    views["over"] = RULES.view(state, None)
+    return list(views.values())
+
+
+PLAIN = ("Ann", "Bruno", "Chen", "Dolores", "Zoé")
+"""Names with no word of either language in them, so every word drawn is the image's own."""
+
+
+def _draw_all(language_words: Any) -> None:
+    """Boards at every phase (3 and 5 players, one match of rounds) and holdings zooms."""
+    for players, seed, rounds in ((3, 12, 1), (5, 14, 1), (4, 44, 3)):
+        for view in _every_phase(players, seed, rounds):
+            render(view, PLAIN[:players], language_words)
+    for seat in range(3):
+        render_holdings(RULES.view(_tall_state(players=3), seat), PLAIN, seat, language_words)
+    render_holdings(RULES.view(RULES.setup(2, {}, 1), 0), PLAIN, 0, language_words)
+    over = _finished_state(4, 44, 3)
+    render_holdings(RULES.view(over, 2), PLAIN, 2, language_words)
+
+
+ENGLISH_WORDS = (
+    "Game over", "Winner", "Winners", "with", "Final scores", "chooses", "On offer",
+    "auctions", "sell to", "or buy", "kept for", "bought for", "pass", "bid", "to bid", "waits", "Main St",
+    "river", "need", "complete", "built", "Floor cubes", "on offer", "empty", "Supply", "Rooftops left",
+    "Permits", "none", "in auction", "in supply", "gone", "Mayor", "Cancel", "Free", "Certificates",
+    "all taken", "Buildings", "Cash box", "Row", "Players", "auctioneer", "1st", "2nd", "3rd", "4th",
+    "round", "Round", "Turn", "turn", "Last move", "framed cube", "rooftop", "permit", "the", "or", "and",
+    "can be picked", "Magenta frame", "Hatched", "Dark cap", "floor cube", "My holdings", "private",
+    "In hand", "million", "My certificates", "None yet", "colours", "this round", "if the round ended",
+    "blue", "red", "yellow", "green", "purple", "gray", "fresh board", "nothing",
+)  # fmt: skip
+"""Every English word the board and the holdings image used to print, but those French writes
+the same way ("point", "place", "Total", "Orange"); the "W" of white-dirt lots is checked apart."""
+
+FRENCH_WORDS = (
+    "Partie terminée", "Gagnant", "Scores finaux", "choisit une pièce à mettre aux enchères", "Au choix",
+    "met aux enchères", "vendre à", "ou acheter", "passe", "offre", "enchérit, min.", "Rue princ.",
+    "avant la rivière", "après la rivière", "requis", "complète", "Cubes d'étage à l'étal", "Réserve",
+    "Toits restants", "Permis", "Maire", "Cube Annulation", "Libres", "Joueurs", "Certificats",
+    "Points si la manche s'arrêtait là", "Rangée A", "Immeubles", "Coffre", "mène les enchères",
+    "1re place", "Manche", "tour", "Dernier coup", "Cadre magenta", "terre blanche", "Mes avoirs",
+    "En main", "M$", "Mes certificats", "Aucun pour l'instant", "coiffés de mes couleurs", "bleu", "vert",
+    "victoire", "0 point", "TB",
+)  # fmt: skip
+"""French words each of which some French image draws."""
+
+
+def _words_in(texts: list[str], phrase: str) -> bool:
+    pattern = re.compile(r"(?<![\w$])" + re.escape(phrase) + r"(?![\w$])")
+    return any(pattern.search(text) for text in texts)
+
+
+def test_a_french_table_reads_french_and_no_english_is_left(drawn: list[str]) -> None:
+    _draw_all(FR)
+    missing = [phrase for phrase in FRENCH_WORDS if not _words_in(drawn, phrase)]
+    assert missing == [], f"French words never drawn: {missing}"
+    left = [phrase for phrase in ENGLISH_WORDS if _words_in(drawn, phrase)]
+    assert left == [], f"English left on a French image: {left}"
+    assert not any(re.search(r"\d W\b", text) for text in drawn), "white-dirt lots are lettered TB"
+
+
+def test_the_english_table_draws_the_old_words(drawn: list[str]) -> None:
+    """The same walk in English draws the English words (the check above is not vacuous)."""
+    _draw_all(EN)
+    found = [phrase for phrase in ENGLISH_WORDS if _words_in(drawn, phrase)]
+    assert len(found) >= len(ENGLISH_WORDS) - 6, sorted(set(ENGLISH_WORDS) - set(found))
+    assert not any(_words_in(drawn, phrase) for phrase in ("Partie terminée", "Réserve", "Mes avoirs"))
+
+
+def test_languages_never_share_a_cached_picture() -> None:
+    """English, French, English again: the English bytes do not change, the French differ, and a
+    fresh ``Words`` per render (as the host hands them) draws the same picture."""
+    view = _game_views(5, 14, 1)[5]
+    english = render(view, NAMES, EN)
+    french = render(view, NAMES, FR)
+    assert french != english
+    assert render(view, NAMES, EN) == english
+    assert render(view, NAMES, words("fr")) == french
+    assert render_holdings(RULES.view(_tall_state(3), 0), NAMES, 0, FR) != render_holdings(
+        RULES.view(_tall_state(3), 0), NAMES, 0, EN
+    )
+
+
+def test_numbers_are_the_languages_and_plurals_the_catalogs() -> None:
+    assert estates._signed(1500, FR) == "+1\u202f500"
+    assert estates._signed(-1500, EN) == "-1,500"
+    assert estates._signed(0, FR) == "0"
+    assert FR.count("estates.image.board.built", 0) == "0 bâti"
+    assert FR.count("estates.image.board.built", 2) == "2 bâtis"
+    assert EN.count("estates.image.board.built", 1) == "1 built"
+
+
+def test_french_text_keeps_the_phone_floor_and_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """French runs longer: every board still has no font under 9 px on a phone and keeps its shape."""
+    sizes = _record_fonts(monkeypatch)
+    for players, seed, rounds in ((3, 12, 1), (5, 14, 1), (4, 44, 3)):
+        for view in _every_phase(players, seed, rounds):
+            width, _height = _check_png(render(view, NAMES[:players], FR))
+            assert min(sizes) * PHONE / width >= 9
+    _check_png(render(RULES.view(_tall_state(), None), NAMES, FR))
