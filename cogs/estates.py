@@ -44,8 +44,9 @@ from bot.session import LiveGame
 from bot.ui.auction import AuctionKit
 from bot.ui.presenter import Button, Control, ModalSpec, Panel, Presenter
 from renderers.estates import cube_label, render_holdings
-from rules.core import Action, Event
+from rules.core import Action, Event, IllegalAction
 from rules.estates import data
+from rules.estates.pieces import token_params
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -89,21 +90,49 @@ class EstatesPresenter(Presenter):
         """A piece in a sentence ("the blue 5 (5 Bl)", "a rooftop worth 4", "building permit 2").
 
         A cube also carries its code as the image and the buttons write it, so a player who cannot
-        tell the colours apart can still match the words to the board.
+        tell the colours apart can still match the words to the board.  A rooftop known only by its
+        token (its value is drawn when it is picked) is "a rooftop".
         """
         kind = params.get("kind")
         if kind == "cube":
             return self.t(
                 "estates.piece.cube",
                 lang,
-                colour=params.get("colour"),
+                colour=self.colour(lang, params.get("colour")),
                 number=params.get("number"),
                 mark=self.mark(params.get("colour")),
                 code=cube_code(params),
             )
+        if kind == "roof" and params.get("value") is None:
+            return self.t("estates.piece.any_roof", lang)
         if kind in ("roof", "permit", "mayor", "cancel"):
             return self.t(f"estates.piece.{kind}", lang, value=params.get("value"))
-        return str(params.get("piece", "?"))
+        return self.t("estates.piece.unknown", lang)
+
+    def colour(self, lang: str, colour: object) -> str:
+        """A company colour key ("green") as the table's language names it ("vert")."""
+        return self.t(f"estates.colour.{colour}", lang) if colour in data.COLOURS else "?"
+
+    def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
+        """The host's naming, plus The Estates' tokens: a ``piece`` token ("blue5", "permit2") in
+        words, as events name their pieces, and a ``colour`` key as the colour's name.  Refusals
+        (``Presenter.illegal``) pass their params here too, so a refused piece reads as the log
+        names it.  Anything else that is not a token (a piece already in words) is left alone."""
+        lang = game.row.language
+        if key == "piece" and isinstance(value, str) and token_params(value)["kind"] != "unknown":
+            return self.piece(lang, token_params(value))
+        if key == "colour" and isinstance(value, str):
+            return self.colour(lang, value)
+        return super().event_param(game, key, value)
+
+    def illegal(self, game: LiveGame, exc: IllegalAction, lang: str) -> str:
+        """The host's wording, with a refused piece named in ``lang``: the reader's language, which
+        may not be the table's (:meth:`event_param` only knows the table's)."""
+        piece = exc.params.get("piece")
+        if isinstance(piece, str) and token_params(piece)["kind"] != "unknown":
+            named = {**exc.params, "piece": self.piece(lang, token_params(piece))}
+            exc = IllegalAction(exc.key, **named)
+        return super().illegal(game, exc, lang)
 
     # -- the table message -----------------------------------------------------------------------
 

@@ -632,7 +632,7 @@ def _piece_words(piece: Mapping[str, Any], marks: Mapping[str, str], words: _Wor
         return words("estates.image.permit", value=piece.get("value"))
     if kind in ("roof", "mayor", "cancel"):
         return words(f"estates.piece.{kind}", value=piece.get("value"))
-    return str(piece.get("piece", "?"))
+    return words("estates.piece.unknown")
 
 
 def _token_words(token: str, view: View, words: _Words) -> str:
@@ -642,7 +642,7 @@ def _token_words(token: str, view: View, words: _Words) -> str:
     if token in ("mayor", "cancel"):
         return words(f"estates.piece.{token}")
     if token == "roof":  # the last move keeps no rooftop's value (a rooftop is never discarded)
-        return words("estates.image.turn.a_rooftop")
+        return words("estates.piece.any_roof")
     colour = token.rstrip("0123456789")
     piece = {"kind": "cube", "colour": colour, "number": token[len(colour) :]}
     return _piece_words(piece, _marks(view), words)
@@ -680,7 +680,7 @@ def _auctionable(view: View, words: _Words) -> list[str]:
         for lot in row.get("lots") or []
     )
     if view.get("rooftops_left") and unroofed:
-        out.append(words("estates.image.turn.a_rooftop"))
+        out.append(words("estates.piece.any_roof"))
     permits = [str(p) for p in view.get("permits_supply") or []]
     if permits:
         out.append(words.count("estates.image.turn.permits", len(permits), values=", ".join(permits)))

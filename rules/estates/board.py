@@ -7,6 +7,7 @@ and the spectator view all ask the very same questions.  Rows and lots are
 
 from __future__ import annotations
 
+from rules.core import IllegalAction
 from rules.estates import data
 from rules.estates.state import EstatesState, Row
 
@@ -14,10 +15,6 @@ from rules.estates.state import EstatesState, Row
 WHITE: tuple[tuple[bool, ...], ...] = tuple(
     tuple(lot in white for lot in range(data.LOTS + 1)) for white in data.WHITE_DIRT
 )
-
-
-def cube_name(cube: int) -> str:
-    return f"the {data.COLOURS[data.CUBE_COLOUR[cube]]} {data.CUBE_NUMBER[cube]}"
 
 
 def can_stack(row_index: int, row: Row, lot_index: int, number: int) -> bool:
@@ -88,21 +85,19 @@ def complete_rows(state: EstatesState) -> list[int]:
     return [r for r, row in enumerate(state.rows) if row_complete(row)]
 
 
-def permit_problem(state: EstatesState, row_index: int, value: int, longer: bool) -> str | None:
-    """Why permit ``value`` may not lengthen/shorten this row, or None when it may."""
+def permit_problem(state: EstatesState, row_index: int, value: int, longer: bool) -> IllegalAction | None:
+    """Why permit ``value`` may not lengthen/shorten this row (the refusal to raise), or None when it
+    may.  ``legal_actions`` asks the same question, so the list and the refusals never disagree."""
     row = state.rows[row_index]
     name = data.ROW_NAMES[row_index]
     now = row.requirement
     new = now + value if longer else now - value
     if new > data.MAX_REQUIREMENT:
-        return f"Row {name} cannot be longer than {data.MAX_REQUIREMENT} lots; it is {now} now."
+        return IllegalAction("row_too_long", row=name, maximum=data.MAX_REQUIREMENT, now=now)
     if new < data.MIN_REQUIREMENT:
-        return f"Row {name} is only {now} lots long; permit {value} cannot shorten it by {value}."
+        return IllegalAction("row_too_short", row=name, value=value, now=now)
     if new < len(row.stacks):
-        return (
-            f"Row {name} already has {len(row.stacks)} buildings; "
-            f"permit {value} cannot shorten it to {new} lots."
-        )
+        return IllegalAction("row_has_buildings", row=name, value=value, new=new, buildings=len(row.stacks))
     return None
 
 
@@ -113,18 +108,17 @@ def permit_row(state: EstatesState, value: int) -> int | None:
     return None
 
 
-def cancel_problem(state: EstatesState, value: int) -> str | None:
-    """Why the Cancel cube may not remove permit ``value``, or None when it may."""
+def cancel_problem(state: EstatesState, value: int) -> IllegalAction | None:
+    """Why the Cancel cube may not remove permit ``value`` (the refusal to raise), or None when it may."""
     r = permit_row(state, value)
     if r is None:
-        return f"Building permit {value} is not on the board."
+        return IllegalAction("permit_not_placed", value=value)
     row = state.rows[r]
     signed = value if value in row.permits else -value
     new = row.requirement - signed
     if new < len(row.stacks):
-        return (
-            f"Removing permit {value} would make row {data.ROW_NAMES[r]} shorter "
-            f"than its {len(row.stacks)} buildings."
+        return IllegalAction(
+            "cancel_too_short", value=value, row=data.ROW_NAMES[r], buildings=len(row.stacks)
         )
     return None
 

@@ -75,7 +75,6 @@ from rules.estates.pieces import (
     BUY,
     CANCEL_PERMIT,
     DISCARD,
-    MALFORMED,
     MAYOR_AT,
     PASS,
     PERMIT_AT,
@@ -191,12 +190,12 @@ def _placements(state: EstatesState) -> list[Action]:
 
 def apply(state: EstatesState, seat: int, action: Action) -> list[Event]:
     if state.phase == OVER:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction("game_over")
     if not 0 <= seat < state.players:
-        raise IllegalAction("You are not seated at this table.")
+        raise IllegalAction("not_seated")
     handler = _HANDLERS.get(action.kind)
     if handler is None:
-        raise IllegalAction(MALFORMED)
+        raise IllegalAction("malformed")
     events = handler(state, seat, action.args)
     # Only a public action moves the highlight: a stow must leave every public trace as it was.
     if any(event.public for event in events):
@@ -230,13 +229,13 @@ def last_move(events: list[Event]) -> dict[str, Any] | None:
 def _stow(state: EstatesState, seat: int, args: Args) -> list[Event]:
     arity(args, 0)
     if state.phase != CHOOSE:
-        raise IllegalAction("You can only stow money at the start of your turn, before choosing a piece.")
+        raise IllegalAction("stow_not_now")
     if seat != state.auctioneer:
-        raise IllegalAction("It is not your turn.")
+        raise IllegalAction("not_your_turn")
     if state.stowed:
-        raise IllegalAction("You have already stowed $1 million this turn.")
+        raise IllegalAction("already_stowed", amount=data.STOW_AMOUNT)
     if state.money[seat] < data.STOW_AMOUNT:
-        raise IllegalAction("You have no money in hand to stow.")
+        raise IllegalAction("nothing_to_stow")
     state.money[seat] -= data.STOW_AMOUNT
     state.cash_box[seat] += data.STOW_AMOUNT
     state.stowed = True
@@ -254,33 +253,33 @@ def _pick(state: EstatesState, seat: int, args: Args) -> list[Event]:
     arity(args, 1)
     token = word(args, 0)
     if state.phase != CHOOSE:
-        raise IllegalAction("You can only choose a piece at the start of your turn.")
+        raise IllegalAction("pick_not_now")
     if seat != state.auctioneer:
-        raise IllegalAction("It is not your turn.")
+        raise IllegalAction("not_your_turn")
     if token in data.TOKEN_CUBE:
         cube = data.TOKEN_CUBE[token]
         if not any(cube in line for line in state.display):
-            raise IllegalAction(f"{board.cube_name(cube).capitalize()} is not in the display.")
+            raise IllegalAction("cube_not_in_display", piece=token)
         if not any(line[0] == cube or line[-1] == cube for line in state.display if line):
-            raise IllegalAction("Only a cube at either end of a display row can be chosen.")
+            raise IllegalAction("cube_not_at_end", piece=token)
         if not board.cube_has_spot(state, cube):
-            raise IllegalAction(f"{board.cube_name(cube).capitalize()} has no legal place on the board.")
+            raise IllegalAction("cube_has_no_place", piece=token)
     elif token == data.ROOF:
         if not state.roofs_left:
-            raise IllegalAction("There are no rooftops left.")
+            raise IllegalAction("no_rooftops")
         if not board.has_unroofed(state):
-            raise IllegalAction("A rooftop can only be auctioned while a building without one stands.")
+            raise IllegalAction("nothing_to_roof")
     elif token in data.TOKEN_PERMIT:
         if data.TOKEN_PERMIT[token] not in state.permits_unused:
-            raise IllegalAction(f"Building permit {data.TOKEN_PERMIT[token]} is no longer available.")
+            raise IllegalAction("permit_gone", value=data.TOKEN_PERMIT[token])
     elif token == data.MAYOR:
         if not state.mayor_available:
-            raise IllegalAction("The Mayor is no longer available.")
+            raise IllegalAction("mayor_gone")
     elif token == data.CANCEL:
         if not state.cancel_available:
-            raise IllegalAction("The Cancel cube is no longer available.")
+            raise IllegalAction("cancel_gone")
     else:
-        raise IllegalAction("There is no such piece to auction.")
+        raise IllegalAction("no_such_piece")
     # Validated: now change the state.
     if token == data.ROOF:
         state.roof_value = state.roofs_left.pop(state.rng.below(len(state.roofs_left)))
@@ -299,9 +298,9 @@ def _pick(state: EstatesState, seat: int, args: Args) -> list[Event]:
 
 def _bidding_seat(state: EstatesState, seat: int) -> str:
     if state.phase != BID:
-        raise IllegalAction("Nobody is bidding right now.")
+        raise IllegalAction("no_auction")
     if seat != state.bidder:
-        raise IllegalAction("It is not your turn to bid.")
+        raise IllegalAction("not_your_bid")
     assert state.piece is not None
     return state.piece
 
@@ -312,11 +311,11 @@ def _bid(state: EstatesState, seat: int, args: Args) -> list[Event]:
     piece = _bidding_seat(state, seat)
     high = high_bid(state)
     if high is None and amount < data.MIN_FIRST_BID:
-        raise IllegalAction(f"The first bid must be at least ${data.MIN_FIRST_BID} million.")
+        raise IllegalAction("first_bid_too_low", minimum=data.MIN_FIRST_BID)
     if high is not None and amount <= high[1]:
-        raise IllegalAction(f"You must bid more than ${high[1]} million.")
+        raise IllegalAction("bid_too_low", high=high[1])
     if amount > state.money[seat]:
-        raise IllegalAction(f"You only have ${state.money[seat]} million.")
+        raise IllegalAction("bid_too_high", money=state.money[seat])
     state.bids.append((seat, amount))
     events = [Event("bid", seat, {**piece_params(state, piece), "amount": amount})]
     _next_bidder(state, events)
@@ -350,16 +349,14 @@ def _next_bidder(state: EstatesState, events: list[Event]) -> None:
 def _settle(state: EstatesState, seat: int, args: Args, buy: bool) -> list[Event]:
     arity(args, 0)
     if state.phase != DECIDE:
-        raise IllegalAction("There is no finished auction to settle right now.")
+        raise IllegalAction("nothing_to_settle")
     if seat != state.auctioneer:
-        raise IllegalAction("Only the auctioneer decides whether to sell or buy.")
+        raise IllegalAction("not_auctioneer")
     high = high_bid(state)
     assert high is not None and state.piece is not None
     bidder, price = high
     if buy and state.money[seat] < price:
-        raise IllegalAction(
-            f"You only have ${state.money[seat]} million, so you cannot pay ${price} million; you must sell."
-        )
+        raise IllegalAction("cannot_pay", money=state.money[seat], price=price)
     params = piece_params(state, state.piece)
     if buy:
         state.money[seat] -= price

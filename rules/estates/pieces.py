@@ -1,13 +1,15 @@
-"""Pieces and actions as players and logs name them: prebuilt actions, argument checks, descriptions.
+"""Pieces and actions as the engine names them: prebuilt actions, argument checks, descriptions.
 
 Shared by the auction (``engine``), the placements (``placement``) and the
-view, so every module names a piece the same way.
+view, so every module describes a piece the same way.  No words for players
+here: events and refusals carry tokens and numbers (``piece_params``), and the
+presenter (``cogs/estates.py``) names them in the table's language.
 """
 
 from __future__ import annotations
 
 from rules.core import Action, IllegalAction
-from rules.estates import board, data
+from rules.estates import data
 from rules.estates.state import EstatesState
 
 # Actions are immutable, so the ones legal_actions hands out are built once.
@@ -32,32 +34,30 @@ PERMIT_AT = tuple(
 MAYOR_AT = tuple(Action("mayor", (name,)) for name in data.ROW_NAMES)
 CANCEL_PERMIT = {v: Action("cancel", (t,)) for v, t in data.PERMIT_TOKEN.items()}
 
-MALFORMED = "That is not a valid move in The Estates."
-
 Args = tuple[int | str, ...]
 
 
 def word(args: Args, index: int) -> str:
     if len(args) <= index or not isinstance(args[index], str):
-        raise IllegalAction(MALFORMED)
+        raise IllegalAction("malformed")
     return str(args[index])
 
 
 def number(args: Args, index: int) -> int:
     value = args[index] if len(args) > index else None
     if not isinstance(value, int):
-        raise IllegalAction(MALFORMED)
+        raise IllegalAction("malformed")
     return value
 
 
 def arity(args: Args, count: int) -> None:
     if len(args) != count:
-        raise IllegalAction(MALFORMED)
+        raise IllegalAction("malformed")
 
 
 def row_index(name: str) -> int:
     if name not in data.ROW_NAMES:
-        raise IllegalAction(f"There is no row {name}; the rows are {', '.join(data.ROW_NAMES)}.")
+        raise IllegalAction("no_such_row", row=name)
     return data.ROW_NAMES.index(name)
 
 
@@ -76,6 +76,14 @@ def min_bid(state: EstatesState) -> int:
 
 def piece_params(state: EstatesState, piece: str) -> dict[str, object]:
     """The JSON description of a piece that every auction event carries for phrasing."""
+    if piece == data.ROOF:
+        return {"piece": piece, "kind": "roof", "value": state.roof_value}
+    return token_params(piece)
+
+
+def token_params(piece: str) -> dict[str, object]:
+    """What a piece token alone tells (``piece_params`` without the state): a refusal names its piece
+    by token, and the presenter phrases it from this.  A rooftop's value is not in its token."""
     if piece in data.TOKEN_CUBE:
         cube = data.TOKEN_CUBE[piece]
         return {
@@ -84,18 +92,8 @@ def piece_params(state: EstatesState, piece: str) -> dict[str, object]:
             "colour": data.COLOURS[data.CUBE_COLOUR[cube]],
             "number": data.CUBE_NUMBER[cube],
         }
-    if piece == data.ROOF:
-        return {"piece": piece, "kind": "roof", "value": state.roof_value}
     if piece in data.TOKEN_PERMIT:
         return {"piece": piece, "kind": "permit", "value": data.TOKEN_PERMIT[piece]}
-    return {"piece": piece, "kind": piece}
-
-
-def piece_name(state: EstatesState, piece: str) -> str:
-    if piece in data.TOKEN_CUBE:
-        return board.cube_name(data.TOKEN_CUBE[piece])
-    if piece == data.ROOF:
-        return f"the rooftop {state.roof_value}"
-    if piece in data.TOKEN_PERMIT:
-        return f"building permit {data.TOKEN_PERMIT[piece]}"
-    return "the Mayor" if piece == data.MAYOR else "the Cancel cube"
+    if piece in (data.ROOF, data.MAYOR, data.CANCEL):
+        return {"piece": piece, "kind": piece}
+    return {"piece": piece, "kind": "unknown"}

@@ -4,30 +4,35 @@ from __future__ import annotations
 
 from rules.core import Event, IllegalAction
 from rules.estates import board, data
-from rules.estates.pieces import Args, arity, number, piece_name, piece_params, row_index, word
+from rules.estates.pieces import Args, arity, number, piece_params, row_index, word
 from rules.estates.rounds import finish_turn
 from rules.estates.state import PLACE, EstatesState
 
-_HINTS = {
-    "cube": "Place {name} on a lot of the board.",
-    "roof": "Place {name} on a building without a rooftop.",
-    "permit": "Put {name} in a row (longer or shorter) or discard it.",
-    "mayor": "Put the Mayor in front of a row or discard it.",
-    "cancel": "Use the Cancel cube on a placed permit or discard it.",
-}
+
+def _hint(state: EstatesState, piece: str) -> IllegalAction:
+    """The refusal of an action that does not fit the piece won: it says what the piece is for."""
+    if piece in data.TOKEN_CUBE:
+        return IllegalAction("place_cube", piece=piece)
+    if piece == data.ROOF:
+        return IllegalAction("place_roof", value=state.roof_value)
+    if piece in data.TOKEN_PERMIT:
+        return IllegalAction("use_permit", value=data.TOKEN_PERMIT[piece])
+    if piece == data.MAYOR:
+        return IllegalAction("use_mayor")
+    return IllegalAction("use_cancel")
 
 
 def _placing(state: EstatesState, seat: int, kinds: tuple[str, ...]) -> str:
     """The piece being placed, after checking it is ``seat``'s to place and fits the action."""
     if state.phase != PLACE:
-        raise IllegalAction("There is no piece to place right now.")
+        raise IllegalAction("nothing_to_place")
     if seat != state.winner:
-        raise IllegalAction("Only the player who got the piece places it.")
+        raise IllegalAction("not_your_piece")
     piece = state.piece
     assert piece is not None
     kind = str(piece_params(state, piece)["kind"])
     if kind not in kinds:
-        raise IllegalAction(_HINTS[kind].format(name=piece_name(state, piece)))
+        raise _hint(state, piece)
     return piece
 
 
@@ -37,32 +42,28 @@ def place(state: EstatesState, seat: int, args: Args) -> list[Event]:
     piece = _placing(state, seat, ("cube", "roof"))
     r = row_index(name)
     if not 1 <= lot <= data.LOTS:
-        raise IllegalAction(f"Lots are numbered 1 to {data.LOTS}.")
+        raise IllegalAction("no_such_lot", lots=data.LOTS)
     row = state.rows[r]
     developed = len(row.stacks)
     if piece == data.ROOF:
         if lot > developed:
-            raise IllegalAction(f"There is no building on row {name} lot {lot}.")
+            raise IllegalAction("no_building", row=name, lot=lot)
         if row.roofs[lot - 1]:
-            raise IllegalAction("That building already has a rooftop.")
+            raise IllegalAction("already_roofed")
         return finish_turn(state, lambda events: _put_roof(state, seat, r, lot, events))
     cube = data.TOKEN_CUBE[piece]
     if lot <= developed:
         if row.roofs[lot - 1]:
-            raise IllegalAction("That building already has a rooftop.")
+            raise IllegalAction("already_roofed")
         if board.WHITE[r][lot]:
-            raise IllegalAction("A white-dirt lot holds only one floor cube.")
+            raise IllegalAction("white_dirt")
         top = data.CUBE_NUMBER[row.stacks[lot - 1][-1]]
         if top <= data.CUBE_NUMBER[cube]:
-            raise IllegalAction(
-                f"A floor cube can only go on a higher number; the top cube there is a {top}."
-            )
+            raise IllegalAction("not_higher", top=top)
     elif lot > developed + 1:
-        raise IllegalAction(
-            f"Row {name} is built from Main Street without gaps; its next empty lot is {developed + 1}."
-        )
+        raise IllegalAction("gap", row=name, lot=developed + 1)
     elif lot > row.requirement:
-        raise IllegalAction(f"Row {name} is limited to {row.requirement} buildings for now.")
+        raise IllegalAction("row_full", row=name, requirement=row.requirement)
     return finish_turn(state, lambda events: _put_cube(state, seat, cube, r, lot, events))
 
 
@@ -109,12 +110,12 @@ def permit(state: EstatesState, seat: int, args: Args) -> list[Event]:
     piece = _placing(state, seat, ("permit",))
     r = row_index(name)
     if direction not in (data.LONGER, data.SHORTER):
-        raise IllegalAction(f"A permit makes a row {data.LONGER} or {data.SHORTER}.")
+        raise IllegalAction("bad_direction")
     value = data.TOKEN_PERMIT[piece]
     longer = direction == data.LONGER
     problem = board.permit_problem(state, r, value, longer)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
 
     def act(events: list[Event]) -> None:
         row = state.rows[r]
@@ -155,11 +156,11 @@ def cancel(state: EstatesState, seat: int, args: Args) -> list[Event]:
     token = word(args, 0)
     piece = _placing(state, seat, ("cancel",))
     if token not in data.TOKEN_PERMIT:
-        raise IllegalAction("The Cancel cube can only remove a building permit.")
+        raise IllegalAction("cancel_needs_permit")
     value = data.TOKEN_PERMIT[token]
     problem = board.cancel_problem(state, value)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     r = board.permit_row(state, value)
     assert r is not None
 
@@ -183,9 +184,9 @@ def discard(state: EstatesState, seat: int, args: Args) -> list[Event]:
     arity(args, 0)
     piece = _placing(state, seat, ("permit", "mayor", "cancel", "cube", "roof"))
     if piece in data.TOKEN_CUBE:
-        raise IllegalAction("A floor cube must be placed; it cannot be discarded.")
+        raise IllegalAction("keep_cube")
     if piece == data.ROOF:
-        raise IllegalAction("A rooftop must be placed; it cannot be discarded.")
+        raise IllegalAction("keep_roof")
 
     def act(events: list[Event]) -> None:
         if piece in data.TOKEN_PERMIT:

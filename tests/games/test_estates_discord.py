@@ -22,6 +22,7 @@ from typing import Any
 import discord
 import pytest
 import simcord
+import simcord.interactions
 from simcord.results import to_discord_message
 
 from bot.client import GameBot
@@ -31,8 +32,8 @@ from bot.ui.presenter import Button
 from cogs.estates import EstatesPresenter, cube_code
 from renderers.estates import cube_label
 from renderers.kit import Words
-from rules.core import Action
-from rules.estates import RULES
+from rules.core import Action, IllegalAction
+from rules.estates import RULES, data
 from tests.helpers import TINY_PNG, bare_game, button, buttons, pinned_seed
 from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable
 
@@ -726,3 +727,132 @@ async def test_rounds_option_and_rules_summary(tmp_path: Path) -> None:
         assert too_many.ephemeral and "rounds" in too_many.response.content
         summary = await ana.slash(channel, "game rules", name="estates")
         assert "auction" in summary.response.content.lower() and "`rounds`" in summary.response.content
+
+
+# --- a French table ---------------------------------------------------------------------------
+
+FR = Catalog.load()
+
+
+def fr(key: str, **params: object) -> str:
+    return FR.text(key, "fr", **params)
+
+
+@pytest.fixture
+def french_clients(monkeypatch: pytest.MonkeyPatch) -> set[int]:
+    """User ids whose Discord client is in French (SimCord sends ``en-US``; Discord would send
+    ``fr``): the host answers their refusals in French."""
+    french: set[int] = set()
+    build = simcord.interactions.base_payload
+
+    def base_payload(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = build(*args, **kwargs)
+        if kwargs.get("user_id") in french:
+            payload["locale"] = "fr"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    return french
+
+
+async def test_a_french_table_plays_and_refuses_in_french(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, french_clients: set[int]
+) -> None:
+    """Board, buttons, log lines, the private checks and the engine's refusal, all in French; the
+    board images are drawn with the French words."""
+    drawn_in: list[str] = []
+    entry = ORIGINAL
+    assert entry is not None
+    render = entry.renderer
+
+    def spy(view: dict[str, Any], names: Sequence[str], words: Words) -> bytes:
+        drawn_in.append(words.language)
+        return render(view, names, words)
+
+    monkeypatch.setitem(REGISTRY._games, "estates", dataclasses.replace(entry, renderer=spy))
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        players = [guild.add_member(env.create_user(name)) for name in ("ana", "bob", "cy")]
+        french_clients.update(p.id for p in players)
+        created = await players[0].slash(channel, "game new", name="estates", language="fr")
+        lobby = created.response.message
+        for player in players[1:]:
+            await player.click(lobby, label=fr("host.lobby.join"))
+        await players[0].click(lobby, label=fr("host.lobby.start"))
+        table = Table(env, channel, players)
+        board = table.table_message()
+        assert "Manche 1 sur 1 · tour 1" in board.content, board.content
+        assert "choisit une pièce à mettre aux enchères" in board.content
+        assert {"Permis 1", "Maire", "Cube Annulation", "Mes chèques"} <= set(labels(board))
+        assert drawn_in and set(drawn_in) == {"fr"}, "the board is drawn in the table's language"
+        a = table.on_turn()
+        b, c = (table.players[(seat_of(table, a) + k) % 3] for k in (1, 2))
+
+        # a stows (privately, in French) so that a bid of 12 is more than a can pay.
+        opened = await a.click(table.table_message(), label="Mes chèques")
+        assert "Vous avez 12 M$ en main et 0 M$ dans votre coffre (0 point à la fin)" in (
+            opened.response.content
+        )
+        assert opened.response.message.attachments, "with the French holdings picture"
+        asked = await a.click(opened.response.message, label=fr("estates.button.stow"))
+        await a.click(asked.response.message, label=fr("estates.button.stow_confirm"))
+
+        await a.click(table.table_message(), label="Permis 1")
+        assert f"{a.name} met aux enchères le permis de construire 1." in table.recent()
+        shown = await b.click(table.table_message(), label=fr("host.auction.other"))
+        assert shown.modal is not None
+        await b.submit_modal(shown, {"value": "12"})
+        assert f"{b.name} enchérit à 12 M$." in table.recent()
+        await c.click(table.table_message(), label=fr("host.auction.pass"))
+        board = table.table_message()
+        assert fr("estates.button.buy", price=12) in labels(board)
+
+        before = snapshot(table)
+        refused = await a.click(board, label=fr("estates.button.buy", price=12))
+        assert refused.ephemeral
+        assert refused.response.content == fr("estates.illegal.cannot_pay", money="11", price="12")
+        assert snapshot(table) == before, "a refused buy leaves the thread untouched"
+
+
+def test_refusals_name_pieces_in_the_readers_language() -> None:
+    """The engine's refusal carries a token; the sentence and the piece in it are the reader's."""
+    presenter = EstatesPresenter(Catalog.load())
+    state = RULES.setup(3, {}, 4)
+    state.auctioneer = state.first_player = 0
+    game = fake_game(state, 3)
+    assert data.TOKEN_CUBE["blue1"] not in [c for line in state.display for c in line]
+    with pytest.raises(IllegalAction) as info:
+        RULES.apply(state, 0, Action("pick", ("blue1",)))
+    exc = info.value
+    assert (exc.key, exc.params) == ("cube_not_in_display", {"piece": "blue1"})
+    english = presenter.illegal(game, exc, "en")
+    assert english == "You cannot choose the blue 1 (1 Bl): it is not in the display."
+    french = presenter.illegal(game, exc, "fr")
+    assert french == "Vous ne pouvez pas choisir le 1 bleu (1 Bl) : il n'est pas à l'étal."
+    # A French table, an English reader: the sentence and the piece are English.
+    game.row.language = "fr"
+    assert presenter.illegal(game, exc, "en") == english
+    placed = IllegalAction("place_cube", piece="green3")
+    assert presenter.illegal(game, placed, "fr") == "Placez le 3 vert (3 Gn) sur une parcelle du plateau."
+    assert presenter.illegal(game, IllegalAction("bid_too_high", money=12), "fr") == "Vous n'avez que 12 M$."
+
+
+def test_a_french_table_names_colours_and_pieces_in_french() -> None:
+    """Log lines: a cube by its French colour and code, a certificate's colour in French."""
+    presenter = EstatesPresenter(Catalog.load())
+    state = RULES.setup(2, {}, 5)
+    state.auctioneer = state.first_player = 0
+    game = fake_game(state, 2)
+    game.row.language = "fr"
+    seen: list[str] = []
+    rng = random.Random(5)
+    while RULES.outcome(state) is None and len(seen) < 400:
+        (seat,) = RULES.waiting_for(state)
+        events = RULES.apply(state, seat, rng.choice(RULES.legal_actions(state, seat)))
+        seen.extend(presenter.lines(game, events))
+    text = "\n".join(seen)
+    assert re.search(r"met aux enchères le [1-6] (bleu|rouge|jaune|vert|violet|gris) \(" + CUBE + r"\)", text)
+    assert re.search(r"prend le certificat \w[\w ]+ \((bleu|rouge|jaune|vert|violet|gris)\)", text), text
+    for english in ("blue", "green", "gray", "purple", "yellow", " red", "rooftop", "permit ", "Mayor"):
+        assert english not in text, english

@@ -7,13 +7,15 @@ from typing import Any
 
 import pytest
 
-from rules.core import Action, Event, InvalidOptions, StateError
+from bot.i18n import shipped
+from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
 from rules.estates import RULES, board, data
 from rules.estates.state import BID, CHOOSE, DECIDE, OVER, PLACE, EstatesState, Row
 from tests.helpers import kinds, refusal
 
 A = Action
 CUBE = data.TOKEN_CUBE
+CATALOG = shipped()
 
 
 # --- helpers ----------------------------------------------------------------------------
@@ -25,9 +27,13 @@ def fresh(players: int = 3, seed: int = 7, **options: Any) -> EstatesState:
     return state
 
 
-def refused(state: EstatesState, seat: int, action: Action, message: str) -> None:
-    """The action is refused with exactly this sentence and the state is untouched."""
-    assert refusal(RULES, state, seat, action) == message
+def refused(state: EstatesState, seat: int, action: Action, key: str, **params: object) -> None:
+    """The action is refused for exactly this reason (key and params), the state is untouched, and
+    both catalogs have the sentence with every blank filled."""
+    assert refusal(RULES, state, seat, action) == str(IllegalAction(key, **params))
+    for language in CATALOG.languages:
+        sentence = CATALOG.text(f"estates.illegal.{key}", language, **params)
+        assert CATALOG.has(f"estates.illegal.{key}", language) and "{" not in sentence, (language, key)
 
 
 def arrange(state: EstatesState, display: list[list[str]] | None = None, **rows: Any) -> None:
@@ -139,7 +145,7 @@ def test_stow_moves_one_check_into_the_cash_box_privately() -> None:
     assert state.money[0] == 11 and state.cash_box[0] == 1
     assert kinds(events) == ["stowed"] and events[0].visible_to == frozenset({0})
     assert A("stow") not in RULES.legal_actions(state, 0)
-    refused(state, 0, A("stow"), "You have already stowed $1 million this turn.")
+    refused(state, 0, A("stow"), "already_stowed", amount=1)
     assert "you" not in RULES.view(state, None)
     assert RULES.view(state, 0)["you"]["cash_box"] == 1
     assert "you" not in RULES.view(state, 1) or RULES.view(state, 1)["you"]["cash_box"] == 0
@@ -147,18 +153,16 @@ def test_stow_moves_one_check_into_the_cash_box_privately() -> None:
 
 def test_stow_only_at_the_start_of_own_turn() -> None:
     state = fresh()
-    refused(state, 1, A("stow"), "It is not your turn.")
+    refused(state, 1, A("stow"), "not_your_turn")
     RULES.apply(state, 0, A("pick", ("mayor",)))
-    refused(
-        state, 0, A("stow"), "You can only stow money at the start of your turn, before choosing a piece."
-    )
+    refused(state, 0, A("stow"), "stow_not_now")
 
 
 def test_stow_needs_money_in_hand() -> None:
     state = fresh()
     state.cash_box[0], state.money[0] = 12, 0
     assert A("stow") not in RULES.legal_actions(state, 0)
-    refused(state, 0, A("stow"), "You have no money in hand to stow.")
+    refused(state, 0, A("stow"), "nothing_to_stow")
 
 
 def test_stow_once_per_turn_again_next_turn() -> None:
@@ -183,12 +187,11 @@ def test_only_end_cubes_with_a_place_can_be_chosen() -> None:
     ends = {data.CUBE_TOKEN[c] for ln in state.display for c in (ln[0], ln[-1])}
     assert picks == ends | {"permit1", "permit2", "permit3", "mayor", "cancel"}  # no building: no rooftop
     middle = data.CUBE_TOKEN[line[3]]
-    refused(state, 0, A("pick", (middle,)), "Only a cube at either end of a display row can be chosen.")
+    refused(state, 0, A("pick", (middle,)), "cube_not_at_end", piece=middle)
     outside = data.CUBE_TOKEN[state.out_of_game[0]]
-    name = board.cube_name(state.out_of_game[0]).capitalize()
-    refused(state, 0, A("pick", (outside,)), f"{name} is not in the display.")
-    refused(state, 0, A("pick", ("tower",)), "There is no such piece to auction.")
-    refused(state, 1, A("pick", ("mayor",)), "It is not your turn.")
+    refused(state, 0, A("pick", (outside,)), "cube_not_in_display", piece=outside)
+    refused(state, 0, A("pick", ("tower",)), "no_such_piece")
+    refused(state, 1, A("pick", ("mayor",)), "not_your_turn")
 
 
 def test_a_cube_without_a_legal_place_cannot_be_chosen() -> None:
@@ -203,15 +206,13 @@ def test_a_cube_without_a_legal_place_cannot_be_chosen() -> None:
     )
     # Only C4 (top 2, unroofed) takes a cube: blue1 and green1 fit, blue6 and blue2 do not.
     assert set(board.selectable_cubes(state)) == {CUBE["green1"]}
-    refused(state, 0, A("pick", ("blue6",)), "The blue 6 has no legal place on the board.")
+    refused(state, 0, A("pick", ("blue6",)), "cube_has_no_place", piece="blue6")
     assert A("pick", ("green1",)) in RULES.legal_actions(state, 0)
 
 
 def test_rooftop_needs_an_unroofed_building_and_is_revealed_before_bidding() -> None:
     state = fresh()
-    refused(
-        state, 0, A("pick", ("roof",)), "A rooftop can only be auctioned while a building without one stands."
-    )
+    refused(state, 0, A("pick", ("roof",)), "nothing_to_roof")
     arrange(state, A=[(["red5"], 0)])
     assert A("pick", ("roof",)) in RULES.legal_actions(state, 0)
     events = RULES.apply(state, 0, A("pick", ("roof",)))
@@ -226,7 +227,7 @@ def test_no_rooftops_left() -> None:
     state = fresh()
     arrange(state, A=[(["red5"], 0)])
     state.roofs_left = []
-    refused(state, 0, A("pick", ("roof",)), "There are no rooftops left.")
+    refused(state, 0, A("pick", ("roof",)), "no_rooftops")
 
 
 def test_used_pieces_are_no_longer_available() -> None:
@@ -238,9 +239,9 @@ def test_used_pieces_are_no_longer_available() -> None:
     take(state, "cancel")
     RULES.apply(state, 0, A("discard"))
     assert state.permits_removed == [2] and state.mayor_row == 1 and not state.cancel_available
-    refused(state, 1, A("pick", ("permit2",)), "Building permit 2 is no longer available.")
-    refused(state, 1, A("pick", ("mayor",)), "The Mayor is no longer available.")
-    refused(state, 1, A("pick", ("cancel",)), "The Cancel cube is no longer available.")
+    refused(state, 1, A("pick", ("permit2",)), "permit_gone", value=2)
+    refused(state, 1, A("pick", ("mayor",)), "mayor_gone")
+    refused(state, 1, A("pick", ("cancel",)), "cancel_gone")
     picks = {a.args[0] for a in RULES.legal_actions(state, 1) if a.kind == "pick"}
     assert {"permit1", "permit3"} <= picks and not picks & {"permit2", "mayor", "cancel"}
     view = RULES.view(state, None)
@@ -250,7 +251,7 @@ def test_used_pieces_are_no_longer_available() -> None:
 def test_pick_only_when_choosing() -> None:
     state = fresh()
     RULES.apply(state, 0, A("pick", ("mayor",)))
-    refused(state, 0, A("pick", ("cancel",)), "You can only choose a piece at the start of your turn.")
+    refused(state, 0, A("pick", ("cancel",)), "pick_not_now")
 
 
 # --- the auction ----------------------------------------------------------------------
@@ -273,13 +274,13 @@ def test_bid_amounts() -> None:
     RULES.apply(state, 0, A("pick", ("mayor",)))
     legal = RULES.legal_actions(state, 1)
     assert legal == [A("pass")] + [A("bid", (n,)) for n in range(1, 13)]
-    refused(state, 1, A("bid", (0,)), "The first bid must be at least $1 million.")
-    refused(state, 1, A("bid", (13,)), "You only have $12 million.")
-    refused(state, 2, A("bid", (3,)), "It is not your turn to bid.")
+    refused(state, 1, A("bid", (0,)), "first_bid_too_low", minimum=1)
+    refused(state, 1, A("bid", (13,)), "bid_too_high", money=12)
+    refused(state, 2, A("bid", (3,)), "not_your_bid")
     events = RULES.apply(state, 1, A("bid", (4,)))
     assert events[0].kind == "bid" and events[0].params["amount"] == 4 and events[0].public
     assert events[0].params["piece"] == "mayor"
-    refused(state, 2, A("bid", (4,)), "You must bid more than $4 million.")
+    refused(state, 2, A("bid", (4,)), "bid_too_low", high=4)
     assert RULES.legal_actions(state, 2)[1] == A("bid", (5,))
     events = RULES.apply(state, 2, A("pass"))
     assert events[0].kind == "passed" and events[0].public
@@ -298,20 +299,20 @@ def test_a_broke_bidder_still_presses_pass() -> None:
     RULES.apply(state, 0, A("pick", ("mayor",)))
     assert RULES.legal_actions(state, 1) == [A("pass")]
     assert RULES.waiting_for(state) == {1}
-    refused(state, 1, A("bid", (1,)), "You only have $0 million.")
+    refused(state, 1, A("bid", (1,)), "bid_too_high", money=0)
 
 
 def test_cash_box_is_not_money_in_hand() -> None:
     state = fresh(players=2)
     state.money[1], state.cash_box[1] = 3, 9
     RULES.apply(state, 0, A("pick", ("mayor",)))
-    refused(state, 1, A("bid", (4,)), "You only have $3 million.")
+    refused(state, 1, A("bid", (4,)), "bid_too_high", money=3)
 
 
 def test_sell_gives_the_piece_to_the_bidder_who_pays_the_auctioneer() -> None:
     state = fresh(players=3)
     auction(state, "mayor", {1: 3, 2: 5})
-    refused(state, 2, A("sell"), "Only the auctioneer decides whether to sell or buy.")
+    refused(state, 2, A("sell"), "not_auctioneer")
     events = RULES.apply(state, 0, A("sell"))
     assert events[0].kind == "sold" and events[0].params == {
         "piece": "mayor",
@@ -337,7 +338,7 @@ def test_an_auctioneer_who_cannot_pay_must_sell() -> None:
     state.money[0], state.cash_box[0] = 4, 8
     auction(state, "mayor", {1: 5})
     assert RULES.legal_actions(state, 0) == [A("sell")]
-    refused(state, 0, A("buy"), "You only have $4 million, so you cannot pay $5 million; you must sell.")
+    refused(state, 0, A("buy"), "cannot_pay", money=4, price=5)
     RULES.apply(state, 0, A("sell"))
     assert state.money[:2] == [9, 7]
 
@@ -347,8 +348,8 @@ def test_everybody_passes_and_the_auctioneer_takes_it_free() -> None:
     events = auction(state, "cancel")
     assert kinds(events) == ["picked", "passed", "passed", "taken_free"]
     assert state.winner == 0 and state.money == [12, 12, 12] and state.phase == PLACE
-    refused(state, 0, A("sell"), "There is no finished auction to settle right now.")
-    refused(state, 1, A("bid", (1,)), "Nobody is bidding right now.")
+    refused(state, 0, A("sell"), "nothing_to_settle")
+    refused(state, 1, A("bid", (1,)), "no_auction")
 
 
 # --- floor cubes ----------------------------------------------------------------------------
@@ -364,13 +365,15 @@ def test_first_cube_next_to_main_street_then_no_gaps_and_within_the_requirement(
         state,
         0,
         A("place", ("A", 3)),
-        "Row A is built from Main Street without gaps; its next empty lot is 1.",
+        "gap",
+        row="A",
+        lot=1,
     )
-    refused(state, 0, A("place", ("D", 1)), "There is no row D; the rows are A, B, C.")
-    refused(state, 0, A("place", ("A", 11)), "Lots are numbered 1 to 10.")
-    refused(state, 0, A("discard"), "A floor cube must be placed; it cannot be discarded.")
-    refused(state, 0, A("mayor", ("A",)), "Place the red 5 on a lot of the board.")
-    refused(state, 1, A("place", ("A", 1)), "Only the player who got the piece places it.")
+    refused(state, 0, A("place", ("D", 1)), "no_such_row", row="D")
+    refused(state, 0, A("place", ("A", 11)), "no_such_lot", lots=10)
+    refused(state, 0, A("discard"), "keep_cube")
+    refused(state, 0, A("mayor", ("A",)), "place_cube", piece="red5")
+    refused(state, 1, A("place", ("A", 1)), "not_your_piece")
     events = RULES.apply(state, 0, A("place", ("B", 1)))
     assert kinds(events)[:2] == ["built", "certificate"]
     assert events[0].params == {
@@ -385,7 +388,7 @@ def test_first_cube_next_to_main_street_then_no_gaps_and_within_the_requirement(
     assert events[1].params == {"colour": "red", "company": "Sienna Securities"}
     assert state.certificates[data.COLOURS.index("red")] == 0
     assert state.display[0] == [CUBE["blue3"], CUBE["green2"]]
-    refused(state, 1, A("place", ("B", 1)), "There is no piece to place right now.")
+    refused(state, 1, A("place", ("B", 1)), "nothing_to_place")
 
 
 def test_row_is_limited_to_its_requirement() -> None:
@@ -394,7 +397,7 @@ def test_row_is_limited_to_its_requirement() -> None:
         state, display=[["blue6"], [], []], A=[(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 0)]
     )
     take(state, "blue6")
-    refused(state, 0, A("place", ("A", 5)), "Row A is limited to 4 buildings for now.")
+    refused(state, 0, A("place", ("A", 5)), "row_full", row="A", requirement=4)
     assert A("place", ("A", 5)) not in RULES.legal_actions(state, 0)
 
 
@@ -411,13 +414,14 @@ def test_stacking_needs_a_lower_number_and_no_rooftop_and_no_white_dirt() -> Non
     # A1 is white dirt, A2 has a 4 (3 < 4 fits), A3 is roofed, A4 is next, B1 6 fits, B2 has a 2 too low,
     # B3 is white dirt but empty, C1 is next.
     assert legal == {A("place", p) for p in [("A", 2), ("A", 4), ("B", 1), ("B", 3), ("C", 1)]}
-    refused(state, 0, A("place", ("A", 1)), "A white-dirt lot holds only one floor cube.")
-    refused(state, 0, A("place", ("A", 3)), "That building already has a rooftop.")
+    refused(state, 0, A("place", ("A", 1)), "white_dirt")
+    refused(state, 0, A("place", ("A", 3)), "already_roofed")
     refused(
         state,
         0,
         A("place", ("B", 2)),
-        "A floor cube can only go on a higher number; the top cube there is a 2.",
+        "not_higher",
+        top=2,
     )
     RULES.apply(state, 0, A("place", ("A", 2)))
     assert state.rows[0].stacks[1] == [CUBE["red4"], CUBE["blue3"]]
@@ -436,7 +440,8 @@ def test_equal_numbers_do_not_stack_and_stacks_reach_six() -> None:
         state,
         0,
         A("place", ("B", 1)),
-        "A floor cube can only go on a higher number; the top cube there is a 2.",
+        "not_higher",
+        top=2,
     )
     RULES.apply(state, 0, A("place", ("B", 2)))
     take(state, "blue1")
@@ -454,7 +459,8 @@ def test_equal_numbers_do_not_stack() -> None:
         state,
         0,
         A("place", ("B", 1)),
-        "A floor cube can only go on a higher number; the top cube there is a 2.",
+        "not_higher",
+        top=2,
     )
 
 
@@ -478,16 +484,16 @@ def test_rooftop_on_any_unroofed_building_and_nothing_on_top_afterwards() -> Non
     state.roofs_left = [4, 4]
     take(state, "roof")
     assert set(RULES.legal_actions(state, 0)) == {A("place", ("A", 1)), A("place", ("C", 1))}
-    refused(state, 0, A("place", ("A", 2)), "That building already has a rooftop.")
-    refused(state, 0, A("place", ("B", 1)), "There is no building on row B lot 1.")
-    refused(state, 0, A("discard"), "A rooftop must be placed; it cannot be discarded.")
-    refused(state, 0, A("permit", ("A", "longer")), "Place the rooftop 4 on a building without a rooftop.")
+    refused(state, 0, A("place", ("A", 2)), "already_roofed")
+    refused(state, 0, A("place", ("B", 1)), "no_building", row="B", lot=1)
+    refused(state, 0, A("discard"), "keep_roof")
+    refused(state, 0, A("permit", ("A", "longer")), "place_roof", value=4)
     events = RULES.apply(state, 0, A("place", ("C", 1)))
     assert events[0].kind == "roofed" and events[0].params["building_value"] == 8
     assert state.rows[2].roofs == [4]
     take(state, "blue1")
     assert A("place", ("C", 1)) not in RULES.legal_actions(state, 1)
-    refused(state, 1, A("place", ("C", 1)), "That building already has a rooftop.")
+    refused(state, 1, A("place", ("C", 1)), "already_roofed")
 
 
 # --- permits ------------------------------------------------------------------------------
@@ -531,27 +537,27 @@ def test_permit_limits() -> None:
         state,
         0,
         A("permit", ("A", "shorter")),
-        "Row A already has 3 buildings; permit 2 cannot shorten it to 2 lots.",
+        "row_has_buildings",
+        row="A",
+        value=2,
+        new=2,
+        buildings=3,
     )
-    refused(state, 0, A("permit", ("A", "wider")), "A permit makes a row longer or shorter.")
-    refused(
-        state, 0, A("place", ("A", 4)), "Put building permit 2 in a row (longer or shorter) or discard it."
-    )
+    refused(state, 0, A("permit", ("A", "wider")), "bad_direction")
+    refused(state, 0, A("place", ("A", 4)), "use_permit", value=2)
     RULES.apply(state, 0, A("permit", ("B", "longer")))
     permit(state, 3, "B", "longer")
     assert state.rows[1].requirement == 9
     take(state, "permit1")
     assert A("permit", ("B", "longer")) not in RULES.legal_actions(state, 0)
-    refused(state, 0, A("permit", ("B", "longer")), "Row B cannot be longer than 9 lots; it is 9 now.")
+    refused(state, 0, A("permit", ("B", "longer")), "row_too_long", row="B", maximum=9, now=9)
 
 
 def test_permit_cannot_shorten_below_zero() -> None:
     state = fresh(players=2)
     permit(state, 2, "A", "shorter")
     take(state, "permit3")
-    refused(
-        state, 1, A("permit", ("A", "shorter")), "Row A is only 2 lots long; permit 3 cannot shorten it by 3."
-    )
+    refused(state, 1, A("permit", ("A", "shorter")), "row_too_short", row="A", value=3, now=2)
 
 
 def test_chosen_zero_length_row_counts_as_complete() -> None:
@@ -621,11 +627,14 @@ def test_cancel_refusals() -> None:
         state,
         1,
         A("cancel", ("permit2",)),
-        "Removing permit 2 would make row A shorter than its 5 buildings.",
+        "cancel_too_short",
+        value=2,
+        row="A",
+        buildings=5,
     )
-    refused(state, 1, A("cancel", ("permit1",)), "Building permit 1 is not on the board.")
-    refused(state, 1, A("cancel", ("mayor",)), "The Cancel cube can only remove a building permit.")
-    refused(state, 1, A("mayor", ("A",)), "Use the Cancel cube on a placed permit or discard it.")
+    refused(state, 1, A("cancel", ("permit1",)), "permit_not_placed", value=1)
+    refused(state, 1, A("cancel", ("mayor",)), "cancel_needs_permit")
+    refused(state, 1, A("mayor", ("A",)), "use_cancel")
     RULES.apply(state, 1, A("discard"))
     assert not state.cancel_available and state.rows[0].permits == [2]
 
@@ -643,8 +652,8 @@ def test_mayor_in_front_of_a_row_or_discarded() -> None:
     state = fresh(players=2)
     take(state, "mayor")
     assert set(RULES.legal_actions(state, 0)) == {A("mayor", (r,)) for r in "ABC"} | {A("discard")}
-    refused(state, 0, A("mayor", ("Z",)), "There is no row Z; the rows are A, B, C.")
-    refused(state, 0, A("cancel", ("permit1",)), "Put the Mayor in front of a row or discard it.")
+    refused(state, 0, A("mayor", ("Z",)), "no_such_row", row="Z")
+    refused(state, 0, A("cancel", ("permit1",)), "use_mayor")
     events = RULES.apply(state, 0, A("mayor", ("C",)))
     assert events[0].kind == "mayor_placed" and events[0].params["row"] == "C"
     assert state.mayor_row == 2 and RULES.view(state, None)["rows"][2]["mayor"] is True
@@ -723,7 +732,7 @@ def test_two_complete_rows_end_the_game_at_once_and_score() -> None:
     private = [e for e in events if e.kind == "round_score"]
     assert [e.visible_to for e in private] == [frozenset({0}), frozenset({1})]
     assert private[0].params == {"round": 1, "buildings": 46, "cash_box": 3, "score": 49}
-    refused(state, 0, A("stow"), "The game is over.")
+    refused(state, 0, A("stow"), "game_over")
     # Once the match is settled the public view carries the final scores, equal to the outcome.
     assert RULES.legal_actions(state, 0) == [] and RULES.view(state, None)["result"] == {
         "ranks": [1, 2],
@@ -816,7 +825,7 @@ def test_corrected_page_case_empty_display_with_unused_permits_ends_the_game() -
     assert ended_by(events) == "stalled" and state.phase == OVER
     assert state.permits_unused == [2] and state.mayor_available and state.cancel_available
     assert RULES.legal_actions(state, 1) == [] and RULES.waiting_for(state) == frozenset()
-    refused(state, 1, A("stow"), "The game is over.")
+    refused(state, 1, A("stow"), "game_over")
     # A complete: 7+6+5+4 = 22; B incomplete (3 of 4 lots): -(7+6+6) = -19; seat 0 holds red and gray.
     ended = next(e for e in events if e.kind == "round_ended")
     assert ended.params["buildings"] == [22 - 19, 0]
@@ -1125,14 +1134,14 @@ def test_dump_load_round_trip_and_refusals() -> None:
 
 def test_malformed_actions_and_strangers_are_refused() -> None:
     state = fresh(players=3)
-    msg = "That is not a valid move in The Estates."
+    msg = "malformed"
     refused(state, 0, A("fly"), msg)
     refused(state, 0, A("pick"), msg)
     refused(state, 0, A("pick", (3,)), msg)
     refused(state, 0, A("stow", (1,)), msg)
     RULES.apply(state, 0, A("pick", ("mayor",)))
     refused(state, 1, A("bid", ("lots",)), msg)
-    refused(state, 5, A("pass"), "You are not seated at this table.")
+    refused(state, 5, A("pass"), "not_seated")
 
 
 def test_row_model_helpers() -> None:
