@@ -139,7 +139,11 @@ class EstatesPresenter(Presenter):
     def status(self, game: LiveGame, view: dict[str, Any]) -> str:
         lang = game.row.language
         head = self.t(
-            "estates.status.head", lang, round=view["round"], rounds=view["rounds"], turn=view["turn"]
+            "estates.status.head",
+            lang,
+            round=self.number(game, int(view["round"])),
+            rounds=self.number(game, int(view["rounds"])),
+            turn=self.number(game, int(view["turn"])),
         )
         phase = view["phase"]
         auction = view.get("auction")
@@ -153,7 +157,7 @@ class EstatesPresenter(Presenter):
                 high = self.t(
                     "estates.status.high_bid",
                     lang,
-                    amount=auction["high_bid"],
+                    amount=self.number(game, int(auction["high_bid"])),
                     player=self.player(game, auction["high_bidder"]),
                 )
             key = "estates.status.bid" if phase == "bid" else "estates.status.decide"
@@ -164,7 +168,6 @@ class EstatesPresenter(Presenter):
                 piece=piece,
                 high=high,
                 bidder=self.player(game, auction["to_bid"]),
-                amount=auction["high_bid"],
             )
         elif phase == "place" and isinstance(auction, dict):
             body = self.t(
@@ -189,7 +192,7 @@ class EstatesPresenter(Presenter):
         if phase == "bid" and isinstance(auction, dict):
             return [*self.bid_controls(game, auction), dataclasses.replace(checks, row=1)]
         if phase == "decide" and isinstance(auction, dict):
-            price = auction["high_bid"]
+            price = self.number(game, int(auction["high_bid"]))
             return [
                 Button(self.t("estates.button.sell", lang, price=price), action=SELL, style="success"),
                 Button(self.t("estates.button.buy", lang, price=price), action=BUY, style="primary"),
@@ -318,8 +321,8 @@ class EstatesPresenter(Presenter):
         return self.t(
             "estates.panel.checks",
             lang,
-            money=you["money"],
-            cash_box=you["cash_box"],
+            money=self.number(game, int(you["money"])),
+            cash_box=self.number(game, int(you["cash_box"])),
             points=self.count("estates.points", lang, int(you["cash_box"]) * data.CASH_BOX_POINTS),
         )
 
@@ -334,7 +337,12 @@ class EstatesPresenter(Presenter):
         if not results:
             return []
         scores = ", ".join(
-            self.t("estates.panel.round_score", lang, round=entry["round"], score=entry["score"])
+            self.t(
+                "estates.panel.round_score",
+                lang,
+                round=self.number(game, int(entry["round"])),
+                score=self.number(game, int(entry["score"])),
+            )
             for entry in results
         )
         return [self.t("estates.panel.round_scores", lang, scores=scores)]
@@ -414,10 +422,17 @@ class EstatesPresenter(Presenter):
             high = self.t(
                 "estates.panel.bid_high",
                 lang,
-                amount=auction["high_bid"],
+                amount=self.number(game, int(auction["high_bid"])),
                 player=self.player(game, auction["high_bidder"]),
             )
-        text = self.t("estates.panel.bid", lang, piece=piece, high=high, min=minimum, money=money)
+        text = self.t(
+            "estates.panel.bid",
+            lang,
+            piece=piece,
+            high=high,
+            min=self.number(game, minimum),
+            money=self.number(game, money),
+        )
         if minimum > money:
             text += " " + self.t("estates.panel.bid_broke", lang)
         return Panel(text, BIDS.controls(self, game, minimum, money=money))

@@ -36,6 +36,13 @@ row that got the Mayor or lost a permit, the supply line of a discarded piece,
 the chip of the last bidder, or the piece just auctioned.  A private stow
 never moves it (the engine does not record it).
 
+Every word is the table's language (``words``): ``[estates.image]`` in the
+catalog, the pieces as the log names them (``[estates.piece]``), numbers by
+``words.number`` and plurals by ``words.count``; only codes that are no word
+(cube codes "3 Gn", "x2", "+1") are written here.  French runs longer, so a
+headline shortens its player names before its own words (``_fill``) and every
+label is fitted to its room.
+
 Every company colour is also written as its letters (Bl, Re, ...), so no
 information depends on colour alone.  Speed: the board's ground (grass,
 street, river, the thirty lots) is cached per shape, sprites and fixed bars
