@@ -44,7 +44,7 @@ from bot.session import LiveGame
 from bot.ui.auction import AuctionKit
 from bot.ui.presenter import Button, Control, ModalSpec, Panel, Presenter
 from renderers.estates import cube_label, render_holdings
-from rules.core import Action, Event, IllegalAction
+from rules.core import Action, Event
 from rules.estates import data
 from rules.estates.pieces import token_params
 
@@ -124,15 +124,6 @@ class EstatesPresenter(Presenter):
         if key == "colour" and isinstance(value, str):
             return self.colour(lang, value)
         return super().event_param(game, key, value)
-
-    def illegal(self, game: LiveGame, exc: IllegalAction, lang: str) -> str:
-        """The host's wording, with a refused piece named in ``lang``: the reader's language, which
-        may not be the table's (:meth:`event_param` only knows the table's)."""
-        piece = exc.params.get("piece")
-        if isinstance(piece, str) and token_params(piece)["kind"] != "unknown":
-            named = {**exc.params, "piece": self.piece(lang, token_params(piece))}
-            exc = IllegalAction(exc.key, **named)
-        return super().illegal(game, exc, lang)
 
     # -- the table message -----------------------------------------------------------------------
 

@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol, cast
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -252,25 +252,6 @@ def _fill(
     return kit.fit(words(key, **short, **params), size, width, bold)
 
 
-class _Words(kit.Words, Protocol):
-    """``kit.Words`` as the sprite caches key on it: hashable, as every ``Words`` is (by identity)."""
-
-    def __hash__(self) -> int: ...
-
-
-_CANONICAL: dict[str, _Words] = {}
-
-
-def _same_words(words: kit.Words) -> _Words:
-    """One ``Words`` per language for the sprite caches below, the first one seen.
-
-    The host hands each render a fresh ``Words`` (hashed by identity), so sprites cached on it
-    would be drawn again for every board; keyed on the language, as ``kit.static_layer`` keys
-    its layers, French and English never share a picture and each is drawn once.
-    """
-    return _CANONICAL.setdefault(words.language, cast(_Words, words))
-
-
 def colour_word(colour: object, words: kit.Words) -> str:
     """A company colour as the table's language names it ("green", "vert"); the key if unknown."""
     key = f"estates.colour.{colour}"
@@ -312,7 +293,7 @@ def _roof(value: int | None, w: int, h: int, size: int = F_SMALL) -> Image.Image
 
 
 @lru_cache(maxsize=256)
-def _lot(number: int, white: bool, open_: bool, height: int, words: _Words) -> Image.Image:
+def _lot(number: int, white: bool, open_: bool, height: int, words: kit.Words) -> Image.Image:
     """One development lot with its number strip; white dirt speckled and lettered (W, TB), closed
     lots hatched."""
     fills = {
@@ -382,7 +363,7 @@ def _cert(colour: str, mark: str, w: int, h: int) -> Image.Image:
     return image
 
 
-def _piece_sprite(auction: Mapping[str, Any], marks: Mapping[str, str], words: _Words) -> Image.Image:
+def _piece_sprite(auction: Mapping[str, Any], marks: Mapping[str, str], words: kit.Words) -> Image.Image:
     return _piece_sprite_cached(
         str(auction.get("kind")),
         str(auction.get("colour", "")),
@@ -395,7 +376,7 @@ def _piece_sprite(auction: Mapping[str, Any], marks: Mapping[str, str], words: _
 
 @lru_cache(maxsize=64)
 def _piece_sprite_cached(
-    kind: str, colour: str, mark: str, number: int, value: int, words: _Words
+    kind: str, colour: str, mark: str, number: int, value: int, words: kit.Words
 ) -> Image.Image:
     """The piece under auction, big enough to see from across the table."""
     w, h = SPRITE_W, SPRITE_H
@@ -421,7 +402,7 @@ def _piece_sprite_cached(
 
 
 @lru_cache(maxsize=4)
-def _header(words: _Words) -> Image.Image:
+def _header(words: kit.Words) -> Image.Image:
     """The title bar's fixed part (pasted, never drawn on, so the cached image is shared)."""
     image = Image.new("RGB", (WIDTH, HEADER_H), BAR)
     _bold(image, (MARGIN + 2, HEADER_H / 2), words("estates.image.title"), F_TITLE, kit.WHITE, "lm")
@@ -433,7 +414,7 @@ LEGEND_LINES = ("cubes", "shapes", "highlights")
 
 
 @lru_cache(maxsize=8)
-def _legend(companies: tuple[tuple[str, str], ...], words: _Words) -> Image.Image:
+def _legend(companies: tuple[tuple[str, str], ...], words: kit.Words) -> Image.Image:
     """The key under the board: each company's colour and letters, and what the shapes mean."""
     image = Image.new("RGB", (WIDTH, LEGEND_H), kit.PAPER)
     x = MARGIN + 2
@@ -621,7 +602,7 @@ def _marks(view: View) -> dict[str, str]:
     return {str(c["colour"]): str(c["mark"]) for c in view.get("certificates") or []}
 
 
-def _piece_words(piece: Mapping[str, Any], marks: Mapping[str, str], words: _Words) -> str:
+def _piece_words(piece: Mapping[str, Any], marks: Mapping[str, str], words: kit.Words) -> str:
     """A piece as the table's messages name it (``[estates.piece]``: "the green 3 (3 Gn)", "a
     rooftop worth 4"), so the board and the log say the same thing; a permit is "permit 2", as
     the supply and the offer list write it (the headline has no room for "building permit")."""
@@ -642,7 +623,7 @@ def _piece_words(piece: Mapping[str, Any], marks: Mapping[str, str], words: _Wor
     return words("estates.piece.unknown")
 
 
-def _token_words(token: str, view: View, words: _Words) -> str:
+def _token_words(token: str, view: View, words: kit.Words) -> str:
     """A piece token of the last move ("green3", "permit2", "mayor") in the table's words."""
     if token.startswith("permit"):
         return words("estates.image.permit", value=token.removeprefix("permit"))
@@ -659,7 +640,7 @@ LAST_WORDS = frozenset({"built", "roofed", "permit_placed", "mayor_placed", "per
 """Last moves the choose phase tells in words (``[estates.image.last]``): the turn's placement."""
 
 
-def _last_words(view: View, names: list[str], words: _Words) -> str | None:
+def _last_words(view: View, names: list[str], words: kit.Words) -> str | None:
     """The last move in words, for the choose phase (when it was a placement)."""
     last = view.get("last")
     if not isinstance(last, Mapping) or last.get("kind") not in LAST_WORDS:
@@ -676,7 +657,7 @@ def _last_words(view: View, names: list[str], words: _Words) -> str | None:
     return words("estates.image.last.line", move=move)
 
 
-def _auctionable(view: View, words: _Words) -> list[str]:
+def _auctionable(view: View, words: kit.Words) -> list[str]:
     """What the auctioneer may pick now, in words (the same tests the engine makes)."""
     out: list[str] = []
     if any(cube.get("selectable") for line in view.get("display") or [] for cube in line):
@@ -707,7 +688,7 @@ class _Canvas:
         self.draw = ImageDraw.Draw(image)
 
 
-def _draw_over(c: _Canvas, geo: Layout, view: View, names: list[str], words: _Words) -> None:
+def _draw_over(c: _Canvas, geo: Layout, view: View, names: list[str], words: kit.Words) -> None:
     """The turn panel once the match is over: the winners and their score."""
     image = c.image
     y0 = geo.turn_top
@@ -726,7 +707,7 @@ def _draw_over(c: _Canvas, geo: Layout, view: View, names: list[str], words: _Wo
     _text(image, (MARGIN + 2, y0 + 61), below, F_BODY, kit.INK)
 
 
-def _draw_choose(c: _Canvas, geo: Layout, view: View, names: list[str], words: _Words) -> None:
+def _draw_choose(c: _Canvas, geo: Layout, view: View, names: list[str], words: kit.Words) -> None:
     """The turn panel while the auctioneer chooses: what is on offer and the last placement."""
     image = c.image
     y0 = geo.turn_top
@@ -752,7 +733,7 @@ PLACE_VERBS = {"cube": "place", "roof": "place", "cancel": "use_or_discard"}
 """How the turn panel says what the winner does with each kind of piece (else "place_or_discard")."""
 
 
-def _auction_headline(view: View, names: list[str], words: _Words) -> str:
+def _auction_headline(view: View, names: list[str], words: kit.Words) -> str:
     """The turn panel's headline during an auction: who auctions, settles or places what."""
     auction: Mapping[str, Any] = view["auction"]
     auctioneer = int(auction.get("auctioneer", view.get("auctioneer") or 0))
@@ -805,7 +786,7 @@ def _auction_headline(view: View, names: list[str], words: _Words) -> str:
     )
 
 
-def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str], words: _Words) -> None:
+def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str], words: kit.Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.turn_top
@@ -856,7 +837,7 @@ def _ground(
     heights: tuple[int, ...],
     lots: tuple[tuple[tuple[bool, bool], ...], ...],
     river_after: int,
-    words: _Words,
+    words: kit.Words,
 ) -> Image.Image:
     """The board without its pieces: grass, Main Street, the river and every lot (cached per shape)."""
     total = BOARD_TOP_H + ROW_GAP + sum(h + ROW_GAP for h in heights)
@@ -883,7 +864,7 @@ def _ground(
     return image
 
 
-def _draw_board(c: _Canvas, geo: Layout, view: View, words: _Words) -> None:
+def _draw_board(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None:
     rows = view.get("rows") or []
     shape = tuple(
         tuple((bool(lot.get("white_dirt")), bool(lot.get("open"))) for lot in row.get("lots") or [])
@@ -894,7 +875,7 @@ def _draw_board(c: _Canvas, geo: Layout, view: View, words: _Words) -> None:
         _draw_row(c, geo, r, row, words)
 
 
-def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any], words: _Words) -> None:
+def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any], words: kit.Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.row_tops[r]
@@ -944,7 +925,7 @@ def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any], words: _W
             image.paste(_permit_sign(labels, LOT_W), (x, y0 + ROW_PAD))
 
 
-def _draw_display(c: _Canvas, geo: Layout, view: View, words: _Words) -> None:
+def _draw_display(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.display_top
@@ -977,7 +958,7 @@ def _draw_display(c: _Canvas, geo: Layout, view: View, words: _Words) -> None:
     _draw_supply(c, geo, view, words)
 
 
-def _draw_supply(c: _Canvas, geo: Layout, view: View, words: _Words) -> None:
+def _draw_supply(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.display_top
@@ -1071,7 +1052,7 @@ def table_scores(view: View, words: kit.Words) -> tuple[tuple[str, ...], list[tu
     return columns, figures
 
 
-def _seat_tags(view: View, seat: int, words: _Words) -> list[str]:
+def _seat_tags(view: View, seat: int, words: kit.Words) -> list[str]:
     """What the players' table notes under a name: the final place, round wins, the auctioneer
     (in that order: a line too long for its room loses its end, and the auctioneer is also named
     in the turn panel)."""
@@ -1089,7 +1070,7 @@ def _seat_tags(view: View, seat: int, words: _Words) -> list[str]:
     return tags
 
 
-def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str], words: _Words) -> None:
+def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str], words: kit.Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.table_top
@@ -1166,10 +1147,10 @@ def render(view: dict[str, Any], names: Sequence[str], words: kit.Words) -> byte
 
 def draw_board(view: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> Image.Image:
     """The board image before encoding (the benchmark times the two halves apart)."""
-    return _board(view, names, _same_words(words))
+    return _board(view, names, words)
 
 
-def _board(view: Mapping[str, Any], names: Sequence[str], words: _Words) -> Image.Image:
+def _board(view: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> Image.Image:
     shown = kit.player_names(names, int(view["players"]), words)
     geo = layout(view)
     image = Image.new("RGB", (WIDTH, geo.height), kit.PAPER)
@@ -1228,10 +1209,10 @@ def render_holdings(view: dict[str, Any], names: Sequence[str], seat: int, words
 
 def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:
     """The holdings image before encoding."""
-    return _holdings(view, names, seat, _same_words(words))
+    return _holdings(view, names, seat, words)
 
 
-def _holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: _Words) -> Image.Image:
+def _holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:
     own: Mapping[str, Any] = view.get("you") or {}
     shown = kit.player_names(names, int(view["players"]), words)
     marks = _marks(view)
@@ -1410,4 +1391,3 @@ def clear_caches() -> None:
         clear = getattr(cached, "cache_clear", None)
         if clear is not None:
             clear()
-    _CANONICAL.clear()

@@ -815,8 +815,9 @@ async def test_a_french_table_plays_and_refuses_in_french(
         assert snapshot(table) == before, "a refused buy leaves the thread untouched"
 
 
-def test_refusals_name_pieces_in_the_readers_language() -> None:
-    """The engine's refusal carries a token; the sentence and the piece in it are the reader's."""
+def test_refusals_name_pieces_in_the_tables_language() -> None:
+    """The engine's refusal carries a token; the sentence and the piece in it are in the table's
+    language, as the board and the log name that piece."""
     presenter = EstatesPresenter(Catalog.load())
     state = RULES.setup(3, {}, 4)
     state.auctioneer = state.first_player = 0
@@ -826,13 +827,11 @@ def test_refusals_name_pieces_in_the_readers_language() -> None:
         RULES.apply(state, 0, Action("pick", ("blue1",)))
     exc = info.value
     assert (exc.key, exc.params) == ("cube_not_in_display", {"piece": "blue1"})
-    english = presenter.illegal(game, exc, "en")
+    english = presenter.illegal(game, exc, game.row.language)
     assert english == "You cannot choose the blue 1 (1 Bl): it is not in the display."
-    french = presenter.illegal(game, exc, "fr")
-    assert french == "Vous ne pouvez pas choisir le 1 bleu (1 Bl) : il n'est pas à l'étal."
-    # A French table, an English reader: the sentence and the piece are English.
     game.row.language = "fr"
-    assert presenter.illegal(game, exc, "en") == english
+    french = presenter.illegal(game, exc, game.row.language)
+    assert french == "Vous ne pouvez pas choisir le 1 bleu (1 Bl) : il n'est pas à l'étal."
     placed = IllegalAction("place_cube", piece="green3")
     assert presenter.illegal(game, placed, "fr") == "Placez le 3 vert (3 Gn) sur une parcelle du plateau."
     assert presenter.illegal(game, IllegalAction("bid_too_high", money=12), "fr") == "Vous n'avez que 12 M$."
