@@ -14,7 +14,7 @@ from bot.registry import GameEntry
 from bot.services.deadlines import plan_waits
 from bot.session import LiveGame, Refusal, SessionService
 from bot.store import SeatRow
-from rules.core import SHARED_OPTION_PROBLEMS, InvalidOptions, check_players, validate_options
+from rules.core import SHARED_OPTION_PROBLEMS, InvalidOptions, check_players
 from rules.play import canonical
 
 
@@ -67,10 +67,7 @@ class LobbyService:
         server's defaults)."""
         entry = self.entry(game)
         try:
-            options = validate_options(entry.rules.options, parse_options(options_text))
-            # A dry deal checks what single options cannot (Last Will's expansion-only options), so
-            # a table is never opened that could not start.
-            entry.rules.setup(entry.rules.min_players, options, 0)
+            options = entry.rules.table_options(parse_options(options_text))
         except InvalidOptions as exc:
             raise options_refusal(entry.name, exc) from None
         game_id = await self.store.create_game(

@@ -10,6 +10,7 @@ Component numbers and rulings live in :mod:`rules.california.data`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players, validate_options
 
@@ -44,9 +45,12 @@ class CaliforniaRules:
     schema = SCHEMA
     play_options: Mapping[str, object] = {}
 
+    def table_options(self, options: Mapping[str, object]) -> dict[str, Any]:
+        return validate_options(self.options, options)
+
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> State:
         check_players(self, players)
-        validate_options(self.options, options)
+        self.table_options(options)
         return engine.new_state(players, seed)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players, validate_options
 from rules.estates import data, engine
@@ -31,9 +32,12 @@ class EstatesRules:
     schema = SCHEMA
     play_options: Mapping[str, object] = {}
 
+    def table_options(self, options: Mapping[str, object]) -> dict[str, Any]:
+        return validate_options(self.options, options)
+
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> EstatesState:
         check_players(self, players)
-        chosen = validate_options(self.options, options)
+        chosen = self.table_options(options)
         return engine.new_state(players, int(chosen["rounds"]), seed)
 
     def legal_actions(self, state: EstatesState, seat: int) -> list[Action]:

@@ -21,8 +21,9 @@ never a hand or a deck's order.  So the Discord layer may print what they return
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players
+from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players, validate_options
 from rules.lastwill import data
 from rules.lastwill import engine as _engine
 from rules.lastwill import scoring as _scoring
@@ -103,6 +104,12 @@ class LastWillRules:
     schema = SCHEMA
     play_options: Mapping[str, object] = {}
     """Nothing needed: every game ends by round 7 whatever random play does."""
+
+    def table_options(self, options: Mapping[str, object]) -> dict[str, Any]:
+        """The shared checks, then Last Will's own: employment and plans need the expansion, and a
+        named Last Will card must suit the employment mode."""
+        parse_options(options)
+        return validate_options(self.options, options)
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> LastWillState:
         check_players(self, players)

@@ -12,6 +12,7 @@ module's docstring is the catalogue of actions, events and who the game waits fo
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from rules.core import (
     JSON,
@@ -56,9 +57,12 @@ class MonopolyRules:
     """Random play stops after this many rounds (richest wins): aimless deals and mortgages
     would otherwise make a game run to thousands of actions before anyone goes bankrupt."""
 
+    def table_options(self, options: Mapping[str, object]) -> dict[str, Any]:
+        return validate_options(self.options, options)
+
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> MonopolyState:
         check_players(self, players)
-        chosen = validate_options(self.options, options)
+        chosen = self.table_options(options)
         return engine.new_state(players, int(chosen["turns"]), str(chosen["rent"]), seed)
 
     def legal_actions(self, state: MonopolyState, seat: int) -> list[Action]:

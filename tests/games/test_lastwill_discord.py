@@ -499,7 +499,7 @@ async def test_rules_command_sends_summary_options_and_every_ruling(
         assert all(len(t) <= 2000 for t in texts)
         whole = "\n".join(texts)
         assert whole.startswith("**Last Will** (2–5 players)\nSpend your late uncle's fortune")
-        assert "`expansion` (default True)" in whole and "`end_property_penalty` (default 0)" in whole
+        assert "`expansion` (default yes)" in whole and "`end_property_penalty` (default 0)" in whole
         catalog = Catalog.load()
         rulings = [f"• {catalog.text(f'lastwill.chosen.{key}')}" for key in data.CHOSEN_RULINGS]
         lines = whole.splitlines()

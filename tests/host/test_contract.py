@@ -343,6 +343,9 @@ def test_player_counts_and_options_are_validated(entry: GameEntry) -> None:
         check_players(rules, rules.min_players - 1)
     with pytest.raises(InvalidOptions, match=r"^unknown"):
         rules.setup(rules.min_players, {"no_such_option": "1"}, 1)
+    with pytest.raises(InvalidOptions, match=r"^unknown"):
+        rules.table_options({"no_such_option": "1"})
+    assert rules.table_options({}) == {spec.name: spec.default for spec in rules.options}
 
 
 def test_same_seed_same_game(entry: GameEntry) -> None:

@@ -61,9 +61,12 @@ class ToyRules:
     play_options: Mapping[str, object] = {}
     options: tuple[OptionSpec, ...] = (OptionSpec("target", 10, minimum=3, maximum=60),)
 
+    def table_options(self, options: Mapping[str, object]) -> dict[str, Any]:
+        return validate_options(self.options, options)
+
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> ToyState:
         check_players(self, players)
-        opts = validate_options(self.options, options)
+        opts = self.table_options(options)
         rng = Rng(seed)
         secrets = [1 + rng.below(6) for _ in range(players)]
         return ToyState(

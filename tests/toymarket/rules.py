@@ -237,10 +237,13 @@ class MarketRules:
 
     # -- setup -----------------------------------------------------------------------------------
 
+    def table_options(self, options: Mapping[str, object]) -> dict[str, Any]:
+        return validate_options(self.options, options)
+
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> MarketState:
         """Lots dealt round the table from a shuffled row, hands of ``rounds + KEEP`` hidden cards."""
         check_players(self, players)
-        opts = validate_options(self.options, options)
+        opts = self.table_options(options)
         rounds = int(opts["rounds"])
         rng = Rng(seed)
         order = list(range(len(LOTS)))
