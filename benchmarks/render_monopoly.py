@@ -11,7 +11,7 @@ Goals (from the Monopoly issue): median render + encode at most 25 ms, PNG at mo
 
 Usage::
 
-    PYTHONPATH=. python benchmarks/render_monopoly.py [--seeds 8] [--repeats 25] [--stop-after 300]
+    PYTHONPATH=. python benchmarks/render_monopoly.py [--seeds 8] [--repeats 25] [--stop-after 300] [--language fr]
 
 The last line of the output is one JSON object with every figure.
 """

@@ -50,10 +50,9 @@ from bot.session import Applied, LiveGame
 from bot.ui.auction import AuctionKit
 from bot.ui.offers import Draft, OfferKit
 from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Style
-from renderers.monopoly import GROUPS
+from renderers.monopoly import GROUPS, board_space, space_name
 from rules.core import Action, Event
 from rules.monopoly import data
-from rules.monopoly.tokens import space_name
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -124,10 +123,13 @@ class MonopolyPresenter(Presenter):
         value = _int(amount)
         return self.t("monopoly.money", game.row.language, amount=self.number(game, value or 0))
 
-    def place(self, pos: object) -> str:
-        """A space's printed name (names live in ``rules.monopoly.data``, where a host renames them)."""
+    def place(self, game: LiveGame, pos: object) -> str:
+        """A space's name in the table's language, as the board prints it: a site by its place
+        name (``rules.monopoly.data``), any other space in words (``[monopoly.space]``)."""
         value = _int(pos)
-        return space_name(value) if value is not None and 0 <= value < data.SPACES else "?"
+        if value is None or not 0 <= value < data.SPACES:
+            return "?"
+        return space_name(self.catalog.words(game.row.language), board_space(value))
 
     def group(self, game: LiveGame, key: str) -> str:
         """A colour group in words with the letters the board prints on it: "Red [Rd]"."""
@@ -148,7 +150,7 @@ class MonopolyPresenter(Presenter):
 
     def side(self, game: LiveGame, terms: Mapping[str, Any]) -> str:
         """One side of a deal: "Route 66, Your Float Popped, $200", or "nothing"."""
-        parts = [self.place(p) for p in terms.get("spaces", [])]
+        parts = [self.place(game, p) for p in terms.get("spaces", [])]
         parts += [self.card_name(game, d) for d in terms.get("cards", [])]
         if terms.get("cash"):
             parts.append(self.money(game, terms["cash"]))
@@ -165,7 +167,7 @@ class MonopolyPresenter(Presenter):
     def lot(self, game: LiveGame, item: str, space: object) -> str:
         """What an auction sells: the property's name, or "a house" / "a hotel" (a shortage)."""
         if item == "property":
-            return self.place(space)
+            return self.place(game, space)
         return self.t(f"monopoly.lot.{item}", game.row.language)
 
     def level_words(self, game: LiveGame, level: int) -> str:
@@ -182,9 +184,9 @@ class MonopolyPresenter(Presenter):
         if key == "to_seats":
             return self.seats_or_bank(game, value)
         if key in ("space", "from", "to"):
-            return self.place(value)
+            return self.place(game, value)
         if key == "spaces":
-            names = [self.place(p) for p in value] if isinstance(value, list) else []
+            names = [self.place(game, p) for p in value] if isinstance(value, list) else []
             return ", ".join(names) or self.t("monopoly.nothing", lang)
         if key == "dice" and isinstance(value, list):
             return " + ".join(str(d) for d in value)
@@ -220,7 +222,7 @@ class MonopolyPresenter(Presenter):
             params["why"] = self.t(f"monopoly.{why}.{p['reason']}", game.row.language)
         if event.kind == "bankrupt":
             what = [self.money(game, p["cash"])] if _int(p.get("cash")) else []
-            what += [self.place(pos) for pos in p.get("spaces") or []]
+            what += [self.place(game, pos) for pos in p.get("spaces") or []]
             what += [self.card_name(game, deck) for deck in p.get("cards") or []]
             params["what"] = self.phrase(game, what)
         if event.kind == "in_debt":
@@ -321,7 +323,7 @@ class MonopolyPresenter(Presenter):
             )
         else:
             seat = view["seats"][turn]
-            where = self.place(seat["position"])
+            where = self.place(game, seat["position"])
             if seat["pool"] is not None:
                 where = self.t("monopoly.status.in_pool", lang, tries=seat["pool"])
             key = {"roll": "roll", "buy": "buy", "end": "end"}.get(view["phase"], "roll")
@@ -339,7 +341,7 @@ class MonopolyPresenter(Presenter):
                 owner=self.player(game, claim["owner"]),
                 amount=self.money(game, claim["amount"]),
                 player=self.player(game, claim["payer"]),
-                space=self.place(claim["space"]),
+                space=self.place(game, claim["space"]),
             )
         if view["offers"]:
             head += " " + self.t("monopoly.status.offers", lang, count=len(view["offers"]))
@@ -424,15 +426,15 @@ class MonopolyPresenter(Presenter):
             params, style = {"price": self.money(game, view["spaces"][position]["price"])}, "success"
         elif kind == "claim" and pos is not None and isinstance(view.get("shortage"), dict):
             item = self.t(f"monopoly.item.{view['shortage']['item']}", lang)
-            params, style = {"space": self.place(pos), "item": item}, "success"
+            params, style = {"space": self.place(game, pos), "item": item}, "success"
         elif kind in ("keep", "lift") and pos is not None:
             amount = data.fee(pos) if kind == "keep" else data.repay_cost(pos)
-            params = {"space": self.place(pos), "amount": self.money(game, amount)}
+            params = {"space": self.place(game, pos), "amount": self.money(game, amount)}
             style = "success" if kind == "lift" else "secondary"
         elif kind == "rent" and pos is not None:
             claim = next((c for c in view["claims"] if c["space"] == pos), None)
             amount = claim["amount"] if claim else 0
-            params, style = {"space": self.place(pos), "amount": self.money(game, amount)}, "success"
+            params, style = {"space": self.place(game, pos), "amount": self.money(game, amount)}, "success"
         key = f"monopoly.button.{kind}"
         label = self.t(key, lang, **params) if self.catalog.has(key, lang) else action.encode()
         return Button(label, action=action, style=style, row=0)
@@ -486,7 +488,7 @@ class MonopolyPresenter(Presenter):
         lang = game.row.language
         pos = _int(action.args[0]) if action.args else None
         space = view["spaces"][pos or 0]
-        name = self.place(pos)
+        name = self.place(game, pos)
         cost = data.BOARD[pos or 0].house_cost
         if action.kind == "build":
             item = "hotel" if space["level"] == data.MAX_HOUSES else "house"
@@ -534,7 +536,9 @@ class MonopolyPresenter(Presenter):
                     state = self.t("monopoly.panel.rent", lang, rent=self.money(game, space["rent_now"]))
                 if space["level"]:
                     state = f"{self.level_words(game, int(space['level']))}, {state}"
-                parts.append(self.t("monopoly.panel.property", lang, space=space["name"], state=state))
+                parts.append(
+                    self.t("monopoly.panel.property", lang, space=self.place(game, space["pos"]), state=state)
+                )
             full = len(mine) == len(group)
             lines.append(
                 self.t(
@@ -687,7 +691,7 @@ class MonopolyPresenter(Presenter):
                 self.t(
                     "monopoly.select.remove" if pos in chosen else "monopoly.select.add",
                     lang,
-                    space=self.place(pos),
+                    space=self.place(game, pos),
                     price=self.money(game, data.BOARD[pos].price),
                 ),
                 Action(kind, (pos,)),

@@ -1,14 +1,20 @@
 """The Monopoly California Dreaming board, drawn from the public view only, for phones first.
 
-Input is ``RULES.view(state, None)`` and the players' names in seat order; nothing else is read.
+Input is ``RULES.view(state, None)``, the players' names in seat order and the table's words
+(:class:`renderers.kit.Words`); nothing else is read.  Every word drawn comes from the catalog's
+``[monopoly.image]`` (and ``[monopoly.space]``, the names the messages use too) and every amount
+is ``monopoly.money`` around :meth:`~renderers.kit.Words.number`, so a French table's board reads
+"Départ", "Impôt sur le revenu" and "1 500 $".
 Everything in Monopoly is public except the order of the two decks, and the view carries only
 their sizes, so no deck order can reach the image (a seat's private ``you`` draft is never read).
 
 Phone first: the image is :data:`W` (754) px wide and judged shown 400 px wide, so no text is
 smaller than :data:`SMALL` (17 px, 9.0 px on the phone), and it is 898 px tall (1.19 : 1,
 within the 1.6 : 1 limit) for every player count.  That floor is what shapes the board: a side
-cell is 62 px wide, about 3.6 times the smallest text, so every name is written in at most
-two short lines from :data:`ABBREV` ("Yosem. / Valley"); a test checks each line fits uncut.
+cell is 62 px wide, about 3.6 times the smallest text, so every name is written in short
+lines: a site's place name from :data:`ABBREV` ("Yosem. / Valley", the same in every language),
+any other space's words from ``monopoly.image.cell`` ("Impôt / sur le / revenu"); a test checks
+each line of each language fits uncut.
 
 Layout: the classic ring of 40 spaces, GO at the bottom right, moving clockwise through the
 Pool Party (bottom left), Free Parking (top left) and Go to Pool Party (top right).  Each
@@ -32,14 +38,18 @@ on are the last move.
 
 Colour is never the only signal: groups carry two-letter codes (``Br Lb Pk Or Rd Ye Gn Db``,
 ``Ap`` airports, ``Ut`` utilities), owners and tokens carry seat letters (A-F), houses are a
-number and a hotel an ``H``, a mortgage is a hatched ``M``, the pool is labelled.
+number and a hotel an ``H``, a mortgage is a hatched ``M``, the pool is labelled.  The group
+codes, like the seat letters, are marks rather than words and are the same in every language:
+the messages print them beside each group's name in the table's language ("Rouge [Rd]",
+``MonopolyPresenter.colour_marks``), which is how a player learns them, and one set of marks
+keeps a button and the picture matching whatever language each player reads.
 
 The fixed ring (names, kinds, groups, prices) comes from ``rules.monopoly.data.BOARD``, the public
 table the view's ``spaces`` repeat, so it can be drawn before any view exists; everything that
 changes is read from the view.
 
 Speed: the ring with every name and price, the centre's frame and the legend are drawn once
-(:func:`board_layer`, a :func:`kit.static_layer`); a render copies it, adds owners, buildings,
+per language (:func:`board_layer`, a :func:`kit.static_layer`); a render copies it, adds owners, buildings,
 tokens and the table, and encodes against a fixed palette (:func:`colours`).
 """
 
@@ -54,6 +64,7 @@ from PIL import Image, ImageDraw
 from renderers import kit
 from renderers.kit import INK, WHITE, Colour
 from rules.monopoly import data
+from rules.monopoly.tokens import space_token
 
 View = Mapping[str, Any]
 Box = tuple[int, int, int, int]
@@ -131,49 +142,36 @@ CENTRE: Box = (C + T + 8, C + T + 8, W - C - T - 8, H - C - T - 8)
 
 ABBREV: dict[int, tuple[str, ...]] = {
     1: ("Route", "66"),
-    2: ("Tip", "Jar"),
     3: ("Mojave", "Desert"),
-    4: ("Income", "Tax"),
-    5: ("LAX", "Airport"),
     6: ("Lower", "Haight"),
-    7: ("Chance",),
     8: ("Haight", "Ashby"),
     9: ("Castro", "Street"),
     11: ("Venice", "Beach"),
-    12: ("Electric", "Co."),
     13: ("Santa", "Monica"),
     14: ("Muscle", "Beach"),
-    15: ("SFO", "Airport"),
     16: ("Big Sur",),
-    17: ("Tip", "Jar"),
     18: ("Monte-", "rey Bay"),
     19: ("Carmel",),
     21: ("Yosem.", "Valley"),
-    22: ("Chance",),
     23: ("Lake", "Tahoe"),
     24: ("Napa", "Valley"),
-    25: ("San", "Diego"),
     26: ("Holly-", "wood"),
     27: ("Sunset", "Blvd."),
-    28: ("Water", "Works"),
     29: ("Mulh.", "Drive"),
     31: ("Golden", "Gate"),
     32: ("Lomb.", "Street"),
-    33: ("Tip", "Jar"),
     34: ("Pacific", "Coast"),
-    35: ("Palm", "Springs"),
-    36: ("Chance",),
     37: ("Beverly", "Hills"),
-    38: ("Luxury", "Tax"),
     39: ("Rodeo", "Drive"),
 }
-"""The name printed in each cell, in lines short enough for the cell at :data:`SMALL`."""
-CORNERS: dict[int, tuple[str, ...]] = {
-    0: ("GO", "+$200"),
-    10: ("Pool Party",),
-    20: ("Free", "Parking"),
-    30: ("Go to", "Pool"),
-}
+"""The name printed in each site's cell, in lines short enough for the cell at :data:`SMALL`.
+
+Sites are named after places, and a place keeps its name in every language, so these stay in
+code.  Every other space (GO, the decks, the taxes, the airports, the utilities, the corners) is
+named in words: its cell lines are the catalog's ``monopoly.image.cell.<key>`` (lines split at
+``\n``, at most :data:`MAX_LINES`) and its full name ``monopoly.space.<key>``, :func:`space_key`."""
+MAX_LINES = 3
+"""A worded cell may take a third line: none of them has an owner row under its name."""
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -271,13 +269,48 @@ def bar_box(pos: int) -> Box:
     return (x0, y0, x0 + SIDE_BAR, y1)
 
 
-def name_lines(pos: int, name: str) -> tuple[str, ...]:
-    """The lines printed for a space: :data:`ABBREV`, else the view's name cut to fit."""
-    if pos % 10 == 0:
-        return CORNERS.get(pos, (name,))
+def space_key(kind: object, token: object) -> str | None:
+    """The catalog key of a space named in words, ``None`` for a site (a place's proper name).
+
+    The three Chance and three Tip Jar spaces share their deck's key; every other worded space
+    is keyed by its token ("income-tax", "lax-airport"), so a host that renames a space in
+    ``rules.monopoly.data`` sees the catalog key it must add."""
+    if kind == data.SITE or not isinstance(token, str):
+        return None
+    return str(kind) if kind in (data.CHANCE, data.TIPJAR) else token
+
+
+def space_name(words: kit.Words, space: Mapping[str, Any]) -> str:
+    """A space's full name in the table's language, from a view's ``spaces`` entry (``kind``,
+    ``token``, ``name``): the board, the messages and the buttons all name spaces here."""
+    key = space_key(space.get("kind"), space.get("token"))
+    return words(f"monopoly.space.{key}") if key is not None else str(space.get("name", "?"))
+
+
+def board_space(pos: int) -> dict[str, Any]:
+    """The fixed facts of a space as a view's ``spaces`` entry has them (public data)."""
+    space = data.BOARD[pos]
+    return {
+        "pos": pos,
+        "token": space_token(pos),
+        "name": space.name,
+        "kind": space.kind,
+        "group": space.group,
+        "price": space.price,
+        "tax": space.tax,
+    }
+
+
+def name_lines(words: kit.Words, space: Mapping[str, Any]) -> tuple[str, ...]:
+    """The lines printed in a space's cell: :data:`ABBREV` for a site, the catalog's cell lines
+    for a worded space, else the name cut to fit."""
+    pos = int(space["pos"])
+    key = space_key(space.get("kind"), space.get("token"))
+    if key is not None:
+        return tuple(words(f"monopoly.image.cell.{key}").split("\n"))
     lines = ABBREV.get(pos)
     if lines is None:
-        return (kit.fit(name, SMALL, _text_area(pos)[2]),)
+        return (kit.fit(str(space.get("name", "")), SMALL, _text_area(pos)[2]),)
     return lines
 
 
@@ -299,9 +332,10 @@ def seat_letter(seat: int) -> str:
     return LETTERS[seat] if 0 <= seat < len(LETTERS) else "?"
 
 
-def money(amount: object) -> str:
-    value = int(amount) if isinstance(amount, int) else 0
-    return f"-${-value:,}" if value < 0 else f"${value:,}"
+def money(words: kit.Words, amount: object) -> str:
+    """``$1,500`` / ``1 500 $``: the catalog's ``monopoly.money`` with the language's number."""
+    value = amount if isinstance(amount, int) and not isinstance(amount, bool) else 0
+    return words("monopoly.money", amount=words.number(value))
 
 
 # --- the fixed palette -----------------------------------------------------------------------
@@ -329,12 +363,14 @@ def colours() -> Image.Image:
 # --- the static board -------------------------------------------------------------------------
 
 
-def _draw_cell(image: Image.Image, draw: ImageDraw.ImageDraw, space: Mapping[str, Any]) -> None:
+def _draw_cell(
+    image: Image.Image, draw: ImageDraw.ImageDraw, words: kit.Words, space: Mapping[str, Any]
+) -> None:
     pos = int(space["pos"])
     box = cell_box(pos)
     _rect(draw, box, fill=CELL_BG, outline=LINE, width=1)
     if pos % 10 == 0:
-        _draw_corner(image, draw, pos)
+        _draw_corner(image, draw, words, space)
         return
     kind = str(space.get("kind", ""))
     price = int(space.get("price") or 0)
@@ -348,60 +384,105 @@ def _draw_cell(image: Image.Image, draw: ImageDraw.ImageDraw, space: Mapping[str
             centre = ((bar[0] + bar[2]) / 2, bar[1] + 12)
         kit.label(image, centre, code, SMALL, kit.text_colour(fill), "mm")
     cx, top, width = _text_area(pos)
-    lines = name_lines(pos, str(space.get("name", "")))
+    lines = name_lines(words, space)
     for i, line in enumerate(lines):
         kit.label(image, (cx, top + i * LINE_H), kit.fit(line, SMALL, width), SMALL, INK, "mt")
-    y = top + 2 * LINE_H
+    y = top + max(2, len(lines)) * LINE_H
     if price:
-        kit.label(image, (cx, y), money(price), SMALL, SOFT, "mt")
-    elif kind == "tax":
-        tax = {4: 200, 38: 100}.get(pos)
-        kit.label(image, (cx, y), f"${tax}" if tax else "", SMALL, SOFT, "mt")
-    elif kind in ("chance", "tipjar"):
+        kit.label(image, (cx, y), money(words, price), SMALL, SOFT, "mt")
+    elif kind == data.TAX and space.get("tax"):
+        kit.label(image, (cx, y), money(words, space["tax"]), SMALL, SOFT, "mt")
+    elif kind in (data.CHANCE, data.TIPJAR) and len(lines) <= 2:
         kit.label(image, (cx, y + 2), "?", BIG, SOFT, "mt")
 
 
-def _draw_corner(image: Image.Image, draw: ImageDraw.ImageDraw, pos: int) -> None:
+def _draw_corner(
+    image: Image.Image, draw: ImageDraw.ImageDraw, words: kit.Words, space: Mapping[str, Any]
+) -> None:
+    """A corner's name in larger type; GO adds its salary ("+$200")."""
+    pos = int(space["pos"])
     x0, y0, x1, _y1 = cell_box(pos)
-    lines = CORNERS[pos]
+    lines = name_lines(words, space)
+    if space.get("kind") == data.GO:
+        lines += ("+" + money(words, data.GO_SALARY),)
     size = BIG if pos == 0 else BODY
     for i, line in enumerate(lines):
-        kit.label(image, ((x0 + x1) / 2, y0 + 4 + i * (size + 1)), line, size, INK, "mt")
+        text = kit.fit(line, size, x1 - x0 - 4)
+        kit.label(image, ((x0 + x1) / 2, y0 + 4 + i * (size + 1)), text, size, INK, "mt")
     if pos == 10:
         lx0, ly0, lx1, _ly1 = lane_box(10)
         draw.rectangle((lx0 + 26, ly0, lx1, ly0 + TOKEN + 4), fill=POOL_WATER, outline=LINE)
 
 
-def _legend(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-    x0, _y0, x1, y1 = CENTRE
-    y = y1 - 2 * (LINE_H + 4)
+LEGEND = ("owner", "houses", "hotel", "mortgaged", "last", "turn", "getout")
+"""The legend's samples, in reading order: each is drawn, then its words
+(``monopoly.image.legend.<key>``); they flow left to right and wrap, so longer words (French)
+take a third line rather than run into each other."""
+LEGEND_GAP = 14
+"""Space between one legend entry's words and the next entry's sample."""
+
+
+def _legend_sample(
+    image: Image.Image, draw: ImageDraw.ImageDraw, words: kit.Words, key: str, x: int, y: int
+) -> int:
+    """Draw one legend sample at (x, y); returns its width."""
+    if key == "owner":
+        draw.ellipse((x, y, x + CHIP, y + CHIP), fill=seat_colour(0))
+        kit.label(
+            image, (x + CHIP / 2, y + CHIP / 2), seat_letter(0), SMALL, kit.text_colour(seat_colour(0)), "mm"
+        )
+    elif key == "houses":
+        _badge(image, draw, (x, y, x + CHIP, y + CHIP), 3)
+    elif key == "hotel":
+        _badge(image, draw, (x, y, x + CHIP, y + CHIP), data.HOTEL)
+    elif key == "mortgaged":
+        _mortgage_badge(image, draw, (x, y, x + CHIP, y + CHIP))
+    elif key == "last":
+        draw.rectangle((x, y, x + CHIP, y + CHIP), outline=LAST, width=3)
+    elif key == "turn":
+        draw.ellipse((x, y, x + CHIP, y + CHIP), outline=TURN, width=4)
+    else:
+        _card(image, draw, x, y, words, data.CHANCE)
+        return CARD_W
+    return CHIP
+
+
+def legend_rows(words: kit.Words) -> list[list[tuple[str, str]]]:
+    """The legend's entries ``(key, words)`` by row, wrapped to the centre's width."""
+    x0, _y0, x1, _y1 = CENTRE
+    face = kit.font(SMALL)
+    rows: list[list[tuple[str, str]]] = [[]]
     x = x0
-    draw.ellipse((x, y, x + CHIP, y + CHIP), fill=seat_colour(0))
-    kit.label(image, (x + CHIP / 2, y + CHIP / 2), "A", SMALL, kit.text_colour(seat_colour(0)), "mm")
-    kit.label(image, (x + CHIP + 4, y + CHIP / 2), "owner/token", SMALL, SOFT, "lm")
-    x += 130
-    _badge(image, draw, (x, y, x + CHIP, y + CHIP), 3)
-    kit.label(image, (x + CHIP + 4, y + CHIP / 2), "houses", SMALL, SOFT, "lm")
-    x += 80
-    _badge(image, draw, (x, y, x + CHIP, y + CHIP), 5)
-    kit.label(image, (x + CHIP + 4, y + CHIP / 2), "hotel", SMALL, SOFT, "lm")
-    x += 70
-    _mortgage_badge(image, draw, (x, y, x + CHIP, y + CHIP))
-    kit.label(image, (x + CHIP + 4, y + CHIP / 2), "mortgaged", SMALL, SOFT, "lm")
-    y += LINE_H + 6
-    draw.rectangle((x0, y, x0 + CHIP, y + CHIP), outline=LAST, width=3)
-    kit.label(image, (x0 + CHIP + 4, y + CHIP / 2), "last move", SMALL, SOFT, "lm")
-    draw.ellipse((x0 + 110, y, x0 + 110 + CHIP, y + CHIP), outline=TURN, width=4)
-    kit.label(image, (x0 + 114 + CHIP, y + CHIP / 2), "to play", SMALL, SOFT, "lm")
-    _card(image, draw, x0 + 200, y, "Ch")
-    kit.label(
-        image, (x0 + 232, y + CHIP / 2), kit.fit("get-out card", SMALL, x1 - x0 - 232), SMALL, SOFT, "lm"
-    )
+    for key in LEGEND:
+        text = words(f"monopoly.image.legend.{key}")
+        width = (CARD_W if key == "getout" else CHIP) + 4 + int(face.getlength(text))
+        if rows[-1] and x + width > x1:
+            rows.append([])
+            x = x0
+        rows[-1].append((key, text))
+        x += width + LEGEND_GAP
+    return rows
 
 
-def _board_spaces() -> tuple[tuple[int, str, str, str, int], ...]:
-    """The fixed facts of each space: public data, the same in every view's ``spaces``."""
-    return tuple((pos, s.name, s.kind, s.group, s.price) for pos, s in enumerate(data.BOARD))
+LEGEND_PITCH = LINE_H + 6
+"""From one legend row to the next."""
+
+
+def legend_top(words: kit.Words) -> int:
+    """Where the legend starts: its rows stand on the bottom of the centre."""
+    return CENTRE[3] - LINE_H - 2 - (len(legend_rows(words)) - 1) * LEGEND_PITCH - 4
+
+
+def _legend(image: Image.Image, draw: ImageDraw.ImageDraw, words: kit.Words) -> None:
+    x0, _y0, x1, _y1 = CENTRE
+    y = legend_top(words)
+    for row in legend_rows(words):
+        x = x0
+        for key, text in row:
+            x += _legend_sample(image, draw, words, key, x, y) + 4
+            kit.label(image, (x, y + CHIP / 2), kit.fit(text, SMALL, x1 - x), SMALL, SOFT, "lm")
+            x += int(kit.font(SMALL).getlength(text)) + LEGEND_GAP
+        y += LEGEND_PITCH
 
 
 def _build_board(words: kit.Words) -> Image.Image:
@@ -410,9 +491,9 @@ def _build_board(words: kit.Words) -> Image.Image:
     draw = ImageDraw.Draw(image)
     draw.rectangle((C, C, W - C - 1, H - C - 1), fill=BOARD_BG)
     draw.rounded_rectangle(CENTRE, radius=8, fill=CENTRE_BG, outline=SOFT, width=1)
-    for pos, name, kind, group, price in _board_spaces():
-        _draw_cell(image, draw, {"pos": pos, "name": name, "kind": kind, "group": group, "price": price})
-    _legend(image, draw)
+    for pos in range(data.SPACES):
+        _draw_cell(image, draw, words, board_space(pos))
+    _legend(image, draw, words)
     return image
 
 
@@ -455,9 +536,15 @@ def _mortgage_badge(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> 
     kit.label(image, ((x0 + x1) / 2, (y0 + y1) / 2), "M", SMALL, INK, "mm")
 
 
-def _card(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, code: str) -> None:
-    """A get-out card: a small white card with its deck's code (``Ch`` Chance, ``TJ`` Tip Jar)."""
-    draw.rounded_rectangle((x, y - 1, x + 27, y + CHIP), radius=3, fill=WHITE, outline=LINE, width=1)
+CARD_W = 27
+"""A get-out card's width: wide enough for its deck's two-letter code."""
+
+
+def _card(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, words: kit.Words, deck: str) -> None:
+    """A get-out card: a small white card with its deck's code (``monopoly.image.deck_code``:
+    ``Ch`` Chance, ``TJ`` Tip Jar; in French ``CC``, the Caisse de communauté)."""
+    draw.rounded_rectangle((x, y - 1, x + CARD_W, y + CHIP), radius=3, fill=WHITE, outline=LINE, width=1)
+    code = words(f"monopoly.image.deck_code.{deck}")
     kit.label(image, (x + 14, y + CHIP / 2), code, SMALL, INK, "mm")
 
 
@@ -491,38 +578,54 @@ def last_move(view: View) -> dict[str, Any] | None:
     return None
 
 
-VERBS = {
-    "rolled": "rolled {total}, to",
-    "moved": "moved to",
-    "bought": "bought",
-    "auction_won": "won at auction",
-    "built": "built on",
-    "sold_building": "sold a building on",
-    "mortgaged": "mortgaged",
-    "repaid": "repaid",
-    "rent_due": "paid rent on",
-    "tax": "paid tax at",
-    "sent_to_pool": "went to the",
-}
+LAST_KINDS = frozenset(
+    {
+        "rolled",
+        "moved",
+        "bought",
+        "auction_started",
+        "auction_won",
+        "auction_unsold",
+        "rent_due",
+        "rent_claimable",
+        "rent_collected",
+        "rent_forfeited",
+        "tax",
+        "built",
+        "sold_building",
+        "mortgaged",
+        "repaid",
+        "interest",
+        "shortage",
+        "claimed",
+    }
+)
+"""Moves the board words (``monopoly.image.last.<kind>``): every public event that names a space
+(``rules.monopoly.engine._remember_last``), and the roll the view's dice pin down; any other
+kind reads as ``monopoly.image.last.other`` (the space alone)."""
 
 
-def last_move_text(view: View, names: Sequence[str]) -> tuple[str, str]:
+def last_move_text(view: View, names: Sequence[str], words: kit.Words) -> tuple[str, str]:
     """The last move in words, as (heading, what): ("Last move: Ann", "bought Lake Tahoe").
 
     A move derived from the dice (the view has no ``last`` entry) is headed "Last roll", since
-    bids or deals may have come after it.  ("", "") when nothing is known.
+    bids or deals may have come after it; a move by nobody (an auction the bank opens) is headed
+    "Last move" alone.  ("", "") when nothing is known.
     """
     last = last_move(view)
     if last is None:
         return "", ""
     seat = last["seat"]
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "the bank"
+    kind = last["kind"] if last["kind"] in LAST_KINDS else "other"
     dice = view.get("dice") or []
-    verb = VERBS.get(last["kind"], last["kind"].replace("_", " ")).format(total=sum(dice))
+    total = sum(int(d) for d in dice)
     space = last["space"]
-    where = _space_name(view, space) if space is not None else ""
-    heading = "Last move" if isinstance(view.get("last"), Mapping) else "Last roll"
-    return f"{heading}: {who}", " ".join(part for part in (verb, where) if part)
+    where = _space_name(view, space, words) if space is not None else ""
+    what = words(f"monopoly.image.last.{kind}", space=where, total=words.number(total))
+    heading = "move" if isinstance(view.get("last"), Mapping) else "roll"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return words(f"monopoly.image.last_{heading}", player=names[seat]), what
+    return words(f"monopoly.image.last_{heading}_nobody"), what
 
 
 # --- the changing parts -----------------------------------------------------------------------
@@ -609,70 +712,130 @@ def _die(draw: ImageDraw.ImageDraw, x: int, y: int, value: int, size: int = 38) 
         draw.ellipse((cx - 3.5, cy - 3.5, cx + 3.5, cy + 3.5), fill=INK)
 
 
-def _name(names: Sequence[str], seat: object) -> str:
+def _name(names: Sequence[str], seat: object, words: kit.Words) -> str:
+    """A player by name and seat letter, "Ann (A)": the letter is what their chips carry."""
     if isinstance(seat, int) and 0 <= seat < len(names):
         return f"{names[seat]} ({seat_letter(seat)})"
-    return "the bank"
+    return words("monopoly.bank")
 
 
-def _space_name(view: View, pos: object) -> str:
+def _space_name(view: View, pos: object, words: kit.Words) -> str:
     spaces = view.get("spaces") or []
-    if isinstance(pos, int) and 0 <= pos < len(spaces):
-        return str(spaces[pos]["name"])
+    if isinstance(pos, int) and not isinstance(pos, bool) and 0 <= pos < len(spaces):
+        return space_name(words, spaces[pos])
     return "?"
 
 
-def headline(view: View, names: Sequence[str]) -> str:
+def _lot(view: View, auction: Mapping[str, Any], words: kit.Words) -> str:
+    """What an auction sells: the property, or a house or hotel of a building shortage."""
+    item = auction.get("item")
+    if item == "property":
+        return _space_name(view, auction.get("space"), words)
+    return words(f"monopoly.lot.{item}") if item in ("house", "hotel") else "?"
+
+
+def _letters(seats: object, words: kit.Words, names: Sequence[str]) -> str:
+    """Seats by letter ("A, C"), the players' list beside them giving each letter its name; the
+    bank (``-1``, or nobody) in words."""
+    found = (
+        [seat_letter(s) for s in seats if isinstance(s, int) and 0 <= s < len(names)]
+        if isinstance(seats, list | tuple)
+        else []
+    )
+    return ", ".join(found) if found else words("monopoly.bank")
+
+
+def headline(view: View, names: Sequence[str], words: kit.Words) -> str:
     """Whose turn it is, or who is rolling for the start, or who won."""
     result = view.get("result")
     if view.get("phase") == "over" and isinstance(result, Mapping):
         winners = [names[s] for s in result.get("winners") or [] if 0 <= s < len(names)]
-        return "Game over. " + ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
+        return words.count("monopoly.image.game_over", len(winners), players=", ".join(winners))
     if view.get("phase") == "opening":
-        return "Roll for the start"
-    return f"{_name(names, view.get('turn'))} to play"
+        return words("monopoly.image.opening")
+    return words("monopoly.image.to_play", player=_name(names, view.get("turn"), words))
 
 
-def status_lines(view: View, names: Sequence[str]) -> list[str]:
-    """What the table waits for, most urgent first (the same order as the engine's overlays)."""
+def status_lines(view: View, names: Sequence[str], words: kit.Words) -> list[str]:
+    """What the table waits for, most urgent first (the same order as the engine's overlays).
+
+    Seats are written by letter: the players' list beside the lines gives each letter its name."""
 
     def who(seat: object) -> str:
-        """Seats by letter: the players' list beside it gives each letter its name."""
-        return seat_letter(seat) if isinstance(seat, int) and 0 <= seat < len(names) else "the bank"
+        return _letters([seat], words, names)
 
     lines: list[str] = []
     a = view.get("auction")
     if isinstance(a, Mapping):
-        item = _space_name(view, a.get("space")) if a.get("item") == "property" else str(a.get("item"))
-        high = (
-            f"{money(a.get('high'))} by {who(a.get('high_bidder'))}"
-            if a.get("high_bidder") is not None
-            else "no bid yet"
-        )
-        lines.append(f"Auction: {item}, {high}; {who(a.get('turn'))} to bid")
+        lot = _lot(view, a, words)
+        if a.get("high_bidder") is not None:
+            lines.append(
+                words(
+                    "monopoly.image.auction",
+                    lot=lot,
+                    amount=money(words, a.get("high")),
+                    high=who(a.get("high_bidder")),
+                    bidder=who(a.get("turn")),
+                )
+            )
+        else:
+            lines.append(words("monopoly.image.auction_open", lot=lot, bidder=who(a.get("turn"))))
     sh = view.get("shortage")
-    if isinstance(sh, Mapping):
-        asked = ", ".join(who(s) for s in sh.get("asked") or [])
-        lines.append(f"Last {sh.get('supply')} {sh.get('item')}(s): asking {asked}")
+    if isinstance(sh, Mapping) and sh.get("item") in ("house", "hotel"):
+        supply = int(sh.get("supply") or 0)
+        asked = _letters(sh.get("asked") or [], words, names)
+        lines.append(words.count(f"monopoly.image.shortage_{sh['item']}", supply, seats=asked))
     for d in view.get("debts") or []:
-        to = [who(s) for s in d.get("to_seats") or []] or ["the bank"]
+        reason = d.get("reason")
         lines.append(
-            f"{who(d.get('debtor'))} owes {money(d.get('total'))} to {', '.join(to)} ({d.get('reason')})"
+            words(
+                "monopoly.image.debt",
+                debtor=who(d.get("debtor")),
+                amount=money(words, d.get("total")),
+                creditors=_letters(d.get("to_seats") or [], words, names),
+                why=words(f"monopoly.reason.{reason}") if isinstance(reason, str) else "?",
+            )
         )
     for f in view.get("fees") or []:
         lines.append(
-            f"{who(f.get('seat'))}: keep or lift the mortgage on {_space_name(view, f.get('space'))}"
+            words(
+                "monopoly.image.fee", seat=who(f.get("seat")), space=_space_name(view, f.get("space"), words)
+            )
         )
     for c in view.get("claims") or []:
-        lines.append(f"{who(c.get('owner'))} may collect {money(c.get('amount'))} from {who(c.get('payer'))}")
+        lines.append(
+            words(
+                "monopoly.image.claim",
+                owner=who(c.get("owner")),
+                amount=money(words, c.get("amount")),
+                payer=who(c.get("payer")),
+            )
+        )
     for o in view.get("offers") or []:
-        lines.append(f"Offer {o.get('offer')}: {who(o.get('from_seat'))} to {who(o.get('to_seat'))}")
+        lines.append(
+            words(
+                "monopoly.image.offer",
+                offer=words.number(int(o.get("offer") or 0)),
+                proposer=who(o.get("from_seat")),
+                recipient=who(o.get("to_seat")),
+            )
+        )
     opening = view.get("opening") or {}
     if view.get("phase") == "opening":
-        rolls = ", ".join(f"{seat_letter(s)} {t}" for s, t in opening.get("rolls") or [])
-        rolling = ", ".join(seat_letter(s) for s in opening.get("rolling") or [])
-        lines.append(f"Rolled: {rolls or 'none yet'}; to roll: {rolling}")
+        rolls = ", ".join(f"{seat_letter(s)} {words.number(t)}" for s, t in opening.get("rolls") or [])
+        rolling = _letters(opening.get("rolling") or [], words, names)
+        if rolls:
+            lines.append(words("monopoly.image.rolls", rolls=rolls, seats=rolling))
+        else:
+            lines.append(words("monopoly.image.no_rolls", seats=rolling))
     return lines
+
+
+def _rank(words: kit.Words, rank: object) -> str:
+    """A final rank as the language writes it ("#1"; "1er", "2e")."""
+    if not isinstance(rank, int) or isinstance(rank, bool):
+        return ""
+    return words("monopoly.image.rank_first") if rank == 1 else words("monopoly.image.rank", rank=rank)
 
 
 def group_holdings(view: View, seat: int) -> list[tuple[str, int, int]]:
@@ -690,7 +853,12 @@ def group_holdings(view: View, seat: int) -> list[tuple[str, int, int]]:
 
 
 def _players(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: View, names: Sequence[str], top: int
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    names: Sequence[str],
+    words: kit.Words,
+    top: int,
 ) -> int:
     x0, _y0, x1, _y1 = CENTRE
     x0 += 6
@@ -707,29 +875,30 @@ def _players(
         _chip(image, draw, (x0 + 2, y, x0 + 2 + CHIP, y + CHIP), seat, round_=True)
         right = x1
         if not alive:
-            status = "bankrupt"
+            status = words("monopoly.score.bankrupt")
             kit.label(image, (right, y + CHIP / 2), status, SMALL, SOFT, "rm")
             right -= int(kit.font(SMALL).getlength(status)) + 8
         else:
-            cash = money(s.get("cash"))
+            cash = money(words, s.get("cash"))
             kit.label(image, (right, y + CHIP / 2), cash, BODY, INK, "rm")
             right -= int(kit.font(BODY).getlength(cash)) + 8
             for deck in reversed(s.get("getout") or []):
-                _card(image, draw, right - 27, y, "Ch" if deck == "chance" else "TJ")
-                right -= 31
+                _card(image, draw, right - CARD_W, y, words, str(deck))
+                right -= CARD_W + 4
             pool = s.get("pool")
             if isinstance(pool, int):
-                tag = f"Pool {pool}/3"
+                tag = words("monopoly.image.pool", tries=pool, of=data.POOL_TRIES)
                 kit.label(image, (right, y + CHIP / 2), tag, SMALL, INK, "rm")
                 right -= int(kit.font(SMALL).getlength(tag)) + 8
             if result is not None:
                 ranks = result.get("ranks") or []
                 if seat < len(ranks):
-                    rank = f"#{int(ranks[seat])}" if isinstance(ranks[seat], int) else ""
+                    rank = _rank(words, ranks[seat])
                     kit.label(image, (right, y + CHIP / 2), rank, SMALL, INK, "rm")
                     right -= int(kit.font(SMALL).getlength(rank)) + 8
         name_x = x0 + CHIP + 8
-        shown = kit.fit(names[seat] if seat < len(names) else f"Player {seat + 1}", BODY, right - name_x)
+        name = names[seat] if seat < len(names) else words("host.image.seat", number=seat + 1)
+        shown = kit.fit(name, BODY, right - name_x)
         kit.label(image, (name_x, y + CHIP / 2), shown, BODY, INK if alive else OUT, "lm")
         # Line 2: properties by group, as coded chips ("Or2/3"); a full set gets a thick frame.
         y2 = y + CHIP + 4
@@ -748,18 +917,22 @@ def _players(
             kit.label(image, (x + w / 2, y2 + CHIP / 2), text, SMALL, kit.text_colour(fill), "mm")
             x += w + 3
         if not holdings and alive:
-            kit.label(image, (name_x, y2 + CHIP / 2), "no properties", SMALL, SOFT, "lm")
+            kit.label(
+                image, (name_x, y2 + CHIP / 2), words("monopoly.image.no_properties"), SMALL, SOFT, "lm"
+            )
         y += 2 * CHIP + 12
     return y
 
 
-def _table(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, names: Sequence[str]) -> Box | None:
+def _table(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: View, names: Sequence[str], words: kit.Words
+) -> Box | None:
     """The centre: headline, dice and last move, what we wait for, players, bank.  Returns the dice box."""
     x0, y0, x1, _y1 = CENTRE
     x0 += 6
     x1 -= 6
     y = y0 + 6
-    kit.label(image, (x0, y), kit.fit(headline(view, names), BIG, x1 - x0), BIG, INK, "la")
+    kit.label(image, (x0, y), kit.fit(headline(view, names, words), BIG, x1 - x0), BIG, INK, "la")
     y += BIG + 10
     dice = [int(d) for d in view.get("dice") or []]
     dice_box: Box | None = None
@@ -770,33 +943,42 @@ def _table(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, names: Seq
         _die(draw, x0 + 48, y + 4, dice[1])
         dice_box = (x0, y, x0 + 91, y + 47)
         text_x = x0 + 98
-        total_text = f"{sum(dice)}, doubles" if dice[0] == dice[1] else str(sum(dice))
-    heading, what = last_move_text(view, names)
+        total = words.number(sum(dice))
+        total_text = words("monopoly.image.doubles", total=total) if dice[0] == dice[1] else total
+    heading, what = last_move_text(view, names, words)
     if heading:
         kit.label(image, (text_x, y + 4), kit.fit(heading, SMALL, x1 - text_x), SMALL, LAST, "la")
         kit.label(image, (text_x, y + 26), kit.fit(what, BODY, x1 - text_x), BODY, INK, "la")
     elif dice:
         kit.label(image, (text_x, y + 14), total_text, BODY, INK, "la")
-    else:
-        kit.label(image, (text_x, y + 14), "No roll yet", SMALL, SOFT, "la")
+    elif view.get("phase") != "opening":  # the opening's rolls have their own line below
+        kit.label(image, (text_x, y + 14), words("monopoly.image.no_roll"), SMALL, SOFT, "la")
     y += 52
-    lines = status_lines(view, names)
+    lines = status_lines(view, names, words)
     shown = lines[:4]
     if len(lines) > 4:
-        shown[-1] = f"... and {len(lines) - 3} more"
+        shown[-1] = words.count("monopoly.image.more", len(lines) - 3)
     for line in shown:
         kit.label(image, (x0, y), kit.fit(line, SMALL, x1 - x0), SMALL, INK, "la")
         y += LINE_H + 3
     y += 4
     draw.line((x0, y, x1, y), fill=SOFT)
-    y = _players(image, draw, view, names, y + 6)
+    y = _players(image, draw, view, names, words, y + 6)
     bank = view.get("bank") or {}
     decks = view.get("decks") or {}
-    line = (
-        f"Bank: {bank.get('houses', 0)} houses, {bank.get('hotels', 0)} hotels; "
-        f"cards: Chance {decks.get('chance', 0)}, Tip Jar {decks.get('tipjar', 0)}"
+    supply = words(
+        "monopoly.image.bank",
+        houses=words.count("monopoly.houses", int(bank.get("houses") or 0)),
+        hotels=words.count("monopoly.image.hotels", int(bank.get("hotels") or 0)),
     )
-    kit.label(image, (x0, y), kit.fit(line, SMALL, x1 - x0), SMALL, SOFT, "la")
+    cards = words(
+        "monopoly.image.decks",
+        chance=words.number(int(decks.get(data.CHANCE) or 0)),
+        tipjar=words.number(int(decks.get(data.TIPJAR) or 0)),
+    )
+    for line in (supply, cards):
+        kit.label(image, (x0, y), kit.fit(line, SMALL, x1 - x0), SMALL, SOFT, "la")
+        y += LINE_H + 3
     return dice_box
 
 
@@ -820,7 +1002,7 @@ def draw_board(view: View, names: Sequence[str], words: kit.Words) -> Image.Imag
     if last is not None and last["space"] is not None:
         _frame(draw, highlight_box(last["space"]))
     _tokens(image, draw, view)
-    dice_box = _table(image, draw, view, shown)
+    dice_box = _table(image, draw, view, shown, words)
     if last is not None and last["kind"] == "rolled" and dice_box is not None:
         _frame(draw, dice_box)
     return image
