@@ -179,7 +179,8 @@ class MonopolyPresenter(Presenter):
     # -- events ----------------------------------------------------------------------------------
 
     def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
-        """Seats named (the bank too), spaces by name, dice as "3 + 4", amounts as ``$1,500``."""
+        """Seats named (the bank too), spaces by name, dice as "3 + 4", amounts as ``$1,500``; a
+        refusal's colour ``group`` ("Red [Rd]") and building ``lot`` ("a house") in words."""
         lang = game.row.language
         if key == "to_seats":
             return self.seats_or_bank(game, value)
@@ -204,6 +205,10 @@ class MonopolyPresenter(Presenter):
             return self.t(f"monopoly.{key}.{value}", lang)
         if key == "item" and isinstance(value, str):
             return self.t(f"monopoly.item.{value}", lang)
+        if key == "lot" and isinstance(value, str):
+            return self.lot(game, value, None)
+        if key == "group" and isinstance(value, str):
+            return self.group(game, value)
         return super().event_param(game, key, value)
 
     def event_params(self, game: LiveGame, event: Event) -> dict[str, Any]:

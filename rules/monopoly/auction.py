@@ -12,7 +12,7 @@ from __future__ import annotations
 from rules.core import Event, IllegalAction
 from rules.monopoly import data, holdings
 from rules.monopoly.state import Auction, MonopolyState
-from rules.monopoly.tokens import space_name, space_token
+from rules.monopoly.tokens import space_token
 
 
 def bidders_from(state: MonopolyState, first: int, seats: list[int] | None = None) -> list[int]:
@@ -33,17 +33,18 @@ def min_bid(auction: Auction) -> int:
     return auction.high + 1 if auction.high else data.AUCTION_MIN_BID
 
 
-def bid_problem(state: MonopolyState, seat: int, amount: int) -> str | None:
+def bid_problem(state: MonopolyState, seat: int, amount: int) -> IllegalAction | None:
+    """Why ``seat`` may not bid ``amount`` now, or ``None``."""
     auction = state.auction
     if auction is None:
-        return "No auction is open."
+        return IllegalAction("no_auction")
     if auction.turn != seat:
-        return "It is not your turn to bid."
+        return IllegalAction("not_your_bid")
     low = min_bid(auction)
     if amount < low:
-        return f"Bid at least ${low}."
+        return IllegalAction("bid_too_low", amount=low)
     if amount > state.cash[seat]:
-        return f"You have ${state.cash[seat]}; you cannot bid ${amount}."
+        return IllegalAction("bid_over_cash", cash=state.cash[seat], amount=amount)
     return None
 
 
@@ -61,7 +62,7 @@ def listed_bids(state: MonopolyState, seat: int) -> list[int]:
 def bid(state: MonopolyState, seat: int, amount: int) -> list[Event]:
     problem = bid_problem(state, seat, amount)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     auction = state.auction
     assert auction is not None
     auction.high = amount
@@ -73,9 +74,9 @@ def bid(state: MonopolyState, seat: int, amount: int) -> list[Event]:
 def pass_(state: MonopolyState, seat: int) -> list[Event]:
     auction = state.auction
     if auction is None:
-        raise IllegalAction("No auction is open.")
+        raise IllegalAction("no_auction")
     if auction.turn != seat:
-        raise IllegalAction("It is not your turn to bid.")
+        raise IllegalAction("not_your_bid")
     events = [Event("passed", seat, {})]
     following = _after(auction, seat)
     auction.active.remove(seat)
@@ -123,5 +124,8 @@ def close(state: MonopolyState) -> list[Event]:
     return [Event("auction_won", winner, params)]
 
 
-def describe(auction: Auction) -> str:
-    return space_name(auction.pos) if auction.item == "property" else f"a {auction.item}"
+def must_finish(auction: Auction) -> IllegalAction:
+    """The refusal of anything but a bid or a pass while ``auction`` runs: it names the lot."""
+    if auction.item == "property":
+        return IllegalAction("auction_first", space=auction.pos)
+    return IllegalAction("building_auction_first", lot=auction.item)

@@ -16,21 +16,24 @@ at once or repays the mortgage in full, their choice (``keep.<pos>`` / ``lift.<p
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.core import JSON, Action, Event, IllegalAction
 from rules.monopoly import data, holdings
 from rules.monopoly.state import Fee, MonopolyState, Offer, Terms
-from rules.monopoly.tokens import space_name, space_token
+from rules.monopoly.tokens import space_token
 
-CLOSED_WORDS = {
-    "accepted": "was accepted",
-    "rejected": "was rejected",
-    "countered": "was countered",
-    "withdrawn": "was withdrawn",
-    "changed": "lapsed because a holding named in it changed",
-    "cash_short": "lapsed because its cash could no longer be paid",
-    "bankrupt": "lapsed because a player left the game",
-    "game_over": "lapsed when the game ended",
+CLOSED: dict[str, Callable[[int], IllegalAction]] = {
+    "accepted": lambda n: IllegalAction("offer_accepted", offer=n),
+    "rejected": lambda n: IllegalAction("offer_rejected", offer=n),
+    "countered": lambda n: IllegalAction("offer_countered", offer=n),
+    "withdrawn": lambda n: IllegalAction("offer_withdrawn", offer=n),
+    "changed": lambda n: IllegalAction("offer_lapsed_changed", offer=n),
+    "cash_short": lambda n: IllegalAction("offer_lapsed_cash", offer=n),
+    "bankrupt": lambda n: IllegalAction("offer_lapsed_bankrupt", offer=n),
+    "game_over": lambda n: IllegalAction("offer_lapsed_game_over", offer=n),
 }
+"""Why an answer to a closed offer is refused, by how it closed (``state.closed``): one sentence each."""
 VERBS = {"accept": "accepted", "reject": "rejected", "counter": "countered", "withdraw": "withdrawn"}
 
 
@@ -113,7 +116,7 @@ def _ladder(cash: int) -> list[int]:
 def _draft(state: MonopolyState, seat: int) -> Offer:
     draft = state.drafts[seat]
     if draft is None:
-        raise IllegalAction("Start a deal first: choose whom it is for.")
+        raise IllegalAction("no_draft")
     return draft
 
 
@@ -124,14 +127,14 @@ def draft_step(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     if kind == "deal":
         to = _int_arg(args)
         if to == seat:
-            raise IllegalAction("You cannot make a deal with yourself.")
+            raise IllegalAction("deal_with_self")
         if not 0 <= to < state.players or not state.alive[to]:
-            raise IllegalAction("There is no such player in the game to deal with.")
+            raise IllegalAction("no_such_player")
         state.drafts[seat] = Offer(0, seat, to, Terms(), Terms())
         return [_private(seat, "draft_started", {"to_seat": to})]
     if kind == "drop":
         if action.args:
-            raise IllegalAction("That is not a valid move in Monopoly.")
+            raise IllegalAction("malformed")
         _draft(state, seat)
         state.drafts[seat] = None
         return [_private(seat, "draft_dropped", {})]
@@ -141,14 +144,13 @@ def draft_step(state: MonopolyState, seat: int, action: Action) -> list[Event]:
         side, holder = (draft.give, seat) if kind == "give" else (draft.want, draft.recipient)
         if pos not in side.props:
             if not 0 <= pos < data.SPACES or not data.BOARD[pos].price:
-                raise IllegalAction("Only properties can be traded.")
+                raise IllegalAction("trade_not_property")
             if state.owner[pos] != holder:
-                whose = "You do not own" if holder == seat else "The other player does not own"
-                raise IllegalAction(f"{whose} {space_name(pos)}.")
+                if holder == seat:
+                    raise IllegalAction("not_yours", space=pos)
+                raise IllegalAction("not_theirs", space=pos, to_seat=holder)
             if not tradeable(state, holder, pos):
-                raise IllegalAction(
-                    f"{space_name(pos)} cannot be traded while its colour group has buildings."
-                )
+                raise IllegalAction("trade_built_group", space=pos)
             side.props = sorted([*side.props, pos])
         else:
             side.props = [p for p in side.props if p != pos]
@@ -158,10 +160,11 @@ def draft_step(state: MonopolyState, seat: int, action: Action) -> list[Event]:
         side, holder = (draft.give, seat) if kind == "givec" else (draft.want, draft.recipient)
         if deck not in side.cards:
             if deck not in data.DECKS:
-                raise IllegalAction("There is no such card.")
+                raise IllegalAction("no_such_card")
             if state.getout.get(deck) != holder:
-                whose = "You do not hold" if holder == seat else "The other player does not hold"
-                raise IllegalAction(f"{whose} that get-out card.")
+                if holder == seat:
+                    raise IllegalAction("card_not_held")
+                raise IllegalAction("card_not_theirs", to_seat=holder)
             side.cards = sorted([*side.cards, deck])
         else:
             side.cards = [c for c in side.cards if c != deck]
@@ -170,60 +173,72 @@ def draft_step(state: MonopolyState, seat: int, action: Action) -> list[Event]:
         amount = _int_arg(args)
         payer = seat if kind == "cash" else draft.recipient
         if amount < 0:
-            raise IllegalAction("Cash in a deal cannot be negative.")
+            raise IllegalAction("negative_cash")
         if amount > state.cash[payer]:
-            who = "You have" if payer == seat else "They have"
-            raise IllegalAction(f"{who} only ${state.cash[payer]}, not ${amount}.")
+            if payer == seat:
+                raise IllegalAction("cash_over", cash=state.cash[payer], amount=amount)
+            raise IllegalAction("ask_over", to_seat=payer, cash=state.cash[payer], amount=amount)
         (draft.give if kind == "cash" else draft.want).cash = amount
         return [_draft_event(seat, draft)]
-    raise IllegalAction("That is not a valid move in Monopoly.")
+    raise IllegalAction("malformed")
 
 
 def _int_arg(args: tuple[int | str, ...]) -> int:
     if len(args) != 1 or not isinstance(args[0], int):
-        raise IllegalAction("That is not a valid move in Monopoly.")
+        raise IllegalAction("malformed")
     return args[0]
 
 
 def _word_arg(args: tuple[int | str, ...]) -> str:
     if len(args) != 1 or not isinstance(args[0], str):
-        raise IllegalAction("That is not a valid move in Monopoly.")
+        raise IllegalAction("malformed")
     return args[0]
 
 
-def _terms_problem(state: MonopolyState, terms: Terms, holder: int, mine: bool) -> str | None:
-    who = "You" if mine else "They"
+def _give_problem(state: MonopolyState, terms: Terms, seat: int) -> IllegalAction | None:
+    """What the proposer can no longer give since drafting, or ``None``."""
     for pos in terms.props:
-        if not tradeable(state, holder, pos):
-            return f"{who} can no longer trade {space_name(pos)}; change the deal."
+        if not tradeable(state, seat, pos):
+            return IllegalAction("give_gone", space=pos)
     for deck in terms.cards:
-        if state.getout.get(deck) != holder:
-            return f"{who} no longer hold that get-out card; change the deal."
-    if terms.cash > state.cash[holder]:
-        return f"{who} have only ${state.cash[holder]}, not the ${terms.cash} in the deal."
+        if state.getout.get(deck) != seat:
+            return IllegalAction("give_card_gone")
+    if terms.cash > state.cash[seat]:
+        return IllegalAction("give_cash_short", cash=state.cash[seat], amount=terms.cash)
     return None
 
 
-def send_problem(state: MonopolyState, seat: int) -> str | None:
+def _want_problem(state: MonopolyState, terms: Terms, holder: int) -> IllegalAction | None:
+    """What the recipient can no longer give since the proposer drafted, or ``None``."""
+    for pos in terms.props:
+        if not tradeable(state, holder, pos):
+            return IllegalAction("want_gone", space=pos, to_seat=holder)
+    for deck in terms.cards:
+        if state.getout.get(deck) != holder:
+            return IllegalAction("want_card_gone", to_seat=holder)
+    if terms.cash > state.cash[holder]:
+        return IllegalAction("want_cash_short", to_seat=holder, cash=state.cash[holder], amount=terms.cash)
+    return None
+
+
+def send_problem(state: MonopolyState, seat: int) -> IllegalAction | None:
     draft = state.drafts[seat]
     if draft is None:
-        return "Start a deal first: choose whom it is for."
+        return IllegalAction("no_draft")
     if draft.give.empty() and draft.want.empty():
-        return "Your deal is empty: put something on at least one side."
+        return IllegalAction("empty_deal")
     mine = next((o for o in state.offers if o.proposer == seat), None)
     if mine is not None:
-        return f"Your offer #{mine.number} is still open; withdraw it before sending another."
+        return IllegalAction("offer_open", offer=mine.number)
     if not state.alive[draft.recipient]:
-        return "That player has left the game."
-    return _terms_problem(state, draft.give, seat, True) or _terms_problem(
-        state, draft.want, draft.recipient, False
-    )
+        return IllegalAction("player_gone", to_seat=draft.recipient)
+    return _give_problem(state, draft.give, seat) or _want_problem(state, draft.want, draft.recipient)
 
 
 def send(state: MonopolyState, seat: int) -> list[Event]:
     problem = send_problem(state, seat)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     draft = state.drafts[seat]
     assert draft is not None
     named = [*draft.give.props, *draft.want.props]
@@ -249,29 +264,29 @@ def open_offer(state: MonopolyState, action: Action) -> Offer:
     for offer in state.offers:
         if offer.number == number:
             return offer
-    if number in state.closed:
-        words = CLOSED_WORDS[state.closed[number]]
-        raise IllegalAction(f"Offer #{number} {words}, so it can no longer be {VERBS[action.kind]}.")
-    raise IllegalAction(f"There is no offer #{number}.")
+    closed = CLOSED.get(state.closed.get(number, ""))
+    if closed is not None:
+        raise closed(number)
+    raise IllegalAction("no_offer", offer=number)
 
 
-def answer_problem(state: MonopolyState, seat: int, action: Action) -> str | None:
+def answer_problem(state: MonopolyState, seat: int, action: Action) -> IllegalAction | None:
     try:
         offer = open_offer(state, action)
     except IllegalAction as exc:
-        return str(exc)
+        return exc
     if action.kind == "withdraw":
         if offer.proposer != seat:
-            return f"Only the player who made offer #{offer.number} can withdraw it."
+            return IllegalAction("not_proposer", offer=offer.number)
     elif offer.recipient != seat:
-        return f"Offer #{offer.number} is not addressed to you."
+        return IllegalAction("not_recipient", offer=offer.number)
     return None
 
 
 def answer(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     problem = answer_problem(state, seat, action)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     offer = open_offer(state, action)
     kind = action.kind
     _close(state, offer, VERBS[kind])
@@ -363,14 +378,14 @@ def lapse_all(state: MonopolyState) -> list[Event]:
 # --- mortgaged property received: pay 10% or repay ---------------------------------------------
 
 
-def fee_problem(state: MonopolyState, seat: int, action: Action) -> str | None:
+def fee_problem(state: MonopolyState, seat: int, action: Action) -> IllegalAction | None:
     if len(action.args) != 1 or not isinstance(action.args[0], int):
-        return "That is not a valid move in Monopoly."
+        return IllegalAction("malformed")
     pos = action.args[0]
     if not any(f.seat == seat and f.pos == pos for f in state.fees):
-        return "You owe no mortgage interest on that property."
+        return IllegalAction("no_fee")
     if action.kind == "lift" and state.cash[seat] < data.repay_cost(pos):
-        return f"Repaying the mortgage on {space_name(pos)} costs ${data.repay_cost(pos)}; you have ${state.cash[seat]}."
+        return IllegalAction("repay_short", space=pos, cost=data.repay_cost(pos), cash=state.cash[seat])
     return None
 
 

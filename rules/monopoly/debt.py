@@ -15,7 +15,7 @@ unmortgaged, and get-out cards go to the bottom of their decks.
 
 from __future__ import annotations
 
-from rules.core import Event
+from rules.core import Event, IllegalAction
 from rules.monopoly import data, deals, holdings
 from rules.monopoly.state import BANK, END, OVER, ROLL, Debt, Fee, MonopolyState
 from rules.monopoly.tokens import space_token
@@ -75,16 +75,13 @@ def owed(state: MonopolyState, seat: int) -> int:
     return sum(d.total for d in state.debts if d.debtor == seat)
 
 
-def bankrupt_problem(state: MonopolyState, seat: int) -> str | None:
+def bankrupt_problem(state: MonopolyState, seat: int) -> IllegalAction | None:
     """Bankruptcy is declared only by a debtor who cannot raise the money by selling and mortgaging."""
     debt = next((d for d in state.debts if d.debtor == seat), None)
     if debt is None:
-        return "You owe nothing, so you cannot declare bankruptcy."
+        return IllegalAction("nothing_owed")
     if holdings.raisable(state, seat) >= owed(state, seat):
-        return (
-            f"You can still raise ${holdings.raisable(state, seat)} by selling buildings and "
-            f"mortgaging, enough for the ${owed(state, seat)} you owe."
-        )
+        return IllegalAction("can_raise", amount=holdings.raisable(state, seat), owed=owed(state, seat))
     return None
 
 

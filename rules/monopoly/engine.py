@@ -215,14 +215,14 @@ def legal_actions(state: MonopolyState, seat: int) -> list[Action]:
 def apply(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     """Validate completely, then change the state; ``IllegalAction`` leaves it untouched."""
     if not 0 <= seat < state.players:
-        raise IllegalAction("There is no such seat at this table.")
+        raise IllegalAction("no_such_seat")
     handler = _HANDLERS.get(action.kind)
     if handler is None:
-        raise IllegalAction(arguments.MALFORMED)
+        raise IllegalAction("malformed")
     if state.phase == OVER:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction("game_over")
     if not state.alive[seat]:
-        raise IllegalAction("You are out of the game.")
+        raise IllegalAction("out_of_game")
     _gate(state, seat, action.kind)
     events = handler(state, seat, action) + _after_action(state)
     _remember_last(state, events)
@@ -242,23 +242,21 @@ def _remember_last(state: MonopolyState, events: list[Event]) -> None:
 def _gate(state: MonopolyState, seat: int, kind: str) -> None:
     """Refuse whatever the open overlays close (see the module docstring)."""
     if state.auction is not None and kind not in ("bid", "pass"):
-        raise IllegalAction(f"The auction for {auction.describe(state.auction)} must finish first.")
+        raise auction.must_finish(state.auction)
     if state.auction is None and state.shortage is not None and kind not in ("claim", "noclaim"):
-        raise IllegalAction("A building shortage claim is open; wait until it closes.")
+        raise IllegalAction("shortage_open")
     if state.phase == OPENING and (kind in ANYTIME_KINDS or kind in ANSWER_KINDS):
-        raise IllegalAction("The game starts once everyone has rolled for the first turn.")
+        raise IllegalAction("not_started")
     if kind in TURN_KINDS and state.phase != OPENING:
         if state.debts:
             mine = debt.owed(state, seat)
             if mine:
-                raise IllegalAction(
-                    f"You owe ${mine}: raise it by selling, mortgaging or a deal, or declare bankruptcy."
-                )
-            raise IllegalAction("A debt must be paid before the game goes on.")
+                raise IllegalAction("owe_first", owed=mine)
+            raise IllegalAction("debt_first")
         if state.fees:
-            raise IllegalAction("The interest on a mortgaged property received must be settled first.")
+            raise IllegalAction("fee_first")
     if kind in ("build", "unmort") and state.debts:
-        raise IllegalAction("Nothing can be built or repaid while a debt is unpaid.")
+        raise IllegalAction("debt_blocks_building")
 
 
 def _after_action(state: MonopolyState) -> list[Event]:
@@ -296,14 +294,14 @@ def _build(state: MonopolyState, seat: int, action: Action) -> list[Event]:
 
 
 def _checked(
-    problem: Callable[[MonopolyState, int, int], str | None],
+    problem: Callable[[MonopolyState, int, int], IllegalAction | None],
     do: Callable[[MonopolyState, int, int], Event],
 ) -> Callable[[MonopolyState, int, Action], list[Event]]:
     def handler(state: MonopolyState, seat: int, action: Action) -> list[Event]:
         pos = arguments.int_arg(action)
         why = problem(state, seat, pos)
         if why is not None:
-            raise IllegalAction(why)
+            raise why
         return [do(state, seat, pos)]
 
     return handler

@@ -1,17 +1,17 @@
 """Property facts and any-time holdings rules: sets, rent, building, selling, mortgaging, net worth.
 
-Each ``*_problem`` function returns the sentence that refuses an action, or ``None`` when it is
-legal; ``legal_actions`` and ``apply`` both ask the same function, so a listed action always
+Each ``*_problem`` function returns the refusal of an action (an ``IllegalAction`` naming its
+reason, not yet raised), or ``None`` when it is legal; ``legal_actions`` and ``apply`` both ask the same function, so a listed action always
 applies and a refused one is explained the same way everywhere.  Nothing here changes the
 state except the ``do_*`` functions, which run only after their problem check said ``None``.
 """
 
 from __future__ import annotations
 
-from rules.core import Event
+from rules.core import Event, IllegalAction
 from rules.monopoly import data
 from rules.monopoly.state import MonopolyState
-from rules.monopoly.tokens import space_name, space_token
+from rules.monopoly.tokens import space_token
 
 B = data.BOARD
 
@@ -86,25 +86,26 @@ def build_item(state: MonopolyState, pos: int) -> str:
     return "hotel" if state.level[pos] == data.MAX_HOUSES else "house"
 
 
-def build_rule_problem(state: MonopolyState, seat: int, pos: int, *, cash: bool = True) -> str | None:
+def build_rule_problem(
+    state: MonopolyState, seat: int, pos: int, *, cash: bool = True
+) -> IllegalAction | None:
     """Why ``seat`` may not put the next building on ``pos`` (supply aside), or ``None``."""
     if not 0 <= pos < data.SPACES or B[pos].kind != data.SITE:
-        return "You can only build on sites."
-    name = space_name(pos)
+        return IllegalAction("build_not_site")
     if state.owner[pos] != seat:
-        return f"You do not own {name}."
+        return IllegalAction("not_yours", space=pos)
     if not full_set(state, seat, pos):
-        return f"You need every {B[pos].group} site to build on {name}."
+        return IllegalAction("need_group", space=pos, group=B[pos].group)
     if any(state.mortgaged[p] for p in group_of(pos)):
-        return f"You cannot build on {name} while a site of its group is mortgaged."
+        return IllegalAction("group_mortgaged", space=pos)
     level = state.level[pos]
     if level >= data.HOTEL:
-        return f"{name} already has a hotel."
+        return IllegalAction("has_hotel", space=pos)
     if level > min(group_levels(state, pos)):
-        return f"Build evenly: put a building on the other {B[pos].group} sites before {name}."
+        return IllegalAction("build_evenly", space=pos, group=B[pos].group)
     cost = B[pos].house_cost
     if cash and state.cash[seat] < cost:
-        return f"A building on {name} costs ${cost}; you have ${state.cash[seat]}."
+        return IllegalAction("build_short", space=pos, cost=cost, cash=state.cash[seat])
     return None
 
 
@@ -141,16 +142,15 @@ def do_build(state: MonopolyState, seat: int, pos: int, price: int) -> Event:
     )
 
 
-def sell_problem(state: MonopolyState, seat: int, pos: int) -> str | None:
+def sell_problem(state: MonopolyState, seat: int, pos: int) -> IllegalAction | None:
     if not 0 <= pos < data.SPACES or B[pos].kind != data.SITE:
-        return "Only sites have buildings to sell."
-    name = space_name(pos)
+        return IllegalAction("sell_not_site")
     if state.owner[pos] != seat:
-        return f"You do not own {name}."
+        return IllegalAction("not_yours", space=pos)
     if state.level[pos] == 0:
-        return f"{name} has no buildings to sell."
+        return IllegalAction("no_buildings", space=pos)
     if state.level[pos] < max(group_levels(state, pos)):
-        return f"Sell evenly: sell from the other {B[pos].group} sites before {name}."
+        return IllegalAction("sell_evenly", space=pos, group=B[pos].group)
     return None
 
 
@@ -179,16 +179,15 @@ def do_sell(state: MonopolyState, seat: int, pos: int) -> Event:
     )
 
 
-def mortgage_problem(state: MonopolyState, seat: int, pos: int) -> str | None:
+def mortgage_problem(state: MonopolyState, seat: int, pos: int) -> IllegalAction | None:
     if not 0 <= pos < data.SPACES or not B[pos].price:
-        return "Only properties can be mortgaged."
-    name = space_name(pos)
+        return IllegalAction("mortgage_not_property")
     if state.owner[pos] != seat:
-        return f"You do not own {name}."
+        return IllegalAction("not_yours", space=pos)
     if state.mortgaged[pos]:
-        return f"{name} is already mortgaged."
+        return IllegalAction("already_mortgaged", space=pos)
     if improved(state, pos):
-        return f"Sell every building on the {B[pos].group} sites before mortgaging {name}."
+        return IllegalAction("sell_before_mortgage", space=pos, group=B[pos].group)
     return None
 
 
@@ -199,17 +198,16 @@ def do_mortgage(state: MonopolyState, seat: int, pos: int) -> Event:
     return Event("mortgaged", seat, {"space": pos, "token": space_token(pos), "value": value})
 
 
-def repay_problem(state: MonopolyState, seat: int, pos: int) -> str | None:
+def repay_problem(state: MonopolyState, seat: int, pos: int) -> IllegalAction | None:
     if not 0 <= pos < data.SPACES or not B[pos].price:
-        return "Only properties have mortgages."
-    name = space_name(pos)
+        return IllegalAction("repay_not_property")
     if state.owner[pos] != seat:
-        return f"You do not own {name}."
+        return IllegalAction("not_yours", space=pos)
     if not state.mortgaged[pos]:
-        return f"{name} is not mortgaged."
+        return IllegalAction("not_mortgaged", space=pos)
     cost = data.repay_cost(pos)
     if state.cash[seat] < cost:
-        return f"Repaying the mortgage on {name} costs ${cost}; you have ${state.cash[seat]}."
+        return IllegalAction("repay_short", space=pos, cost=cost, cash=state.cash[seat])
     return None
 
 

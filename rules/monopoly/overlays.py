@@ -7,7 +7,7 @@ a shortage auction that closes places its building, a fee kept is a debt like an
 
 from __future__ import annotations
 
-from rules.core import Action, Event, IllegalAction
+from rules.core import Action, Event
 from rules.monopoly import arguments, auction, data, deals, debt, holdings, shortage
 from rules.monopoly.state import Auction, MonopolyState
 from rules.monopoly.tokens import space_token
@@ -38,7 +38,7 @@ def bankrupt(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     arguments.no_args(action)
     problem = debt.bankrupt_problem(state, seat)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     return debt.go_bankrupt(state, seat)
 
 
@@ -46,7 +46,7 @@ def fee(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     """``keep`` pays the 10% (or owes it), ``lift`` repays the mortgage in full."""
     problem = deals.fee_problem(state, seat, action)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     pos = int(action.args[0])
     pending = next(f for f in state.fees if f.seat == seat and f.pos == pos)
     state.fees.remove(pending)

@@ -52,7 +52,7 @@ def collect(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     pos = arguments.int_arg(action)
     claim = next((c for c in state.claims if c.owner == seat and c.pos == pos), None)
     if claim is None:
-        raise IllegalAction("There is no rent to collect for that property now.")
+        raise IllegalAction("no_rent_claim")
     state.claims.remove(claim)
     events = [Event("rent_collected", claim.payer, claim_params(claim))]
     return events + debt.charge(state, claim.payer, [seat], claim.amount, "rent")

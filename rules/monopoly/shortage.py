@@ -16,16 +16,15 @@ from __future__ import annotations
 from rules.core import Action, Event, IllegalAction
 from rules.monopoly import auction, holdings
 from rules.monopoly.state import MonopolyState, Shortage
-from rules.monopoly.tokens import space_name
 
 
-def build_problem(state: MonopolyState, seat: int, pos: int) -> str | None:
+def build_problem(state: MonopolyState, seat: int, pos: int) -> IllegalAction | None:
     problem = holdings.build_rule_problem(state, seat, pos)
     if problem is not None:
         return problem
     item = holdings.build_item(state, pos)
     if holdings.supply(state, item) == 0:
-        return f"The bank has no {item}s left; wait until someone sells one back."
+        return IllegalAction("no_hotels_left") if item == "hotel" else IllegalAction("no_houses_left")
     return None
 
 
@@ -38,7 +37,7 @@ def request(state: MonopolyState, seat: int, pos: int) -> list[Event]:
     """``build.<pos>``: build at once, or open a claim window when buildings are short."""
     problem = build_problem(state, seat, pos)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     item = holdings.build_item(state, pos)
     stock = holdings.supply(state, item)
     wanting = eligible(state, item, seat)
@@ -70,23 +69,25 @@ def claim_actions(state: MonopolyState, seat: int) -> list[Action]:
 def answer(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     shortage = state.shortage
     if shortage is None:
-        raise IllegalAction("No building shortage claim is open.")
+        raise IllegalAction("no_shortage")
     if seat not in shortage.asked:
-        raise IllegalAction("You are not asked to claim a building now.")
+        raise IllegalAction("not_asked")
     if action.kind == "claim":
         if len(action.args) != 1 or not isinstance(action.args[0], int):
-            raise IllegalAction("That is not a valid move in Monopoly.")
+            raise IllegalAction("malformed")
         pos = action.args[0]
         if pos not in holdings.could_build(state, seat, shortage.item):
-            problem = holdings.build_rule_problem(state, seat, pos) or (
-                f"{space_name(pos)} would not take a {shortage.item} next."
-            )
-            raise IllegalAction(problem)
+            problem = holdings.build_rule_problem(state, seat, pos)
+            if problem is not None:
+                raise problem
+            if shortage.item == "hotel":
+                raise IllegalAction("claim_not_hotel", space=pos)
+            raise IllegalAction("claim_not_house", space=pos)
         shortage.claims.append([seat, pos])
         events = [Event("claimed", seat, {"item": shortage.item, "space": pos})]
     else:
         if action.args:
-            raise IllegalAction("That is not a valid move in Monopoly.")
+            raise IllegalAction("malformed")
         events = [Event("declined_claim", seat, {"item": shortage.item})]
     shortage.asked.remove(seat)
     if not shortage.asked:

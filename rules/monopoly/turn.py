@@ -12,7 +12,7 @@ from collections.abc import Callable
 from rules.core import Action, Event, IllegalAction
 from rules.monopoly import arguments, auction, cards, data, deals, debt, holdings, rent
 from rules.monopoly.state import BUY, END, OPENING, OVER, ROLL, MonopolyState
-from rules.monopoly.tokens import space_name, space_token
+from rules.monopoly.tokens import space_token
 
 B = data.BOARD
 
@@ -49,15 +49,15 @@ def roll(state: MonopolyState, seat: int, action: Action, dice: Dice) -> list[Ev
     arguments.no_args(action)
     if state.phase == OPENING:
         if seat not in state.rolling:
-            raise IllegalAction("You have already rolled for the start.")
+            raise IllegalAction("already_rolled_start")
         return _opening_roll(state, seat, dice)
     _own_turn(state, seat)
     if state.phase == BUY:
-        raise IllegalAction(f"Buy {space_name(state.position[seat])} or decline it first.")
+        raise IllegalAction("buy_or_decline", space=state.position[seat])
     if state.phase == END:
-        raise IllegalAction("Your move is done; press End turn.")
+        raise IllegalAction("move_done")
     if state.pending_move is not None:
-        raise IllegalAction("Your move out of the Pool Party is still to come.")
+        raise IllegalAction("pool_move_pending")
     rolled = dice(state)
     total, doubles = sum(rolled), rolled[0] == rolled[1]
     events = rent.forfeit(state, seat)
@@ -75,7 +75,7 @@ def roll(state: MonopolyState, seat: int, action: Action, dice: Dice) -> list[Ev
 
 def _own_turn(state: MonopolyState, seat: int) -> None:
     if seat != state.turn:
-        raise IllegalAction("It is not your turn.")
+        raise IllegalAction("not_your_turn")
 
 
 def _opening_roll(state: MonopolyState, seat: int, dice: Dice) -> list[Event]:
@@ -126,7 +126,7 @@ def fine(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     arguments.no_args(action)
     _pool_turn_start(state, seat)
     if state.cash[seat] < data.POOL_FINE:
-        raise IllegalAction(f"Leaving the Pool Party costs ${data.POOL_FINE}; you have ${state.cash[seat]}.")
+        raise IllegalAction("fine_short", amount=data.POOL_FINE, cash=state.cash[seat])
     holdings.to_bank(state, seat, data.POOL_FINE)
     state.pool[seat] = None
     return [
@@ -138,18 +138,18 @@ def fine(state: MonopolyState, seat: int, action: Action) -> list[Event]:
 def _pool_turn_start(state: MonopolyState, seat: int) -> None:
     _own_turn(state, seat)
     if state.pool[seat] is None:
-        raise IllegalAction("You are not at the Pool Party.")
+        raise IllegalAction("not_in_pool")
     if state.phase != ROLL:
-        raise IllegalAction("You can only leave the Pool Party this way before rolling.")
+        raise IllegalAction("pool_before_roll")
 
 
 def use_card(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     if len(action.args) != 1 or action.args[0] not in data.DECKS:
-        raise IllegalAction(arguments.MALFORMED)
+        raise IllegalAction("malformed")
     deck = str(action.args[0])
     _pool_turn_start(state, seat)
     if state.getout[deck] != seat:
-        raise IllegalAction("You do not hold that get-out card.")
+        raise IllegalAction("card_not_held")
     state.getout[deck] = None
     state.decks[deck].append(data.GETOUT_CARD[deck])
     state.pool[seat] = None
@@ -174,7 +174,7 @@ def buy(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     pos = _buying(state, seat)
     price = B[pos].price
     if state.cash[seat] < price:
-        raise IllegalAction(f"{space_name(pos)} costs ${price}; you have ${state.cash[seat]}.")
+        raise IllegalAction("buy_short", space=pos, price=price, cash=state.cash[seat])
     holdings.to_bank(state, seat, price)
     state.owner[pos] = seat
     state.phase = ROLL if state.again else END
@@ -184,7 +184,7 @@ def buy(state: MonopolyState, seat: int, action: Action) -> list[Event]:
 def _buying(state: MonopolyState, seat: int) -> int:
     _own_turn(state, seat)
     if state.phase != BUY:
-        raise IllegalAction("There is no property to buy now.")
+        raise IllegalAction("nothing_to_buy")
     return state.position[seat]
 
 
@@ -200,9 +200,9 @@ def end(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     arguments.no_args(action)
     _own_turn(state, seat)
     if state.phase == ROLL:
-        raise IllegalAction("Roll first: you rolled doubles." if state.again else "Roll first.")
+        raise IllegalAction("roll_again_first") if state.again else IllegalAction("roll_first")
     if state.phase == BUY:
-        raise IllegalAction(f"Buy {space_name(state.position[seat])} or decline it first.")
+        raise IllegalAction("buy_or_decline", space=state.position[seat])
     state.turns_taken[seat] += 1
     alive = [s for s in range(state.players) if state.alive[s]]
     done = min(state.turns_taken[s] for s in alive)

@@ -15,6 +15,7 @@ and labels stay within Discord's limits.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,9 +27,10 @@ from bot.i18n import Catalog
 from bot.registry import GameEntry
 from bot.ui.presenter import Button, Control, Panel, Select
 from cogs.monopoly import MonopolyPresenter
-from rules.core import Action, Event
-from rules.monopoly import RULES, MonopolyRules, MonopolyState, turn
+from rules.core import Action, Event, IllegalAction
+from rules.monopoly import RULES, MonopolyRules, MonopolyState, data, turn
 from rules.monopoly.state import ROLL, Debt
+from rules.monopoly.tokens import SPACE_TOKENS
 from tests.helpers import (
     TINY_PNG,
     ArrangedSetup,
@@ -43,6 +45,7 @@ from tests.helpers import (
     select_id,
 )
 from tests.host.discord_kit import labels, make_bot, open_table
+from tests.host.test_refusal_keys import raised
 
 CATCH = "Catch me up"
 PROPS = "My properties"
@@ -470,3 +473,155 @@ def test_a_debt_to_the_bank_is_named_on_the_table() -> None:
     state.debts[0] = Debt(0, [], 300, "tax")
     game = fake_game(state, 2)
     assert "p0 owes $300 to the bank and must raise it." in presenter.status(game, presenter.public(game))
+
+
+# --- refusals in the table's language ---------------------------------------------------------------
+
+PROBES = (
+    "roll",
+    "buy",
+    "decline",
+    "end",
+    "fine",
+    "card.chance",
+    "card.tipjar",
+    "bid.1",
+    "bid.5000",
+    "pass",
+    "claim.1",
+    "noclaim",
+    "bankrupt",
+    "keep.5",
+    "lift.5",
+    "rent.24",
+    "send",
+    "drop",
+    *(
+        f"{kind}.{pos}"
+        for kind in ("build", "sell", "mort", "unmort", "give", "want")
+        for pos in (0, 1, 5, 12, 37)
+    ),
+    "deal.0",
+    "deal.1",
+    "deal.9",
+    "givec.chance",
+    "wantc.tipjar",
+    "cash.99999",
+    "ask.99999",
+    "cash.-1",
+    "accept.1",
+    "reject.2",
+    "counter.1",
+    "withdraw.1",
+    "accept.99",
+    "fly",
+    "roll.3",
+)
+"""Moves tried by every seat at every step of random games: most are refused, for many reasons."""
+
+
+def refusals_met() -> dict[str, IllegalAction]:
+    """One refusal per reason, met by trying :data:`PROBES` over seeded random games."""
+    met: dict[str, IllegalAction] = {}
+    for seed in range(4):
+        players = 3 + seed % 2
+        rng = random.Random(seed)
+        state = RULES.setup(players, {"turns": "8", "rent": "ask" if seed % 2 else "auto"}, seed)
+        for _step in range(600):
+            if RULES.outcome(state) is not None:
+                break
+            for seat in range(players):
+                for text in PROBES:
+                    action = Action.decode(text) if text != "cash.-1" else Action("cash", (-1,))
+                    try:
+                        RULES.apply(state, seat, action)  # a probe that is legal is simply played
+                    except IllegalAction as exc:
+                        met.setdefault(exc.key, exc)
+            waiting = sorted(RULES.waiting_for(state))
+            if not waiting:  # a probe ended the game (a bankruptcy)
+                break
+            seat = rng.choice(waiting)
+            RULES.apply(state, seat, rng.choice(RULES.legal_actions(state, seat)))
+    return met
+
+
+def test_every_refusal_reads_whole_in_english_and_french() -> None:
+    """Each reason met in play is a sentence in both languages: no blank left, no token shown raw,
+    never the host's bare "not allowed" (which would mean the catalog lacks the key)."""
+    catalog = Catalog.load()
+    presenter = MonopolyPresenter(catalog)
+    met = refusals_met()
+    assert len(met) >= 35, sorted(met)
+    game = fake_game(RULES.setup(4, {}, 1), 4)
+    for language in ("en", "fr"):
+        game.row.language = language
+        fallback = catalog.text("host.refuse.illegal", language)
+        for key, exc in met.items():
+            text = presenter.illegal(game, exc, language)
+            assert text != fallback and "{" not in text and "monopoly." not in text, (language, key, text)
+            raw = [token for token in (*SPACE_TOKENS, *data.GROUPS) if re.search(rf"\b{token}\b", text)]
+            assert not raw, (key, text)
+
+
+SAMPLE_PARAMS: dict[str, object] = {
+    "space": 37,
+    "group": "darkblue",
+    "to_seat": 1,
+    "lot": "hotel",
+    "offer": 2,
+    **dict.fromkeys(("amount", "cash", "cost", "price", "owed"), 1500),
+}
+"""A value of each param an engine refusal carries, to word every reason without playing into it."""
+
+
+def test_every_reason_the_engine_can_give_is_worded_from_its_params() -> None:
+    """Every ``IllegalAction`` in ``rules/monopoly`` (read from the source), with sample params,
+    reads whole in both languages: each param is one the presenter turns into words."""
+    presenter = MonopolyPresenter(Catalog.load())
+    game = fake_game(RULES.setup(3, {}, 1), 3)
+    calls = raised("monopoly")
+    assert len({key for _where, _line, key, _params in calls}) >= 80
+    for language in ("en", "fr"):
+        game.row.language = language
+        for _where, _line, key, params in calls:
+            exc = IllegalAction(key, **{name: SAMPLE_PARAMS[name] for name in params})
+            text = presenter.illegal(game, exc, language)
+            assert "{" not in text and "monopoly." not in text and "darkblue" not in text, (key, text)
+            if "space" in params:
+                assert "Beverly Hills Hotel" in text, (key, text)
+            if "to_seat" in params:
+                assert "p1" in text, (key, text)
+
+
+def test_refusals_name_spaces_groups_players_and_money_the_french_way() -> None:
+    presenter = MonopolyPresenter(Catalog.load())
+    game = fake_game(RULES.setup(3, {}, 1), 3)
+    game.row.language = "fr"
+    nbsp = "\u202f"
+    said = {
+        IllegalAction("need_group", space=37, group="darkblue"): (
+            "Il vous faut tout le groupe Bleu foncé [Db] pour construire sur Beverly Hills Hotel."
+        ),
+        IllegalAction("not_theirs", space=4 + 1, to_seat=2): "Aéroport LAX n'appartient pas à p2.",
+        IllegalAction("building_auction_first", lot="house"): (
+            "Les enchères pour une maison doivent d'abord se terminer."
+        ),
+        IllegalAction("buy_short", space=39, price=400, cash=1250): (
+            f"Rodeo Drive coûte 400 $ ; vous avez 1{nbsp}250 $."
+        ),
+        IllegalAction("buy_or_decline", space=12): (
+            "Achetez d'abord Compagnie d'électricité ou mettez cette propriété aux enchères."
+        ),
+        IllegalAction("offer_countered", offer=3): (
+            "Le marché n° 3 a été décliné pour une contre-proposition ; il n'est plus ouvert."
+        ),
+    }
+    for exc, text in said.items():
+        assert presenter.illegal(game, exc, "fr") == text
+    game.row.language = "en"
+    assert presenter.illegal(game, IllegalAction("need_group", space=37, group="darkblue"), "en") == (
+        "You need the whole Dark blue [Db] group to build on Beverly Hills Hotel."
+    )
+    assert presenter.illegal(game, IllegalAction("bid_over_cash", cash=1500, amount=1501), "en") == (
+        "You have $1,500; you cannot bid $1,501."
+    )

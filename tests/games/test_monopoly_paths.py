@@ -104,7 +104,7 @@ async def test_counter_from_the_table_then_withdraw(tmp_path: Path, registered: 
         seen = panel(await ana.click(board, label="Counter #2…"))
         assert "Accept #2" in labels(seen)
         refused = await ana.click(board, label="Withdraw #2")
-        assert refused.ephemeral and "Only the player who made offer #2 can withdraw it." in private_text(
+        assert refused.ephemeral and "Only the player who made deal #2 can withdraw it." in private_text(
             refused
         )
         await public_click(table, bob, "Withdraw #2")
@@ -117,7 +117,7 @@ async def test_counter_from_the_table_then_withdraw(tmp_path: Path, registered: 
         late = await ana.click(seen, label="Accept #2")
         assert late.ephemeral
         text = private_text(late)
-        assert "Offer #2 was withdrawn, so it can no longer be accepted." in text, text
+        assert "Deal #2 was withdrawn; it is no longer open." in text, text
         state = await sound(bot)
         assert state.owner[HAIGHT] == 0 and state.cash == [1500, 1500] and state.offers == []
         assert "accepts" not in table.recent(3)

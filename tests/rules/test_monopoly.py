@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rules.core import Action, Event, InvalidOptions, StateError
+from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
 from rules.monopoly import RULES, data, engine, parse_space, space_token
 from rules.monopoly.state import BUY, END, OVER, ROLL, MonopolyState
 from rules.play import canonical, random_playthrough, replay
@@ -50,8 +50,9 @@ def act(state: MonopolyState, seat: int, text: str) -> list[Event]:
     return events
 
 
-def refused(state: MonopolyState, seat: int, text: str, message: str) -> None:
-    assert refusal(RULES, state, seat, Action.decode(text)) == message
+def refused(state: MonopolyState, seat: int, text: str, key: str, **params: object) -> None:
+    """``text`` is refused for the reason ``key`` with ``params`` (and the state is unchanged)."""
+    assert refusal(RULES, state, seat, Action.decode(text)) == str(IllegalAction(key, **params))
 
 
 def give(state: MonopolyState, seat: int, *tokens: str) -> None:
@@ -93,7 +94,7 @@ def test_highest_opening_roll_starts_and_ties_reroll(dice: list[list[int]]) -> N
     events = act(state, 2, "roll")
     assert "opening_tie" in kinds(events)
     assert state.rolling == [0, 1]
-    refused(state, 2, "roll", "You have already rolled for the start.")
+    refused(state, 2, "roll", "already_rolled_start")
     act(state, 1, "roll")
     events = act(state, 0, "roll")
     assert state.phase == ROLL and state.turn == 1
@@ -108,8 +109,8 @@ def test_roll_move_buy_and_end(dice: list[list[int]]) -> None:
     dice.append([1, 2])
     act(state, 0, "roll")
     assert state.position[0] == 3 and state.phase == BUY
-    refused(state, 0, "end", "Buy Mojave Desert or decline it first.")
-    refused(state, 1, "buy", "It is not your turn.")
+    refused(state, 0, "end", "buy_or_decline", space=3)
+    refused(state, 1, "buy", "not_your_turn")
     act(state, 0, "buy")
     assert state.owner[3] == 0 and state.cash[0] == 1440
     act(state, 0, "end")
@@ -148,7 +149,7 @@ def test_doubles_give_another_roll(dice: list[list[int]]) -> None:
     dice += [[2, 2]]  # to 4: Income Tax
     act(state, 0, "roll")
     assert state.cash[0] == 1300 and state.phase == ROLL
-    refused(state, 0, "end", "Roll first: you rolled doubles.")
+    refused(state, 0, "end", "roll_again_first")
 
 
 def test_taxes_free_parking_and_go_to_pool_party(dice: list[list[int]]) -> None:
@@ -241,11 +242,11 @@ def test_declined_property_is_auctioned_among_everyone_round_robin(dice: list[li
     act(state, 0, "decline")
     assert state.auction is not None and state.auction.active == [1, 2, 0]
     assert RULES.waiting_for(state) == frozenset({1})
-    refused(state, 2, "bid.5", "It is not your turn to bid.")
-    refused(state, 0, "end", "The auction for Mojave Desert must finish first.")
+    refused(state, 2, "bid.5", "not_your_bid")
+    refused(state, 0, "end", "auction_first", space=3)
     act(state, 1, "bid.5")
-    refused(state, 2, "bid.5", "Bid at least $6.")
-    refused(state, 2, "bid.1501", "You have $1500; you cannot bid $1501.")
+    refused(state, 2, "bid.5", "bid_too_low", amount=6)
+    refused(state, 2, "bid.1501", "bid_over_cash", cash=1500, amount=1501)
     act(state, 2, "pass")
     act(state, 0, "bid.7")  # the decliner bids too
     events = act(state, 1, "pass")
@@ -304,7 +305,7 @@ def test_pool_party_get_out_card_returns_to_the_bottom(dice: list[list[int]]) ->
     card = data.GETOUT_CARD["chance"]
     state.decks["chance"].remove(card)
     state.getout["chance"] = 0
-    refused(state, 1, "card.chance", "It is not your turn.")
+    refused(state, 1, "card.chance", "not_your_turn")
     act(state, 0, "card.chance")
     assert state.decks["chance"][-1] == card and state.getout["chance"] is None and state.pool[0] is None
 
@@ -343,7 +344,7 @@ def test_pool_party_third_failure_in_debt_moves_once_paid(dice: list[list[int]])
     dice.append([1, 2])
     act(state, 0, "roll")
     assert state.debts and state.pending_move == 3 and state.position[0] == data.POOL
-    refused(state, 0, "end", "You owe $50: raise it by selling, mortgaging or a deal, or declare bankruptcy.")
+    refused(state, 0, "end", "owe_first", owed=50)
     act(state, 0, "mort.1")
     assert not state.debts and state.position[0] == 13 and state.cash[0] == 30 + 30 - 50
 
@@ -435,10 +436,10 @@ def test_birthday_chairman_and_repairs(dice: list[list[int]]) -> None:
 def test_build_evenly_then_hotel_and_sell_back_at_half() -> None:
     state = fresh()
     give(state, 0, "route-66")
-    refused(state, 0, "build.1", "You need every brown site to build on Route 66.")
+    refused(state, 0, "build.1", "need_group", space=1, group="brown")
     give(state, 0, "mojave-desert")
     act(state, 0, "build.1")
-    refused(state, 0, "build.1", "Build evenly: put a building on the other brown sites before Route 66.")
+    refused(state, 0, "build.1", "build_evenly", space=1, group="brown")
     act(state, 1 - 1, "build.3")
     for _ in range(3):
         act(state, 0, "build.1")
@@ -446,12 +447,12 @@ def test_build_evenly_then_hotel_and_sell_back_at_half() -> None:
     assert state.level[1] == state.level[3] == 4 and state.houses == 24
     act(state, 0, "build.1")
     assert state.level[1] == data.HOTEL and state.houses == 28 and state.hotels == 11
-    refused(state, 0, "build.1", "Route 66 already has a hotel.")
-    refused(state, 0, "sell.3", "Sell evenly: sell from the other brown sites before Mojave Desert.")
+    refused(state, 0, "build.1", "has_hotel", space=1)
+    refused(state, 0, "sell.3", "sell_evenly", space=3, group="brown")
     cash = state.cash[0]
     act(state, 0, "sell.1")  # hotel back for four houses
     assert state.level[1] == 4 and state.cash[0] == cash + 25 and state.houses == 24 and state.hotels == 12
-    refused(state, 0, "mort.1", "Sell every building on the brown sites before mortgaging Route 66.")
+    refused(state, 0, "mort.1", "sell_before_mortgage", space=1, group="brown")
 
 
 def test_hotel_sells_down_to_what_the_bank_can_supply() -> None:
@@ -477,18 +478,18 @@ def test_mortgage_and_repay_with_ten_percent_rounded_up() -> None:
     give(state, 0, "beverly-hills-hotel")
     act(state, 0, "mort.37")
     assert state.cash[0] == 1675 and state.mortgaged[37]
-    refused(state, 0, "mort.37", "Beverly Hills Hotel is already mortgaged.")
+    refused(state, 0, "mort.37", "already_mortgaged", space=37)
     act(state, 0, "unmort.37")
     assert state.cash[0] == 1675 - 193 and not state.mortgaged[37]  # 175 + 17.5 rounded up
-    refused(state, 1, "mort.37", "You do not own Beverly Hills Hotel.")
-    refused(state, 0, "build.37", "You need every darkblue site to build on Beverly Hills Hotel.")
+    refused(state, 1, "mort.37", "not_yours", space=37)
+    refused(state, 0, "build.37", "need_group", space=37, group="darkblue")
 
 
 def test_no_building_on_a_set_with_a_mortgaged_site_and_any_time_for_every_seat() -> None:
     state = fresh()
     give(state, 2, "route-66", "mojave-desert")
     state.mortgaged[1] = True
-    refused(state, 2, "build.3", "You cannot build on Mojave Desert while a site of its group is mortgaged.")
+    refused(state, 2, "build.3", "group_mortgaged", space=3)
     assert A("unmort", (1,)) in RULES.legal_actions(state, 2)
     assert A("mort", (3,)) in RULES.legal_actions(state, 2)
     assert 2 not in RULES.waiting_for(state)
@@ -517,7 +518,7 @@ def test_shortage_claims_then_auction_among_claimants() -> None:
     events = act(state, 0, "build.1")
     assert kinds(events) == ["shortage"] and state.shortage is not None
     assert RULES.waiting_for(state) == frozenset({1, 2})
-    refused(state, 0, "mort.1", "A building shortage claim is open; wait until it closes.")
+    refused(state, 0, "mort.1", "shortage_open")
     act(state, 1, "claim.6")
     act(state, 2, "claim.11")
     assert state.auction is not None and state.auction.item == "house"
@@ -560,11 +561,11 @@ def test_deal_draft_send_accept_with_cash_and_a_card() -> None:
     act(state, 0, "cash.50")
     events = act(state, 0, "send")
     assert kinds(events) == ["offered"] and 1 in RULES.waiting_for(state)
-    refused(state, 2, "accept.1", "Offer #1 is not addressed to you.")
+    refused(state, 2, "accept.1", "not_recipient", offer=1)
     act(state, 1, "accept.1")
     assert state.owner[1] == 1 and state.owner[3] == 0 and state.getout["tipjar"] == 0
     assert state.cash[0] == 1450 and state.cash[1] == 1550
-    refused(state, 1, "accept.1", "Offer #1 was accepted, so it can no longer be accepted.")
+    refused(state, 1, "accept.1", "offer_accepted", offer=1)
 
 
 def test_drafts_are_private_and_offers_lapse_when_holdings_change() -> None:
@@ -577,12 +578,7 @@ def test_drafts_are_private_and_offers_lapse_when_holdings_change() -> None:
     act(state, 0, "send")
     events = act(state, 0, "mort.1")
     assert kinds(events) == ["mortgaged", "lapsed"]
-    refused(
-        state,
-        2,
-        "accept.1",
-        "Offer #1 lapsed because a holding named in it changed, so it can no longer be accepted.",
-    )
+    refused(state, 2, "accept.1", "offer_lapsed_changed", offer=1)
 
 
 def test_deal_of_improved_property_is_refused_and_counter_swaps_sides() -> None:
@@ -590,15 +586,15 @@ def test_deal_of_improved_property_is_refused_and_counter_swaps_sides() -> None:
     give(state, 0, "route-66", "mojave-desert")
     build_up(state, {"route-66": 1})
     act(state, 0, "deal.1")
-    refused(state, 0, "give.3", "Mojave Desert cannot be traded while its colour group has buildings.")
-    refused(state, 0, "send", "Your deal is empty: put something on at least one side.")
-    refused(state, 0, "cash.1501", "You have only $1500, not $1501.")
+    refused(state, 0, "give.3", "trade_built_group", space=3)
+    refused(state, 0, "send", "empty_deal")
+    refused(state, 0, "cash.1501", "cash_over", cash=1500, amount=1501)
     act(state, 0, "cash.100")
     act(state, 0, "send")
     act(state, 1, "counter.1")
     draft = state.drafts[1]
     assert draft is not None and draft.want.cash == 100 and draft.recipient == 0
-    refused(state, 0, "withdraw.1", "Offer #1 was countered, so it can no longer be withdrawn.")
+    refused(state, 0, "withdraw.1", "offer_countered", offer=1)
 
 
 def test_received_mortgaged_property_pays_ten_percent_or_repays() -> None:
@@ -611,7 +607,7 @@ def test_received_mortgaged_property_pays_ten_percent_or_repays() -> None:
     act(state, 0, "send")
     act(state, 1, "accept.1")
     assert RULES.waiting_for(state) >= {1}
-    refused(state, 0, "roll", "The interest on a mortgaged property received must be settled first.")
+    refused(state, 0, "roll", "fee_first")
     act(state, 1, "keep.37")
     assert state.cash[1] == 1500 - 18 and state.mortgaged[37]
     act(state, 1, "lift.39")
@@ -633,16 +629,9 @@ def test_debt_is_raised_by_mortgaging_and_paid_automatically(dice: list[list[int
     dice.append([1, 2])  # Rodeo Drive with a hotel: $2000
     act(state, 0, "roll")
     assert state.debts and RULES.waiting_for(state) == frozenset({0})
-    refused(
-        state,
-        0,
-        "bankrupt",
-        "You can still raise $2020 by selling buildings and mortgaging, enough for the $2000 you owe.",
-    )
-    refused(
-        state, 0, "end", "You owe $2000: raise it by selling, mortgaging or a deal, or declare bankruptcy."
-    )
-    refused(state, 1, "build.37", "Nothing can be built or repaid while a debt is unpaid.")
+    refused(state, 0, "bankrupt", "can_raise", amount=2020, owed=2000)
+    refused(state, 0, "end", "owe_first", owed=2000)
+    refused(state, 1, "build.37", "debt_blocks_building")
     assert A("build", (37,)) not in RULES.legal_actions(state, 1)
     events = act(state, 0, "mort.1")
     assert kinds(events) == ["mortgaged", "paid"]
@@ -737,7 +726,7 @@ def test_rent_ask_must_be_collected_before_the_next_roll(dice: list[list[int]]) 
     assert 2 in RULES.waiting_for(state)
     act(state, 2, "rent.3")
     assert state.cash[0] == 1496 and state.cash[2] == 1504
-    refused(state, 2, "rent.3", "There is no rent to collect for that property now.")
+    refused(state, 2, "rent.3", "no_rent_claim")
     # a second landing, not collected: forfeited once the next player rolls
     state.position[0], state.phase = 0, ROLL
     dice += [[1, 2], [5, 6]]
@@ -811,18 +800,18 @@ def test_tokens_both_ways() -> None:
 
 def test_unknown_and_malformed_actions_are_refused() -> None:
     state = fresh()
-    refused(state, 0, "fly", "That is not a valid move in Monopoly.")
-    refused(state, 0, "buy", "There is no property to buy now.")
-    refused(state, 0, "fine", "You are not at the Pool Party.")
-    refused(state, 0, "end", "Roll first.")
-    refused(state, 0, "bid.5", "No auction is open.")
-    refused(state, 0, "keep.1", "You owe no mortgage interest on that property.")
-    refused(state, 0, "bankrupt", "You owe nothing, so you cannot declare bankruptcy.")
-    refused(state, 0, "claim.1", "No building shortage claim is open.")
-    refused(state, 0, "send", "Start a deal first: choose whom it is for.")
-    refused(state, 0, "deal.0", "You cannot make a deal with yourself.")
-    refused(state, 0, "accept.9", "There is no offer #9.")
-    refused(state, 0, "sell.1", "You do not own Route 66.")
-    refused(state, 0, "unmort.1", "You do not own Route 66.")
+    refused(state, 0, "fly", "malformed")
+    refused(state, 0, "buy", "nothing_to_buy")
+    refused(state, 0, "fine", "not_in_pool")
+    refused(state, 0, "end", "roll_first")
+    refused(state, 0, "bid.5", "no_auction")
+    refused(state, 0, "keep.1", "no_fee")
+    refused(state, 0, "bankrupt", "nothing_owed")
+    refused(state, 0, "claim.1", "no_shortage")
+    refused(state, 0, "send", "no_draft")
+    refused(state, 0, "deal.0", "deal_with_self")
+    refused(state, 0, "accept.9", "no_offer", offer=9)
+    refused(state, 0, "sell.1", "not_yours", space=1)
+    refused(state, 0, "unmort.1", "not_yours", space=1)
     opening = RULES.setup(2, {}, 1)
-    refused(opening, 0, "mort.1", "The game starts once everyone has rolled for the first turn.")
+    refused(opening, 0, "mort.1", "not_started")
