@@ -95,6 +95,18 @@ WHY_KEYS = {"auction_started": "auction_reason", "lapsed": "lapse", "game_over":
 """Events whose ``reason`` is not a payment's: phrased from their own table, not ``[monopoly.reason]``."""
 
 
+BUILDINGS = ("house", "hotel")
+"""What a building request, claim or shortage is for; each has its own sentences, so French
+agrees with the noun ("une maison", "un hôtel") instead of slotting a word into one sentence."""
+BUILDING_KINDS = frozenset({"built", "sold_building", "shortage", "claimed", "shortage_closed"})
+"""Events about one kind of building, worded by ``<kind>_house`` / ``<kind>_hotel``."""
+
+
+def building(item: object) -> str:
+    """``house`` or ``hotel``: a building param, read as a house if it is anything else."""
+    return "hotel" if item == "hotel" else "house"
+
+
 def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -171,9 +183,12 @@ class MonopolyPresenter(Presenter):
         return self.t(f"monopoly.lot.{item}", game.row.language)
 
     def level_words(self, game: LiveGame, level: int) -> str:
+        """What stands on a site: "a hotel", "3 houses", "no buildings"."""
         lang = game.row.language
         if level >= data.HOTEL:
             return self.t("monopoly.hotel", lang)
+        if level <= 0:
+            return self.t("monopoly.unbuilt", lang)
         return self.count("monopoly.houses", lang, level)
 
     # -- events ----------------------------------------------------------------------------------
@@ -203,8 +218,6 @@ class MonopolyPresenter(Presenter):
             return self.side(game, value)
         if key in ("how", "why") and isinstance(value, str):
             return self.t(f"monopoly.{key}.{value}", lang)
-        if key == "item" and isinstance(value, str):
-            return self.t(f"monopoly.item.{value}", lang)
         if key == "lot" and isinstance(value, str):
             return self.lot(game, value, None)
         if key == "group" and isinstance(value, str):
@@ -242,6 +255,8 @@ class MonopolyPresenter(Presenter):
             return "monopoly.event.rolled_doubles"
         if event.kind == "auction_won" and event.params.get("item") != "property":
             return "monopoly.event.auction_won_building"
+        if event.kind in BUILDING_KINDS and event.params.get("item") in BUILDINGS:
+            return f"monopoly.event.{event.kind}_{event.params['item']}"
         if event.kind == "bankrupt" and not (
             _int(event.params.get("cash")) or event.params.get("spaces") or event.params.get("cards")
         ):
@@ -302,10 +317,9 @@ class MonopolyPresenter(Presenter):
             )
         elif isinstance(shortage, dict):
             head = self.t(
-                "monopoly.status.shortage",
+                f"monopoly.status.shortage_{building(shortage['item'])}",
                 lang,
-                item=self.t(f"monopoly.item.{shortage['item']}", lang),
-                supply=shortage["supply"],
+                supply=self.number(game, int(shortage["supply"])),
                 players=self.names(game, shortage["asked"]),
             )
         elif view["debts"]:
@@ -330,7 +344,7 @@ class MonopolyPresenter(Presenter):
             seat = view["seats"][turn]
             where = self.place(game, seat["position"])
             if seat["pool"] is not None:
-                where = self.t("monopoly.status.in_pool", lang, tries=seat["pool"])
+                where = self.count("monopoly.status.in_pool", lang, int(seat["pool"]))
             key = {"roll": "roll", "buy": "buy", "end": "end"}.get(view["phase"], "roll")
             head = self.t(
                 f"monopoly.status.{key}",
@@ -430,8 +444,8 @@ class MonopolyPresenter(Presenter):
             position = view["seats"][seat]["position"]
             params, style = {"price": self.money(game, view["spaces"][position]["price"])}, "success"
         elif kind == "claim" and pos is not None and isinstance(view.get("shortage"), dict):
-            item = self.t(f"monopoly.item.{view['shortage']['item']}", lang)
-            params, style = {"space": self.place(game, pos), "item": item}, "success"
+            kind = f"claim_{building(view['shortage']['item'])}"
+            params, style = {"space": self.place(game, pos)}, "success"
         elif kind in ("keep", "lift") and pos is not None:
             amount = data.fee(pos) if kind == "keep" else data.repay_cost(pos)
             params = {"space": self.place(game, pos), "amount": self.money(game, amount)}
@@ -539,11 +553,15 @@ class MonopolyPresenter(Presenter):
                     state = self.t("monopoly.panel.utility_rent", lang, times=space["rent_now"])
                 else:
                     state = self.t("monopoly.panel.rent", lang, rent=self.money(game, space["rent_now"]))
+                name = self.place(game, space["pos"])
                 if space["level"]:
-                    state = f"{self.level_words(game, int(space['level']))}, {state}"
-                parts.append(
-                    self.t("monopoly.panel.property", lang, space=self.place(game, space["pos"]), state=state)
-                )
+                    buildings = self.level_words(game, int(space["level"]))
+                    line = self.t(
+                        "monopoly.panel.property_built", lang, space=name, buildings=buildings, state=state
+                    )
+                else:
+                    line = self.t("monopoly.panel.property", lang, space=name, state=state)
+                parts.append(line)
             full = len(mine) == len(group)
             lines.append(
                 self.t(
@@ -589,8 +607,7 @@ class MonopolyPresenter(Presenter):
             lines.append(self.t("monopoly.panel.see_debt", lang))
             controls.insert(0, Button(self.t("monopoly.button.debt", lang), ui="debt", style="danger"))
         elif shortage is not None and shortage["requester"] == seat:
-            item = self.t(f"monopoly.item.{shortage['item']}", lang)
-            lines.append(self.t("monopoly.panel.wait_own_shortage", lang, item=item))
+            lines.append(self.t(f"monopoly.panel.wait_own_shortage_{building(shortage['item'])}", lang))
         elif view["auction"] is not None or shortage is not None:
             lines.append(self.t("monopoly.panel.wait_overlay", lang))
         elif view["debts"]:

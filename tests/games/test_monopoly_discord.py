@@ -457,7 +457,7 @@ def test_rare_events_are_phrased() -> None:
         lines[4]
         == "p1 is bankrupt. Handed over to the bank: $12, Route 66, Mojave Desert and Your Float Popped."
     )
-    assert lines[5] == "p0 builds a hotel on Route 66 for $50 (now a hotel)."
+    assert lines[5] == "p0 builds a hotel on Route 66 for $50."
     assert lines[-2] == "p0 collects the rent for Napa Valley: p1 owes $20."
     assert lines[-1] == "p2 is bankrupt, with nothing left to hand over."
     assert lines[14] == (
@@ -625,3 +625,71 @@ def test_refusals_name_spaces_groups_players_and_money_the_french_way() -> None:
     assert presenter.illegal(game, IllegalAction("bid_over_cash", cash=1500, amount=1501), "en") == (
         "You have $1,500; you cannot bid $1,501."
     )
+
+
+# --- whole sentences in French ------------------------------------------------------------------------
+
+
+def test_building_sentences_agree_with_their_noun_in_french() -> None:
+    """A house and a hotel each have their own sentences (no "{item}s" slotted into one), so French
+    says "une maison" / "un hôtel"; counts take the French plural ("0 essai")."""
+    presenter = MonopolyPresenter(Catalog.load())
+    state = RULES.setup(3, {}, 2)
+    skip_opening(state, 0)
+    game = fake_game(state, 3)
+    game.row.language = "fr"
+    nbsp = "\u202f"
+    lines = [
+        presenter.event_line(game, event)
+        for event in (
+            Event("built", 0, {"space": 1, "token": "route-66", "item": "hotel", "price": 50, "level": 5}),
+            Event("built", 0, {"space": 1, "token": "route-66", "item": "house", "price": 50, "level": 1}),
+            Event(
+                "sold_building",
+                0,
+                {"space": 1, "token": "route-66", "item": "hotel", "refund": 25, "level": 4},
+            ),
+            Event(
+                "sold_building",
+                0,
+                {"space": 1, "token": "route-66", "item": "house", "refund": 25, "level": 0},
+            ),
+            Event("shortage", 0, {"item": "hotel", "supply": 1, "space": 1, "asked": [1]}),
+            Event("claimed", 1, {"item": "house", "space": 6}),
+            Event("shortage_closed", None, {"item": "hotel"}),
+        )
+    ]
+    assert lines == [
+        "p0 construit un hôtel sur Route 66 pour 50 $.",
+        "p0 construit une maison sur Route 66 pour 50 $ (désormais 1 maison).",
+        "p0 revend l'hôtel de Route 66 pour 25 $ (désormais 4 maisons).",
+        "p0 revend une maison de Route 66 pour 25 $ (désormais aucun bâtiment).",
+        "p0 veut un hôtel pour Route 66, mais la banque n'en a plus que 1 : réclamations ouvertes pour p1.",
+        "p1 réclame une maison pour Lower Haight.",
+        "Les réclamations d'hôtels sont réglées.",
+    ]
+    state.pool[0] = 0
+    assert "À p0 de lancer les dés (à la Pool Party, 0 essai jusqu'ici)." in presenter.status(
+        game, presenter.public(game)
+    )
+    state.pool[0] = 2
+    assert "(à la Pool Party, 2 essais jusqu'ici)" in presenter.status(game, presenter.public(game))
+    state.pool[0] = None
+    state.position[0] = 4
+    assert "À p0 de lancer les dés (Impôt sur le revenu)." in presenter.status(game, presenter.public(game))
+    assert f"p0 1{nbsp}500 $" in presenter.status(game, presenter.public(game))
+    game.row.language = "en"
+    assert (
+        presenter.event_line(
+            game,
+            Event(
+                "sold_building",
+                0,
+                {"space": 1, "token": "route-66", "item": "house", "refund": 25, "level": 0},
+            ),
+        )
+        == "p0 sells a house on Route 66 back for $25 (now no buildings)."
+    )
+    state.pool[0] = 1
+    state.position[0] = 10
+    assert "(at the Pool Party, 1 try so far)" in presenter.status(game, presenter.public(game))
