@@ -45,7 +45,9 @@ def parse_space(token: str) -> int:
 
 
 def space_name(pos: int) -> str:
-    """The name printed on the board (English, from ``data.BOARD``)."""
+    """The space's name in ``data.BOARD`` (English), for tools, logs and tests.  Players read
+    spaces in their table's language: ``renderers.monopoly.space_name`` (the catalog's
+    ``[monopoly.space]`` for every space that is not a site)."""
     return data.BOARD[pos].name
 
 
