@@ -45,7 +45,7 @@ from tests.helpers import (
     select_id,
 )
 from tests.host.discord_kit import labels, make_bot, open_table
-from tests.host.test_refusal_keys import raised
+from tests.host.test_refusal_keys import ROOT, raised
 
 CATCH = "Catch me up"
 PROPS = "My properties"
@@ -579,7 +579,7 @@ def test_every_reason_the_engine_can_give_is_worded_from_its_params() -> None:
     reads whole in both languages: each param is one the presenter turns into words."""
     presenter = MonopolyPresenter(Catalog.load())
     game = fake_game(RULES.setup(3, {}, 1), 3)
-    calls = raised("monopoly")
+    calls = raised(ROOT / "rules" / "monopoly")
     assert len({key for _where, _line, key, _params in calls}) >= 80
     for language in ("en", "fr"):
         game.row.language = language
