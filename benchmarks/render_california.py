@@ -8,16 +8,17 @@ What runs: for each seed, ``rules.play.random_playthrough(RULES, 5, seed,
 stop_after=90, check=False)`` plays a seeded random 5-player game for 90
 moves (day 11 or so of 12: random 5-player games last about 100-125 moves,
 and late boards hold the most tiles); the public view (``RULES.view(state,
-None)``) is taken once, and ``renderers.california.render(view, names)`` is
-timed ``--repeat`` times on it (``time.perf_counter``, the whole call: drawing
-and PNG encoding).  The very first render of the process also builds the
+None)``) is taken once, and ``renderers.california.render(view, names, words)``
+is timed ``--repeat`` times on it (``time.perf_counter``, the whole call:
+drawing and PNG encoding), in the table's language ``--language`` (``en`` or
+``fr``: French sentences are longer, and the layers are cached per language).  The very first render of the process also builds the
 cached static layers; it is reported on its own as "cold" and left out of the
 median and p95.  The private "My mansion" picture
-(``render_mansion(view, names, seat)``) is timed too, for information.
+(``render_mansion(view, names, seat, words)``) is timed too, for information.
 
 Usage::
 
-    PYTHONPATH=. python benchmarks/render_california.py [--seeds 1,2,3,4,5] [--repeat 40] [--players 5] [--moves 90]
+    PYTHONPATH=. python benchmarks/render_california.py [--seeds 1,2,3,4,5] [--repeat 40] [--players 5] [--moves 90] [--language fr]
 
 The last line of the output is one JSON object with every figure
 (``median_ms``, ``png_bytes_max`` and ``ok`` among them).

@@ -1,13 +1,17 @@
 """California's board: the day track, the stores, the bank, the bonus cards and every mansion.
 
-The only inputs are the public view (``RULES.view(state, None)``) and the
-players' names in seat order.  Discord shows a picture about 400 px wide on a
-phone, so the board is drawn 600 px wide with no text under :data:`MIN_FONT`
-(14 px, 9.3 px on the phone) and stays at most 1.6 times as tall as wide
-with five players.  To fit, the public board is compact: the mansions are
-small, codes and numbers only, and a player who wants the detail (names of
-rooms, the score breakdown, the key) opens "My mansion", a private full-size
-picture of their own mansion (:func:`render_mansion`).
+The only inputs are the public view (``RULES.view(state, None)``), the
+players' names in seat order and the table's words (``renderers.kit.Words``):
+every word drawn, colour codes included, comes from the catalog's
+``[california]`` sections in the table's language (the names the text
+messages use, ``[california.image]`` for what only the pictures say), and
+every number goes through ``words.number``.  Discord shows a picture about
+400 px wide on a phone, so the board is drawn 600 px wide with no text under
+:data:`MIN_FONT` (14 px, 9.3 px on the phone) and stays at most 1.6 times as
+tall as wide with five players.  To fit, the public board is compact: the
+mansions are small, codes and numbers only, and a player who wants the
+detail (names of rooms, the score breakdown, the key) opens "My mansion", a
+private full-size picture of their own mansion (:func:`render_mansion`).
 
 Reading the board, top to bottom: the day track and whose turn it is; the
 last move in words, also outlined in magenta wherever it changed the table
@@ -18,28 +22,28 @@ bonus cards (a taken card names its owner); the mansions.  Each mansion grid
 is labelled with rows A-D and columns 1-4, the names the Buy buttons use.
 
 Whose turn it is shows three ways: the title bar names the player, and that
-mansion gets an amber header with a "TO PLAY" tag and a thick frame (at the
-end, the winner's mansion gets the same with "WINNER").
+mansion gets an amber header with a "to play" tag and a thick frame (at the
+end, the winner's mansion gets the same with "winner").
 
-Colour is never the only signal: every colour has a two-letter code (``Br``
-light brown, ``Rd`` red, ``Pu`` purple, ``Gy`` gray, ``Bl`` light blue, ``Gn``
-green) printed on every tile and chip.  A room tile is its code on the
-colour; a furniture tile adds a white disc around the code; the printed room
-has a folded corner; a silver coin with a number is an amount of silver (a
-fee); a gold coin marked ``G`` is a bank coin worth 5 silver.  The last move
-is outlined and also written out in words.
+Colour is never the only signal: every colour has a two-letter code in the
+table's language (``california.code``: ``Rd`` red in English, ``Ro`` rouge in
+French), printed on every tile and chip and on the buttons.  A room tile is
+its code on the colour; a furniture tile adds a white disc around the code;
+the printed room has a folded corner; a silver coin with a number is an
+amount of silver (a fee); a gold coin marked with the catalog's gold mark is
+a bank coin worth 5 silver.  The last move is outlined and also written out.
 
 Everything that never changes for a table (frames, labels, the bonus card
-faces, the empty mansion spaces with their fees) is drawn once per layout and
-cached; a render copies that layer and draws only the changing parts, then
-encodes against a fixed palette (:func:`renderers.kit.png`).
+faces, the empty mansion spaces with their fees) is drawn once per layout
+and language and cached; a render copies that layer and draws only the
+changing parts, then encodes against a fixed palette (:func:`renderers.kit.png`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
@@ -48,18 +52,38 @@ from .kit import INK, PAPER, WHITE, Colour, font, hatch, text_colour
 
 Box = tuple[int, int, int, int]
 
+
+class Words(kit.Words, Hashable, Protocol):
+    """The table's words as this module's caches key on them: ``kit.Words`` that is hashable.
+
+    Every ``lru_cache``'d layer and sprite takes the words it draws with, so a French picture is
+    never served to an English table; ``kit.Words`` does not say it is hashable (the host's
+    ``bot.i18n.Words`` is, by identity), so the entry points check it once (:func:`hashable`).
+    """
+
+
+def hashable(words: kit.Words) -> Words:
+    """``words``, checked hashable, as the caches take it."""
+    if not isinstance(words, Hashable):
+        raise TypeError(f"a renderer caches by its words, and {type(words).__name__} is not hashable")
+    return words
+
+
 # --- colours and codes ----------------------------------------------------------------
 
-# view key -> (code, fill, colour name, room, furniture)
-COLOURS: dict[str, tuple[str, Colour, str, str, str]] = {
-    "brown": ("Br", (201, 158, 109), "light brown", "billiard room", "pool table"),
-    "red": ("Rd", (196, 38, 46), "red", "music room", "grand piano"),
-    "purple": ("Pu", (118, 64, 160), "purple", "game room", "pinball machine"),
-    "gray": ("Gy", (128, 128, 128), "gray", "garage", "motorcycle"),
-    "blue": ("Bl", (126, 196, 240), "light blue", "pool house", "swimming pool"),
-    "green": ("Gn", (46, 139, 67), "green", "conservatory", "dog"),
+COLOURS: dict[str, Colour] = {
+    "brown": (201, 158, 109),
+    "red": (196, 38, 46),
+    "purple": (118, 64, 160),
+    "gray": (128, 128, 128),
+    "blue": (126, 196, 240),
+    "green": (46, 139, 67),
 }
-UNKNOWN: tuple[str, Colour, str, str, str] = ("??", (90, 90, 90), "unknown", "room", "furniture")
+"""View colour key -> fill.  Its code and names are the catalog's (``california.code.<key>``,
+``california.colour``, ``california.room_type``, ``california.furniture``)."""
+UNKNOWN: Colour = (90, 90, 90)
+UNKNOWN_CODE = "?"
+"""What a colour the view should never hold is drawn as: a grey tile marked "?"."""
 
 BG: Colour = (236, 231, 220)
 CARD: Colour = PAPER
@@ -84,8 +108,8 @@ HIGHLIGHT: Colour = (226, 0, 122)
 """The last move's outline: a magenta no tile, coin or marker uses."""
 
 TEXT_ON = {
-    INK: (BG, CARD, EMPTY, SILVER, GOLD, TURN, WHITE, ATTIC_PLUS, CLOSED, *(c[1] for c in COLOURS.values())),
-    WHITE: (HEAD, PAST, LOAN, INK, HIGHLIGHT, UNKNOWN[1], *(c[1] for c in COLOURS.values())),
+    INK: (BG, CARD, EMPTY, SILVER, GOLD, TURN, WHITE, ATTIC_PLUS, CLOSED, *COLOURS.values()),
+    WHITE: (HEAD, PAST, LOAN, INK, HIGHLIGHT, UNKNOWN, *COLOURS.values()),
     SOFT: (BG, CARD, EMPTY),
     TURN: (HEAD, INK),
     LOAN: (BG, CARD),
@@ -109,6 +133,8 @@ TILE, TILE_GAP = 50, 4
 SHOP_H = 20 + TILE + 8
 STORE_W = 4 * TILE + 3 * TILE_GAP + 12
 SUPPLY_Y, SUPPLY_H = SHOP_Y + SHOP_H + 4, 24
+CHIP_MIN = 22
+"""The narrowest guest chip in the supply strip: still room for the widest code ("Ma") at 14 px."""
 BONUS_Y = SUPPLY_Y + SUPPLY_H + 4
 CARD_COLS, CARD_GAP, CARD_ROW_GAP = 4, 6, 4
 CARD_W, CARD_H = (W - 2 * M - (CARD_COLS - 1) * CARD_GAP) // CARD_COLS, 34
@@ -122,8 +148,9 @@ LABEL = 18  # width of the row letters, height of the column numbers
 CELL, CELL_GAP = 38, 2
 GRID_X, GRID_Y = 4 + LABEL, PANEL_HEAD + 2 + LABEL
 GRID = 4 * CELL + 3 * CELL_GAP
-SIDE_X = GRID_X + GRID + 8
-ATTIC = 28
+SIDE_X = GRID_X + GRID + 6
+ATTIC, ATTIC_W = 28, 25
+"""An attic space on the board: narrower than tall, so the word "attic" (French "grenier") fits beside."""
 
 ROW_NAMES = "ABCD"
 COLUMNS = 4
@@ -132,8 +159,13 @@ COLUMNS = 4
 # --- small drawing helpers ---------------------------------------------------------------
 
 
-def colour_info(key: object) -> tuple[str, Colour, str, str, str]:
+def fill_of(key: object) -> Colour:
     return COLOURS.get(key, UNKNOWN) if isinstance(key, str) else UNKNOWN
+
+
+def code_of(key: object, words: Words) -> str:
+    """The colour's two letters in the table's language (``Rd``, ``Ro``), as the buttons print them."""
+    return words(f"california.code.{key}") if isinstance(key, str) and key in COLOURS else UNKNOWN_CODE
 
 
 def space_label(space: int) -> str:
@@ -157,6 +189,23 @@ def width_of(value: str, size: int, bold: bool = False) -> float:
     return font(size, bold).getlength(value)
 
 
+def fit_name(make: Callable[[str], str], name: str, size: int, width: float, bold: bool = False) -> str:
+    """``make(name)`` cut to ``width`` by shortening the name, not the sentence around it.
+
+    A long name would otherwise push the words after it ("... de jouer", "; day over") off the
+    end, and in French the verb often comes after the name.  When even a one-letter name is too
+    long, the sentence itself is cut.
+    """
+    label = make(name)
+    if width_of(label, size, bold) <= width:
+        return label
+    for cut in range(len(name) - 1, 0, -1):
+        label = make(name[:cut].rstrip(" .") + "...")
+        if width_of(label, size, bold) <= width:
+            return label
+    return kit.fit(label, size, width, bold)
+
+
 def coin(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int, label: str, gold: bool = False) -> None:
     """A silver coin with an amount of silver, or a gold coin (marked G)."""
     x, y = centre
@@ -171,11 +220,12 @@ def tile(
     box: Box,
     colour: object,
     furniture: bool,
+    words: Words,
     printed: bool = False,
     size: int = BODY,
 ) -> None:
     """A room tile (code on colour) or a furniture tile (code in a white disc on colour)."""
-    code, fill, *_ = colour_info(colour)
+    code, fill = code_of(colour, words), fill_of(colour)
     x0, y0, x1, y1 = box
     draw.rectangle(box, fill=fill, outline=LINE, width=1 if x1 - x0 < 40 else 2)
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
@@ -194,35 +244,44 @@ def tile(
         draw.polygon([(x0 + 1, y0 + 1), (x0 + fold, y0 + 1), (x0 + 1, y0 + fold)], fill=WHITE, outline=INK)
 
 
-def expansion_tile(draw: ImageDraw.ImageDraw, box: Box, size: int = SMALL) -> None:
+def expansion_tile(draw: ImageDraw.ImageDraw, box: Box, words: Words, size: int = SMALL) -> None:
     x0, y0, x1, y1 = box
     draw.rectangle(box, fill=ATTIC_PLUS, outline=LINE, width=2)
     cx = (x0 + x1) // 2
-    text(draw, (cx, y0 + (y1 - y0) * 0.32), "ATTIC", size, INK, "mm")
-    text(draw, (cx, y0 + (y1 - y0) * 0.70), "+1", size + 2, INK, "mm", bold=True)
+    word = kit.fit(words("california.image.expansion_tile"), size, x1 - x0 - 4)
+    text(draw, (cx, y0 + (y1 - y0) * 0.32), word, size, INK, "mm")
+    text(draw, (cx, y0 + (y1 - y0) * 0.70), "+" + words.number(1), size + 2, INK, "mm", bold=True)
 
 
 @lru_cache(maxsize=512)
 def _tile_sprite(
-    colour: str | None, furniture: bool, printed: bool, w: int, h: int, size: int
+    colour: str | None, furniture: bool, printed: bool, w: int, h: int, size: int, words: Words
 ) -> Image.Image:
     sprite = Image.new("RGB", (w, h), BG)
-    tile(ImageDraw.Draw(sprite), (0, 0, w - 1, h - 1), colour, furniture, printed, size)
+    tile(ImageDraw.Draw(sprite), (0, 0, w - 1, h - 1), colour, furniture, words, printed, size)
     return sprite
 
 
 def paste_tile(
-    image: Image.Image, box: Box, colour: object, furniture: bool, printed: bool = False, size: int = BODY
+    image: Image.Image,
+    box: Box,
+    colour: object,
+    furniture: bool,
+    words: Words,
+    printed: bool = False,
+    size: int = BODY,
 ) -> None:
     """``tile`` from a cache of drawn tiles (most of a board is the same few tiles)."""
     key = colour if isinstance(colour, str) else None
     image.paste(
-        _tile_sprite(key, furniture, printed, box[2] - box[0] + 1, box[3] - box[1] + 1, size), box[:2]
+        _tile_sprite(key, furniture, printed, box[2] - box[0] + 1, box[3] - box[1] + 1, size, words), box[:2]
     )
 
 
 @lru_cache(maxsize=256)
 def _coin_sprite(r: int, label: str, gold: bool, background: Colour) -> Image.Image:
+    """A coin carrying ``label`` and nothing else: the caller has already put the label in the
+    table's language (``words.number``, the catalog's gold mark), so the cache needs no words."""
     sprite = Image.new("RGB", (2 * r + 1, 2 * r + 1), background)
     coin(ImageDraw.Draw(sprite), (r, r), r, label, gold)
     return sprite
@@ -252,11 +311,12 @@ def triangle(draw: ImageDraw.ImageDraw, x: int, cy: int, s: int, fill: Colour) -
     draw.polygon([(x, cy - s), (x + s + 3, cy), (x, cy + s)], fill=fill)
 
 
-def loan_badge(image: Image.Image, box: Box, size: int = SMALL) -> None:
+def loan_badge(image: Image.Image, box: Box, words: Words, size: int = SMALL) -> None:
     draw = ImageDraw.Draw(image)
     draw.rectangle(box, fill=LOAN, outline=INK, width=1)
     hatch(draw, box, LOAN_HATCH, step=6)
-    kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "LOAN", size, WHITE, "mm", bold=True)
+    word = kit.fit(words("california.image.loan"), size, box[2] - box[0] - 4, bold=True)
+    kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), word, size, WHITE, "mm", bold=True)
 
 
 def outline(draw: ImageDraw.ImageDraw, box: Box, width: int = 4) -> None:
@@ -324,9 +384,9 @@ def cell_box(x: int, y: int, space: int) -> Box:
 
 
 def attic_box(x: int, y: int, i: int) -> Box:
-    ax = x + SIDE_X + i * (ATTIC + 3)
+    ax = x + SIDE_X + i * (ATTIC_W + 3)
     ay = y + PANEL_HEAD + 4
-    return (ax, ay, ax + ATTIC, ay + ATTIC)
+    return (ax, ay, ax + ATTIC_W, ay + ATTIC)
 
 
 def loan_box(x: int, y: int) -> Box:
@@ -342,8 +402,8 @@ def colours() -> Image.Image:
     """Every colour this board uses, and the shades anti-aliased text makes on each background."""
     solid = {
         BG, CARD, LINE, SOFT, EMPTY, EMPTY_EDGE, HEAD, TURN, GOLD, GOLD_EDGE, SILVER, SILVER_EDGE,
-        LOAN, LOAN_HATCH, GIFT, PAST, HATCH, CLOSED, ATTIC_PLUS, HIGHLIGHT, INK, WHITE, UNKNOWN[1],
-        *(c[1] for c in COLOURS.values()),
+        LOAN, LOAN_HATCH, GIFT, PAST, HATCH, CLOSED, ATTIC_PLUS, HIGHLIGHT, INK, WHITE, UNKNOWN,
+        *COLOURS.values(),
     }  # fmt: skip
     blends = [(ink, ground) for ink, grounds in TEXT_ON.items() for ground in grounds if ink != ground]
     return kit.palette(sorted(solid), blends, steps=5)
@@ -352,18 +412,21 @@ def colours() -> Image.Image:
 # --- static layers ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def table_layer() -> Image.Image:
-    """Title bar, store and bank frames, the supply strip: the same for every table."""
+@lru_cache(maxsize=4)
+def table_layer(words: Words) -> Image.Image:
+    """Title bar, store and bank frames, the supply strip: the same for every table of a language."""
     image = Image.new("RGB", (W, PLAYERS_Y), BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, W, HEADER_H), fill=HEAD)
     for store in range(2):
         box = store_box(store)
         draw.rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=2)
-        text(draw, (box[0] + 6, box[1] + 3), f"STORE {store + 1}", SMALL, INK, "la", bold=True)
+        label = words("california.image.store", number=words.number(store + 1))
+        text(draw, (box[0] + 6, box[1] + 3), label, SMALL, INK, "la", bold=True)
     draw.rounded_rectangle(BANK_BOX, radius=6, fill=CARD, outline=LINE, width=2)
-    text(draw, (BANK_BOX[0] + 6, BANK_BOX[1] + 3), "BANK", SMALL, INK, "la", bold=True)
+    text(
+        draw, (BANK_BOX[0] + 6, BANK_BOX[1] + 3), words("california.image.bank"), SMALL, INK, "la", bold=True
+    )
     for i in range(4):
         x, y = bank_coin_centre(i)
         r = BANK_COIN_R
@@ -373,45 +436,68 @@ def table_layer() -> Image.Image:
 
 
 @lru_cache(maxsize=4)
-def _card_faces(cards: tuple[tuple[int, tuple[tuple[str, int], ...]], ...]) -> list[Image.Image]:
-    """Card faces (points and the furniture it needs), drawn once per card set."""
+def _card_faces(
+    cards: tuple[tuple[int, tuple[tuple[str, int], ...]], ...], words: Words
+) -> list[Image.Image]:
+    """Card faces (points and the furniture it needs), drawn once per card set and language."""
     faces = []
     for points, needs in cards:
         face = Image.new("RGB", (CARD_W + 1, CARD_H + 1), BG)
         draw = ImageDraw.Draw(face)
         draw.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=5, fill=CARD, outline=LINE, width=1)
-        coin(draw, (17, CARD_H // 2), 12, str(points), gold=True)
+        coin(draw, (17, CARD_H // 2), 12, words.number(points), gold=True)
         chips = [colour for colour, k in needs for _ in range(max(0, min(k, 3)))][:3]
         for i, colour in enumerate(chips):
             x = 34 + i * 35
-            tile(draw, (x, 5, x + 32, CARD_H - 5), colour, False, size=SMALL)
+            tile(draw, (x, 5, x + 32, CARD_H - 5), colour, False, words, size=SMALL)
         faces.append(face)
     return faces
 
 
-def _key(draw: ImageDraw.ImageDraw, box: Box) -> None:
+def key_line(key: str, words: Words) -> str:
+    """``red: music room, grand piano``: a colour of the key, in the table's words."""
+    return words(
+        "california.image.key_line",
+        colour=words(f"california.colour.{key}"),
+        room=words(f"california.room_type.{key}"),
+        furniture=words(f"california.furniture.{key}"),
+    )
+
+
+def _key(draw: ImageDraw.ImageDraw, box: Box, words: Words) -> None:
     """The colour codes, in the empty slot beside an odd last mansion."""
     x0, y0, x1, _ = box
     draw.rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=1)
-    text(draw, (x0 + 8, y0 + 6), "KEY: room, furniture", SMALL, INK, "la", bold=True)
+    title = kit.fit(words("california.image.key_title"), SMALL, x1 - x0 - 16, bold=True)
+    text(draw, (x0 + 8, y0 + 6), title, SMALL, INK, "la", bold=True)
     for i, key in enumerate(COLOURS):
-        _code, _fill, name, room, furniture = COLOURS[key]
         cy = y0 + 30 + i * 24
-        tile(draw, (x0 + 8, cy, x0 + 38, cy + 20), key, False, size=SMALL)
-        label = kit.fit(f"{name}: {room}, {furniture}", SMALL, x1 - x0 - 54)
+        tile(draw, (x0 + 8, cy, x0 + 38, cy + 20), key, False, words, size=SMALL)
+        label = kit.fit(key_line(key, words), SMALL, x1 - x0 - 54)
         text(draw, (x0 + 46, cy + 10), label, SMALL, INK, "lm")
     y = y0 + 30 + 6 * 24 + 2
-    tile(draw, (x0 + 8, y, x0 + 38, y + 24), "red", True, size=SMALL)
-    text(draw, (x0 + 46, y + 12), "furnished", SMALL, INK, "lm")
-    coin(draw, (x0 + 150, y + 12), 11, "2")
-    text(draw, (x0 + 166, y + 12), "fee (silver)", SMALL, INK, "lm")
+    tile(draw, (x0 + 8, y, x0 + 38, y + 24), "red", True, words, size=SMALL)
+    furnished = words("california.image.furnished")
+    text(draw, (x0 + 46, y + 12), furnished, SMALL, INK, "lm")
+    cx = x0 + 46 + int(width_of(furnished, SMALL)) + 24
+    coin(draw, (cx, y + 12), 11, words.number(2))
+    fee = kit.fit(words("california.image.fee_short"), SMALL, x1 - cx - 22)
+    text(draw, (cx + 16, y + 12), fee, SMALL, INK, "lm")
 
 
-def _empty_panel(draw: ImageDraw.ImageDraw, x: int, y: int, fees: Sequence[int | None]) -> None:
+def _empty_panel(draw: ImageDraw.ImageDraw, x: int, y: int, fees: Sequence[int | None], words: Words) -> None:
     draw.rectangle((x, y, x + PANEL_W, y + PANEL_H), fill=CARD, outline=LINE, width=2)
     for column in range(COLUMNS):
         cx = x + GRID_X + column * (CELL + CELL_GAP) + CELL // 2
-        text(draw, (cx, y + PANEL_HEAD + 2 + LABEL // 2), str(column + 1), SMALL, SOFT, "mm", bold=True)
+        text(
+            draw,
+            (cx, y + PANEL_HEAD + 2 + LABEL // 2),
+            words.number(column + 1),
+            SMALL,
+            SOFT,
+            "mm",
+            bold=True,
+        )
     for row, letter in enumerate(ROW_NAMES):
         cy = y + GRID_Y + row * (CELL + CELL_GAP) + CELL // 2
         text(draw, (x + 4 + LABEL // 2, cy), letter, SMALL, SOFT, "mm", bold=True)
@@ -419,9 +505,10 @@ def _empty_panel(draw: ImageDraw.ImageDraw, x: int, y: int, fees: Sequence[int |
         box = cell_box(x, y, space)
         draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
         if fee:
-            coin(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 10, str(fee))
-    ax = attic_box(x, y, 1)[2] + 5
-    text(draw, (ax, y + PANEL_HEAD + 4 + ATTIC // 2), "attic", SMALL, SOFT, "lm")
+            coin(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 10, words.number(fee))
+    ax = attic_box(x, y, 1)[2] + 4
+    attic = kit.fit(words("california.image.attic"), SMALL, x + PANEL_W - ax - 1)
+    text(draw, (ax, y + PANEL_HEAD + 4 + ATTIC // 2), attic, SMALL, SOFT, "lm")
 
 
 @lru_cache(maxsize=16)
@@ -429,20 +516,22 @@ def _board(
     n: int,
     fees: tuple[tuple[int | None, ...], ...],
     cards: tuple[tuple[int, tuple[tuple[str, int], ...]], ...],
+    words: Words,
 ) -> Image.Image:
     """Everything static for a table of ``n``: the table top, bonus cards, empty mansions with fees."""
     image = Image.new("RGB", (W, height(n)), BG)
-    image.paste(table_layer(), (0, 0))
-    for card, face in enumerate(_card_faces(cards)):
+    image.paste(table_layer(words), (0, 0))
+    for card, face in enumerate(_card_faces(cards, words)):
         image.paste(face, card_box(card)[:2])
     draw = ImageDraw.Draw(image)
-    x0, y0, _, _ = card_box(11)
-    text(draw, (x0 + 4, y0 + 1), "BONUS CARDS", SMALL, INK, "la", bold=True)
+    x0, y0, x1, _ = card_box(11)
+    title = kit.fit(words("california.image.bonus_cards"), SMALL, x1 - x0 - 4, bold=True)
+    text(draw, (x0 + 4, y0 + 1), title, SMALL, INK, "la", bold=True)
     for seat in range(n):
-        _empty_panel(draw, *panel_origin(seat), fees[seat])
+        _empty_panel(draw, *panel_origin(seat), fees[seat], words)
     if n % 2:
         x, y = panel_origin(n)
-        _key(draw, (x, y, x + PANEL_W, y + PANEL_H))
+        _key(draw, (x, y, x + PANEL_W, y + PANEL_H), words)
     return image
 
 
@@ -478,7 +567,11 @@ def _score(p: Mapping[str, Any]) -> Mapping[str, int]:
 
 
 def _header(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequence[str]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    words: Words,
 ) -> None:
     """The day track (past grey, today amber, days that will not be played hatched) and the status."""
     day = int(view.get("day") or 0)
@@ -489,68 +582,87 @@ def _header(
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         if d < day:
             draw.rectangle(box, fill=PAST, outline=LINE, width=1)
-            kit.label(image, centre, str(d), SMALL, WHITE, "mm")
+            kit.label(image, centre, words.number(d), SMALL, WHITE, "mm")
         elif d == day:
             draw.rectangle(box, fill=TURN, outline=WHITE, width=2)
-            kit.label(image, centre, str(d), SMALL, INK, "mm", bold=True)
+            kit.label(image, centre, words.number(d), SMALL, INK, "mm", bold=True)
         elif d > last or d > days:
             draw.rectangle(box, fill=CLOSED, outline=LINE, width=1)
             hatch(draw, (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), HATCH, step=5)
-            kit.label(image, centre, str(d), SMALL, INK, "mm")
+            kit.label(image, centre, words.number(d), SMALL, INK, "mm")
         else:
             draw.rectangle(box, fill=CARD, outline=LINE, width=1)
-            kit.label(image, centre, str(d), SMALL, INK, "mm")
+            kit.label(image, centre, words.number(d), SMALL, INK, "mm")
     players = view.get("players") or []
     if view.get("over"):
         best = _winners(players)
-        who = " & ".join(names[s] for s in best if s < len(names)) or "nobody"
-        label = f"{who} {'wins' if len(best) == 1 else 'tie'}"
+        who = " & ".join(names[s] for s in best if s < len(names)) or words("california.image.nobody")
+        key = "california.image.wins" if len(best) == 1 else "california.image.tie"
+        label = fit_name(lambda n: words(key, players=n), who, BIG, W - M - (day_box(12)[2] + 12), True)
     else:
         turn = view.get("turn")
-        label = f"{names[turn]} to play" if isinstance(turn, int) and 0 <= turn < len(names) else ""
-    x = day_box(12)[2] + 12
-    label = kit.fit(label, BIG, W - M - x, bold=True)
+        label = ""
+        if isinstance(turn, int) and 0 <= turn < len(names):
+            label = fit_name(
+                lambda n: words("california.image.to_play", player=n),
+                names[turn],
+                BIG,
+                W - M - (day_box(12)[2] + 12),
+                bold=True,
+            )
     kit.label(image, (W - M, HEADER_H // 2), label, BIG, TURN, "rm", bold=True)
 
 
-def last_move_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
-    """The last move in words ("Bob bought the red room for 4 silver: B2")."""
+def last_move_text(view: Mapping[str, Any], names: Sequence[str], words: Words, prefix: bool = True) -> str:
+    """The last move in words ("Last: Bob bought a Rd room on B2 (4 silver)."); without ``prefix``
+    the sentence alone, for when the line is short of room (the magenta square still marks it).
+
+    That the move ended the day is said only while the game goes on: at the end the "game over"
+    note says more.
+    """
     last = view.get("last")
     if not isinstance(last, Mapping):
-        return "No move yet."
+        return words("california.image.no_move")
     seat = last.get("seat")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "Someone"
+    who = (
+        names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else words("california.image.someone")
+    )
     action = last.get("action")
-    if action == "coin":
-        said = f"{who} took a gold coin"
-    elif action == "loan":
-        said = f"{who} took a loan (+3 silver)"
-    elif action == "repay":
-        said = f"{who} repaid a loan"
+    if action in ("coin", "loan", "repay"):
+        said = words(f"california.image.move.{action}", player=who)
     elif action == "buy":
         target = last.get("target")
-        code, _fill, _colour, _room, furniture = colour_info(last.get("colour"))
+        colour = last.get("colour")
         kind = last.get("kind")
-        if kind == "expansion":
-            thing, where = "the attic expansion", ""
-        elif kind == "furniture":
-            thing = f"a {furniture} [{code}]"
-            where = " into the attic" if target == "attic" else ""
-        else:
-            thing, where = f"a {code} room", ""
-        if isinstance(target, int) and 0 <= target < 16:
-            where = f" {'into' if kind == 'furniture' else 'on'} {space_label(target)}"
-        loan = ", on a loan" if last.get("loan") else ""
-        said = f"{who} bought {thing}{where} ({last.get('cost', '?')} silver{loan})"
+        if kind == "furniture":
+            kind = "furniture" if isinstance(target, int) else "attic"
+        elif kind != "expansion":
+            kind = "room"
+        known = kind != "room" and isinstance(colour, str) and colour in COLOURS
+        thing = words(f"california.a.furniture.{colour}") if known else UNKNOWN_CODE
+        cost = last.get("cost")
+        said = words(
+            f"california.image.move.{kind}",
+            player=who,
+            thing=thing,
+            code=code_of(colour, words),
+            space=space_label(target) if isinstance(target, int) and 0 <= target < 16 else UNKNOWN_CODE,
+            cost=words.number(cost) if isinstance(cost, int) else UNKNOWN_CODE,
+            loan=words("california.image.move.on_loan") if last.get("loan") else "",
+        )
     else:
-        return "No move yet."
-    if last.get("day_ended"):
-        said += "; day over"
-    return said + "."
+        return words("california.image.no_move")
+    if last.get("day_ended") and not view.get("over"):
+        said = words("california.image.day_over", move=said)
+    return words("california.image.last" if prefix else "california.image.move_alone", move=said)
 
 
 def _last_line(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequence[str]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    words: Words,
 ) -> None:
     y = LAST_Y + LAST_H // 2
     box = (M + 2, LAST_Y + 4, M + 16, LAST_Y + LAST_H - 4)
@@ -558,80 +670,118 @@ def _last_line(
     note = ""
     ending = view.get("ending")
     if view.get("over"):
-        note = "GAME OVER"
+        note = words("california.image.game_over")
     elif ending or int(view.get("day") or 0) >= int(view.get("days") or 12):
-        note = "LAST DAY"
+        note = words("california.image.last_day")
     right = W - M
     if note:
         tw = int(width_of(note, SMALL, bold=True)) + 12
         draw.rectangle((right - tw, LAST_Y + 1, right, LAST_Y + LAST_H - 1), fill=LOAN)
         kit.label(image, (right - tw / 2, y), note, SMALL, WHITE, "mm", bold=True)
         right -= tw + 8
-    said = "Last: " + last_move_text(view, names)
-    kit.label(image, (M + 24, y), kit.fit(said, SMALL, right - M - 24), SMALL, INK, "lm")
+    # Short of room (a long name, a long French sentence beside a note), the line first drops its
+    # "Last:", then shortens the name, and only then cuts the sentence.
+    room = right - M - 24
+    line = last_move_text(view, names, words)
+    last = view.get("last")
+    seat = last.get("seat") if isinstance(last, Mapping) else None
+    if width_of(line, SMALL) > room and isinstance(seat, int) and 0 <= seat < len(names):
+
+        def said(name: str) -> str:
+            return last_move_text(view, [*names[:seat], name, *names[seat + 1 :]], words, prefix=False)
+
+        line = fit_name(said, names[seat], SMALL, room)
+    kit.label(image, (M + 24, y), kit.fit(line, SMALL, room), SMALL, INK, "lm")
 
 
-def _stores(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+def _stores(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], words: Words) -> None:
     stores = view.get("stores") or []
     for store, tiles in enumerate(stores[:2]):
         for slot, t in enumerate(tiles[:4]):
             box = slot_box(store, slot)
             if not isinstance(t, Mapping):
                 draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
-                kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "sold", SMALL, SOFT, "mm")
+                sold = kit.fit(words("california.image.sold"), SMALL, TILE - 4)
+                kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), sold, SMALL, SOFT, "mm")
                 continue
             if t.get("kind") == "expansion":
-                expansion_tile(draw, box)
+                expansion_tile(draw, box, words)
             else:
-                paste_tile(image, box, t.get("colour"), t.get("kind") == "furniture", size=BIG)
+                paste_tile(image, box, t.get("colour"), t.get("kind") == "furniture", words, size=BIG)
     bank = int(view.get("bank") or 0)
+    gold = words("california.image.gold_mark")
     for i in range(min(bank, 4)):
-        paste_coin(image, bank_coin_centre(i), BANK_COIN_R, "G", gold=True)
+        paste_coin(image, bank_coin_centre(i), BANK_COIN_R, gold, gold=True)
     x0, _, x1, y1 = BANK_BOX
-    label = "game over" if view.get("over") else f"price {view.get('price')}"
+    if view.get("over"):
+        label = words("california.image.bank_closed")
+    else:
+        label = words("california.image.price", price=words.number(int(view.get("price") or 0)))
+    label = kit.fit(label, BODY, x1 - x0 - 8, bold=True)
     kit.label(image, ((x0 + x1) / 2, y1 - 14), label, BODY, INK, "mm", bold=True)
 
 
-def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], words: Words) -> None:
     x0, y0, x1, y1 = SUPPLY_BOX
     cy = (y0 + y1) // 2
+
+    def counted(key: str, field: str) -> str:
+        return words(f"california.image.{key}", count=words.number(int(view.get(field) or 0)))
+
     parts = [
-        f"Stack {view.get('draw_stack', 0)}",
-        f"Bag {view.get('bag', 0)}",
-        f"Gifts {view.get('gifts_left', 0)}",
-        f"Loans {view.get('loan_markers_left', 0)}",
-        "1 G = 5 silver",
+        counted("stack", "draw_stack"),
+        counted("bag", "bag"),
+        counted("gifts_left", "gifts_left"),
+        counted("loans_left", "loan_markers_left"),
+        words("california.image.rate"),
     ]
-    x = x0 + 8
+    x = x0 + 6
     for part in parts:
         kit.label(image, (x, cy), part, SMALL, INK, "lm")
-        x += int(width_of(part, SMALL)) + 10
+        x += int(width_of(part, SMALL)) + 8
     guests = view.get("guests") or {}
     free = [c for c, host in guests.items() if host is None] if isinstance(guests, Mapping) else []
-    label = "Free guests" if free else "No free guests"
+    label = words("california.image.free_guests" if free else "california.image.no_free_guests")
     kit.label(image, (x, cy), label, SMALL, INK, "lm", bold=True)
     x += int(width_of(label, SMALL, bold=True)) + 6
+    # Six free guests (the start of a game) must all show: the chips narrow to share what is
+    # left of the strip, down to the width their two letters need.
+    step = max(CHIP_MIN + 2, min(26, (x1 - 2 - x) // len(free))) if free else 26
     for colour in free:
-        if x + 24 > x1 - 4:
+        if x + step - 2 > x1 - 2:
             break
-        paste_tile(image, (x, cy - 9, x + 24, cy + 9), colour, False, size=SMALL)
-        x += 26
+        paste_tile(image, (x, cy - 9, x + step - 2, cy + 9), colour, False, words, size=SMALL)
+        x += step
 
 
 def _bonus(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: Sequence[str]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    words: Words,
 ) -> None:
     cards = view.get("bonus_cards") or []
-    left = view.get("bonus_cards_left", sum(1 for c in cards if c.get("owner") is None))
+    left = int(view.get("bonus_cards_left", sum(1 for c in cards if c.get("owner") is None)))
     x0, y0, _, y1 = card_box(11)
-    kit.label(image, (x0 + 4, y1 - 1), f"{left} left", SMALL, LOAN, "ld", bold=True)
+    kit.label(
+        image,
+        (x0 + 4, y1 - 1),
+        words.count("california.image.cards_left", left),
+        SMALL,
+        LOAN,
+        "ld",
+        bold=True,
+    )
     for i, card in enumerate(cards[:11]):
         owner = card.get("owner")
         if not isinstance(owner, int):
             continue
         x0, y0, x1, y1 = card_box(i)
         draw.rounded_rectangle((x0, y0, x1, y1), radius=5, fill=EMPTY, outline=EMPTY_EDGE, width=1)
-        paste_coin(image, (x0 + 17, (y0 + y1) // 2), 12, str(card.get("points", "?")), True, EMPTY)
+        points = card.get("points")
+        label = words.number(points) if isinstance(points, int) else UNKNOWN_CODE
+        paste_coin(image, (x0 + 17, (y0 + y1) // 2), 12, label, True, EMPTY)
         who = names[owner] if 0 <= owner < len(names) else "?"
         kit.label(
             image, (x0 + 34, (y0 + y1) / 2), kit.fit(who, SMALL, x1 - x0 - 40, True), SMALL, INK, "lm", True
@@ -646,14 +796,18 @@ def _panel(
     name: str,
     on_turn: bool,
     winner: bool,
+    words: Words,
 ) -> None:
     x, y = panel_origin(seat)
     head = TURN if on_turn or winner else HEAD
     ink = text_colour(head)
     draw.rectangle((x, y, x + PANEL_W, y + PANEL_HEAD), fill=head)
-    total = _score(p).get("total", 0)
-    right = f"{total} pts"
-    tag = "TO PLAY" if on_turn else ("WINNER" if winner else "")
+    right = words.count("california.image.points", int(_score(p).get("total", 0)))
+    tag = ""
+    if on_turn:
+        tag = words("california.image.to_play_tag")
+    elif winner:
+        tag = words("california.image.winner_tag")
     mid = y + PANEL_HEAD // 2
     tx = x + 6
     if on_turn:
@@ -682,6 +836,7 @@ def _panel(
             cell_box(x, y, index),
             room_colour,
             space.get("furniture") is not None,
+            words,
             bool(space.get("printed")),
             BODY,
         )
@@ -691,7 +846,7 @@ def _panel(
     for i in range(2):
         box = attic_box(x, y, i)
         if i < len(attic):
-            paste_tile(image, box, attic[i], True, size=SMALL)
+            paste_tile(image, box, attic[i], True, words, size=SMALL)
         elif i == 1 and not expanded:
             draw.rectangle(box, fill=CLOSED, outline=HATCH, width=1)
             hatch(draw, box, HATCH, step=5)
@@ -699,29 +854,37 @@ def _panel(
             draw.rectangle(box, fill=ATTIC_PLUS if i else EMPTY, outline=EMPTY_EDGE, width=1)
 
     sx = x + SIDE_X
+    side = x + PANEL_W - 4 - sx
     sy = y + PANEL_HEAD + 4 + ATTIC + 3
-    kit.label(image, (sx, sy), f"{p.get('money', 0)} silver", BODY, INK, "la", bold=True)
+    money = words("california.image.silver", money=words.number(int(p.get("money", 0))))
+    kit.label(image, (sx, sy), kit.fit(money, BODY, side, bold=True), BODY, INK, "la", bold=True)
     lbox = loan_box(x, y)
     if p.get("loan"):
-        loan_badge(image, lbox)
+        loan_badge(image, lbox, words)
     else:
-        kit.label(image, (sx, (lbox[1] + lbox[3]) / 2), "no loan", SMALL, SOFT, "lm")
+        none = kit.fit(words("california.image.no_loan"), SMALL, side)
+        kit.label(image, (sx, (lbox[1] + lbox[3]) / 2), none, SMALL, SOFT, "lm")
     sy = lbox[3] + 4
     gift_icon(draw, sx, sy + 1, 15)
-    gifts = int(p.get("gifts", 0))
-    kit.label(image, (sx + 21, sy + 9), f"{gifts} gift{'s' if gifts != 1 else ''}", SMALL, INK, "lm")
+    gifts = words.count("california.image.gifts", int(p.get("gifts", 0)))
+    kit.label(image, (sx + 21, sy + 9), kit.fit(gifts, SMALL, side - 21), SMALL, INK, "lm")
     sy += 20
     bonus = int(p.get("bonus_points", 0))
-    label = f"bonus {bonus}" if p.get("bonus_cards") else "no bonus"
+    if p.get("bonus_cards"):
+        label = words("california.image.bonus", points=words.number(bonus))
+    else:
+        label = words("california.image.no_bonus")
+    label = kit.fit(label, SMALL, side, bold=bool(bonus))
     kit.label(image, (sx, sy + 9), label, SMALL, INK if bonus else SOFT, "lm", bold=bool(bonus))
     sy += 20
     guests = list(p.get("guests") or [])
-    kit.label(image, (sx, sy + 8), "guests" if guests else "no guests", SMALL, INK if guests else SOFT, "lm")
+    label = kit.fit(words("california.image.guests" if guests else "california.image.no_guests"), SMALL, side)
+    kit.label(image, (sx, sy + 8), label, SMALL, INK if guests else SOFT, "lm")
     sy += 18
     for i, colour in enumerate(guests[:6]):
         gx = sx + (i % 3) * 30
         gy = sy + (i // 3) * 21
-        paste_tile(image, (gx, gy, gx + 27, gy + 19), colour, False, size=SMALL)
+        paste_tile(image, (gx, gy, gx + 27, gy + 19), colour, False, words, size=SMALL)
 
 
 def _highlight(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
@@ -789,21 +952,22 @@ def _static_key(
 
 def draw_board(view: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> Image.Image:
     """The whole table as an RGB image (``render`` encodes it)."""
+    words = hashable(words)
     n, fees, cards = _static_key(view)
-    image = _board(n, fees, cards).copy()
+    image = _board(n, fees, cards, words).copy()
     draw = ImageDraw.Draw(image)
     shown = kit.player_names(names, n, words)
     players = view.get("players") or []
     over = bool(view.get("over"))
     winners = _winners(players) if over else []
     turn = view.get("turn")
-    _header(image, draw, view, shown)
-    _last_line(image, draw, view, shown)
-    _stores(image, draw, view)
-    _supply(image, draw, view)
-    _bonus(image, draw, view, shown)
+    _header(image, draw, view, shown, words)
+    _last_line(image, draw, view, shown, words)
+    _stores(image, draw, view, words)
+    _supply(image, draw, view, words)
+    _bonus(image, draw, view, shown, words)
     for seat, p in enumerate(players):
-        _panel(image, draw, seat, p, shown[seat], seat == turn and not over, seat in winners)
+        _panel(image, draw, seat, p, shown[seat], seat == turn and not over, seat in winners, words)
     _highlight(draw, view)
     return image
 
@@ -822,7 +986,9 @@ Z_GRID = 4 * Z_CELL + 3 * Z_GAP
 Z_SIDE_X = Z_GRID_X + Z_GRID + 16
 Z_ATTIC = 64
 Z_KEY_Y = Z_GRID_Y + Z_GRID + 46
-Z_H = Z_KEY_Y + 3 * 30 + 40 + M
+Z_KEY_ROW, Z_LEGEND_H = 30, 28
+Z_LEGEND_Y = Z_KEY_Y + 22 + 3 * Z_KEY_ROW + 4
+Z_H = Z_LEGEND_Y + Z_LEGEND_H + M
 
 
 def z_cell(space: int) -> Box:
@@ -839,14 +1005,15 @@ def z_attic(i: int) -> Box:
 
 
 @lru_cache(maxsize=8)
-def _mansion_layer(fees: tuple[int | None, ...]) -> Image.Image:
+def _mansion_layer(fees: tuple[int | None, ...], words: Words) -> Image.Image:
     """The empty zoomed mansion with its labels, fees and the key: the same all game long."""
     image = Image.new("RGB", (W, Z_H), BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, W, Z_HEAD), fill=HEAD)
     for column in range(COLUMNS):
         x0, _, x1, _ = z_cell(column)
-        text(draw, ((x0 + x1) / 2, Z_GRID_Y - Z_LABEL / 2), str(column + 1), BODY, SOFT, "mm", bold=True)
+        label = words.number(column + 1)
+        text(draw, ((x0 + x1) / 2, Z_GRID_Y - Z_LABEL / 2), label, BODY, SOFT, "mm", bold=True)
     for row, letter in enumerate(ROW_NAMES):
         _, y0, _, y1 = z_cell(row * COLUMNS)
         text(draw, (M + Z_LABEL / 2 - 2, (y0 + y1) / 2), letter, BODY, SOFT, "mm", bold=True)
@@ -854,36 +1021,44 @@ def _mansion_layer(fees: tuple[int | None, ...]) -> Image.Image:
         box = z_cell(space)
         draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
         if fee:
-            coin(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 16, str(fee))
-    text(draw, (Z_SIDE_X, Z_GRID_Y), "ATTIC", BODY, INK, "la", bold=True)
+            coin(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 16, words.number(fee))
+    text(draw, (Z_SIDE_X, Z_GRID_Y), words("california.image.mansion.attic"), BODY, INK, "la", bold=True)
     y = Z_KEY_Y
-    text(draw, (M, y), "KEY: colour code, room, furniture", SMALL, INK, "la", bold=True)
+    title = kit.fit(words("california.image.mansion.key_title"), SMALL, W - 2 * M, bold=True)
+    text(draw, (M, y), title, SMALL, INK, "la", bold=True)
     col_w = (W - 2 * M) // 2
     for i, key in enumerate(COLOURS):
-        _code, _fill, name, room, furniture = COLOURS[key]
         cx = M + (i // 3) * col_w
-        cy = y + 22 + (i % 3) * 30
-        tile(draw, (cx, cy, cx + 36, cy + 26), key, False, size=SMALL)
-        label = kit.fit(f"{name}: {room}, {furniture}", SMALL, col_w - 50)
+        cy = y + 22 + (i % 3) * Z_KEY_ROW
+        tile(draw, (cx, cy, cx + 36, cy + 26), key, False, words, size=SMALL)
+        label = kit.fit(key_line(key, words), SMALL, col_w - 50)
         text(draw, (cx + 44, cy + 13), label, SMALL, INK, "lm")
-    y += 22 + 3 * 30 + 4
+    y = Z_LEGEND_Y
     x = M
-    for kind, label in (("room", "room"), ("furniture", "furnished"), ("printed", "printed room")):
-        tile(draw, (x, y, x + 36, y + 28), "red", kind == "furniture", printed=kind == "printed", size=SMALL)
-        text(draw, (x + 44, y + 14), label, SMALL, INK, "lm")
-        x += 44 + int(width_of(label, SMALL)) + 18
-    coin(draw, (x + 14, y + 14), 14, "2")
-    text(draw, (x + 34, y + 14), "fee in silver", SMALL, INK, "lm")
+    legend = (
+        ("room", "california.image.mansion.room"),
+        ("furniture", "california.image.furnished"),
+        ("printed", "california.image.mansion.printed"),
+    )
+    for kind, key in legend:
+        said = words(key)
+        tile(draw, (x, y, x + 36, y + 28), "red", kind == "furniture", words, kind == "printed", SMALL)
+        text(draw, (x + 44, y + 14), said, SMALL, INK, "lm")
+        x += 44 + int(width_of(said, SMALL)) + 18
+    coin(draw, (x + 14, y + 14), 14, words.number(2))
+    fee_label = kit.fit(words("california.image.mansion.fee"), SMALL, W - M - x - 34)
+    text(draw, (x + 34, y + 14), fee_label, SMALL, INK, "lm")
     return image
 
 
 def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:
     """``seat``'s mansion at full size with money, loan, guests, bonus cards and score (RGB)."""
+    words = hashable(words)
     players = view.get("players") or []
     if not 0 <= seat < len(players):
         raise ValueError(f"seat {seat} is not at this table")
     p = players[seat]
-    image = _mansion_layer(_fees(p)).copy()
+    image = _mansion_layer(_fees(p), words).copy()
     draw = ImageDraw.Draw(image)
     shown = kit.player_names(names, len(players), words)
     score = _score(p)
@@ -891,8 +1066,9 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words
     if on_turn:
         draw.rectangle((0, 0, W, Z_HEAD), fill=TURN)
     ink = text_colour(TURN if on_turn else HEAD)
-    right = f"{score.get('total', 0)} pts"
-    title = f"{shown[seat]}'s mansion" + (" - your turn" if on_turn else "")
+    right = words.count("california.image.points", int(score.get("total", 0)))
+    key = "california.image.mansion.title_turn" if on_turn else "california.image.mansion.title"
+    title = words(key, player=shown[seat])
     room = W - 3 * M - width_of(right, BIG, bold=True)
     kit.label(image, (M, Z_HEAD // 2), kit.fit(title, BIG, room, bold=True), BIG, ink, "lm", bold=True)
     kit.label(image, (W - M, Z_HEAD // 2), right, BIG, ink, "rm", bold=True)
@@ -903,63 +1079,82 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words
             continue
         index = int(space.get("row", 0)) * COLUMNS + int(space.get("column", 0))
         tile(
-            draw, z_cell(index), space.get("room"), space.get("furniture") is not None,
+            draw, z_cell(index), space.get("room"), space.get("furniture") is not None, words,
             bool(space.get("printed")), BIG + 4,
         )  # fmt: skip
     attic = list(mansion.get("attic") or [])
     expanded = bool(mansion.get("expansion"))
+    inside = Z_ATTIC - 6
     for i in range(2):
         box = z_attic(i)
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         if i < len(attic):
-            tile(draw, box, attic[i], True, size=BIG)
+            tile(draw, box, attic[i], True, words, size=BIG)
         elif i == 1 and not expanded:
             draw.rectangle(box, fill=CLOSED, outline=HATCH, width=1)
             hatch(draw, box, HATCH, step=6)
-            kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "closed", SMALL, INK, "mm")
+            word = kit.fit(words("california.image.mansion.closed"), SMALL, inside)
+            kit.label(image, centre, word, SMALL, INK, "mm")
         else:
             draw.rectangle(box, fill=ATTIC_PLUS if i else EMPTY, outline=EMPTY_EDGE, width=1)
-            word = "+1 space" if i else "empty"
-            kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), word, SMALL, SOFT, "mm")
+            key = "california.image.mansion.plus_space" if i else "california.image.mansion.empty"
+            kit.label(image, centre, kit.fit(words(key), SMALL, inside), SMALL, SOFT, "mm")
 
     x = Z_SIDE_X
+    side = W - M - x
     y = z_attic(0)[3] + 14
-    money = int(p.get("money", 0))
-    kit.label(image, (x, y), f"{money} silver", BIG, INK, "la", bold=True)
+    money = words("california.image.silver", money=words.number(int(p.get("money", 0))))
+    kit.label(image, (x, y), kit.fit(money, BIG, side, bold=True), BIG, INK, "la", bold=True)
     y += 24
-    kit.label(image, (x, y), f"= {p.get('gold', 0)} gold + {p.get('silver', 0)} silver", SMALL, SOFT, "la")
+    coins = words(
+        "california.image.mansion.coins",
+        gold=words.number(int(p.get("gold", 0))),
+        silver=words.number(int(p.get("silver", 0))),
+    )
+    kit.label(image, (x, y), kit.fit(coins, SMALL, side), SMALL, SOFT, "la")
     y += 20
-    kit.label(image, (x, y), "(1 gold = 5 silver)", SMALL, SOFT, "la")
+    kit.label(image, (x, y), kit.fit(words("california.image.mansion.rate"), SMALL, side), SMALL, SOFT, "la")
     y += 26
     if p.get("loan"):
-        loan_badge(image, (x, y, x + 70, y + 24))
-        kit.label(image, (x + 78, y + 12), "repay 4", SMALL, INK, "lm")
+        loan_badge(image, (x, y, x + 70, y + 24), words)
+        repay = kit.fit(words("california.image.mansion.repay"), SMALL, side - 78)
+        kit.label(image, (x + 78, y + 12), repay, SMALL, INK, "lm")
     else:
-        kit.label(image, (x, y + 12), "no loan", SMALL, SOFT, "lm")
+        kit.label(
+            image, (x, y + 12), kit.fit(words("california.image.no_loan"), SMALL, side), SMALL, SOFT, "lm"
+        )
     y += 34
-    gifts = int(p.get("gifts", 0))
     gift_icon(draw, x, y, 18)
-    kit.label(image, (x + 26, y + 10), f"{gifts} gift{'s' if gifts != 1 else ''}", BODY, INK, "lm", bold=True)
+    gifts = words.count("california.image.gifts", int(p.get("gifts", 0)))
+    kit.label(image, (x + 26, y + 10), kit.fit(gifts, BODY, side - 26, bold=True), BODY, INK, "lm", bold=True)
     y += 28
     cards = [c for c in view.get("bonus_cards") or [] if c.get("owner") == seat]
-    label = f"bonus cards: {p.get('bonus_points', 0)} pts" if cards else "no bonus card"
+    if cards:
+        points = words.count("california.image.points", int(p.get("bonus_points", 0)))
+        label = words("california.image.mansion.cards", points=points)
+    else:
+        label = words("california.image.mansion.no_card")
+    label = kit.fit(label, SMALL, side, bold=bool(cards))
     kit.label(image, (x, y + 10), label, SMALL, INK if cards else SOFT, "lm", bold=bool(cards))
     y += 26
     guests = list(p.get("guests") or [])
-    kit.label(image, (x, y + 8), "guests:" if guests else "no guests", SMALL, INK if guests else SOFT, "lm")
+    key = "california.image.mansion.guests" if guests else "california.image.no_guests"
+    kit.label(image, (x, y + 8), kit.fit(words(key), SMALL, side), SMALL, INK if guests else SOFT, "lm")
     y += 20
     for i, colour in enumerate(guests[:6]):
         gx = x + (i % 4) * 38
         gy = y + (i // 4) * 28
-        tile(draw, (gx, gy, gx + 34, gy + 24), colour, False, size=SMALL)
+        tile(draw, (gx, gy, gx + 34, gy + 24), colour, False, words, size=SMALL)
 
-    g = score.get("gifts", 0)
-    parts = [
-        f"{g} gift{'' if g == 1 else 's'}",
-        f"{score.get('bonus', 0)} bonus",
-        f"{score.get('spaces', 0)} spaces",
-    ]
-    loan = score.get("loan", 0)
-    label = f"Score {score.get('total', 0)} = " + " + ".join(parts) + (f" - {-loan} loan" if loan else "")
+    loan = int(score.get("loan", 0))
+    label = words(
+        "california.image.mansion.score_loan" if loan else "california.image.mansion.score",
+        total=words.number(int(score.get("total", 0))),
+        gifts=words.count("california.image.gifts", int(score.get("gifts", 0))),
+        bonus=words("california.image.mansion.bonus", value=words.number(int(score.get("bonus", 0)))),
+        spaces=words.count("california.image.mansion.spaces", int(score.get("spaces", 0))),
+        loan=words("california.image.mansion.loan", value=words.number(-loan)),
+    )
     kit.label(
         image,
         (M, Z_GRID_Y + Z_GRID + 22),

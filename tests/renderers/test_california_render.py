@@ -6,12 +6,13 @@ import ast
 import copy
 import io
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import renderers.california as california
 from bot.i18n import words
@@ -21,6 +22,8 @@ from rules.play import random_playthrough
 
 EN = words("en")
 """The boards as an English table sees them."""
+FR = words("fr")
+"""The boards as a French table sees them."""
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_BYTES = 300_000
@@ -241,20 +244,38 @@ def test_the_last_move_is_outlined_where_it_changed_the_table(players: int) -> N
 def test_the_last_move_is_written_out() -> None:
     names = ["Ana", "Bob", "Cy"]
     view: dict[str, Any] = {"last": {"seat": 1, "action": "coin", "coin": 2, "day_ended": False}}
-    assert california.last_move_text(view, names) == "Bob took a gold coin."
+    assert california.last_move_text(view, names, EN) == "Last: Bob took a gold coin."
+    assert california.last_move_text(view, names, FR) == "Dernier coup : Bob a pris une monnaie d'or."
     view["last"] = {
         "seat": 0, "action": "buy", "store": 0, "slot": 1, "target": 5, "tile": 3, "cost": 6,
-        "loan": True, "day_ended": True, "kind": "room", "colour": "red", "name": "red room (music room)",
+        "loan": True, "day_ended": True, "kind": "room", "colour": "red",
     }  # fmt: skip
     assert (
-        california.last_move_text(view, names)
-        == "Ana bought a Rd room on B2 (6 silver, on a loan); day over."
+        california.last_move_text(view, names, EN)
+        == "Last: Ana bought a Rd room on B2 (6 silver, on a loan); day over."
+    )
+    assert (
+        california.last_move_text(view, names, FR)
+        == "Dernier coup : Ana a acheté une pièce Ro en B2 (6 argent, à crédit) ; journée finie."
     )
     view["last"] = {**view["last"], "kind": "furniture", "target": "attic", "loan": False, "day_ended": False}
     assert (
-        california.last_move_text(view, names) == "Ana bought a grand piano [Rd] into the attic (6 silver)."
+        california.last_move_text(view, names, EN)
+        == "Last: Ana bought a grand piano [Rd] into the attic (6 silver)."
     )
-    assert california.last_move_text({"last": None}, names) == "No move yet."
+    view["last"] = {**view["last"], "colour": "gray"}
+    assert (
+        california.last_move_text(view, names, FR)
+        == "Dernier coup : Ana a acheté une moto [Gr] pour le grenier (6 argent)."
+    )
+    over = {**view, "over": True, "last": {**view["last"], "day_ended": True}}
+    assert (
+        california.last_move_text(over, names, EN)
+        == "Last: Ana bought a motorcycle [Gy] into the attic (6 silver)."
+    )
+    assert california.last_move_text(over, names, EN, prefix=False).startswith("Ana bought")
+    assert california.last_move_text({"last": None}, names, EN) == "No move yet."
+    assert california.last_move_text({"last": None}, names, FR) == "Aucun coup joué pour l'instant."
 
 
 def test_every_mansion_grid_is_labelled_like_the_buttons(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -290,3 +311,130 @@ def test_my_mansion_is_a_full_size_picture_of_one_seat(players: int) -> None:
         assert image.width == california.W and image.height <= MAX_TALL * image.width
     with pytest.raises(ValueError):
         california.render_mansion(view, NAMES[:players], players, EN)
+
+
+# --- the table's language ---------------------------------------------------------------------------
+
+SHORT = ["Ana", "Bob", "Cy", "Dee", "Eve"]
+"""Names short enough that nothing drawn is ever cut: an ellipsis would be a word that did not fit."""
+
+ENGLISH = {
+    "STORE", "BANK", "CARDS", "KEY", "LOAN", "ATTIC", "TO", "PLAY", "WINNER", "GAME", "OVER", "LAST",
+    "DAY", "Last", "No", "took", "bought", "repaid", "into", "on", "left", "sold", "price", "game",
+    "over", "Stack", "Bag", "Gifts", "Loans", "silver", "gold", "Free", "guests", "guest", "gift",
+    "gifts", "no", "loan", "cards", "card", "attic", "room", "furnished", "fee", "printed", "closed",
+    "empty", "space", "spaces", "repay", "mansion", "your", "turn", "wins", "tie", "nobody", "light",
+    "brown", "red", "purple", "gray", "blue", "green", "billiard", "music", "conservatory", "table",
+    "pinball", "machine", "motorcycle", "swimming", "dog", "colour", "furniture", "Rd", "Pu", "Gy",
+    "Gn", "G",
+}  # fmt: skip
+"""Words of the English pictures that a French picture must not draw (the French rulebook's
+"bonus", "grand piano", "pool house", "code" and the "pts" abbreviation are French too)."""
+
+FRENCH = {
+    "MAGASIN", "BANQUE", "CARTES", "LÉGENDE", "PRÊT", "GRENIER", "À", "JOUER", "GAGNANT", "FIN",
+    "PARTIE", "DERNIÈRE", "JOURNÉE", "Dernier", "coup", "Pioche", "Sac", "Cadeaux", "Prêts", "argent",
+    "or", "Voisins", "libres", "voisins", "cadeau", "cadeaux", "grenier", "meublée", "supplément", "prix",
+    "vendu", "brun", "rouge", "mauve", "gris", "bleu", "pâle", "vert", "billard", "flipper", "moto",
+    "piscine", "chien", "pièce", "imprimée", "fermé", "case", "cases", "Manoir", "restantes", "Ro",
+    "Ma", "Gr", "Ve", "gagne", "emprunt",
+}  # fmt: skip
+"""French words the pictures of a whole French game draw somewhere (board and "My mansion")."""
+
+
+def drawn_words(monkeypatch: pytest.MonkeyPatch, draw: Any) -> list[str]:
+    """Every string handed to Pillow while ``draw()`` runs, from scratch (no cached layer, sprite or
+    glyph mask hides a word drawn by an earlier render)."""
+    seen: list[str] = []
+    real = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, value: Any, *args: Any, **kwargs: Any) -> None:
+        seen.append(str(value))
+        real(self, xy, value, *args, **kwargs)
+
+    california.clear_caches()
+    kit._text_mask.cache_clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(ImageDraw.ImageDraw, "text", text)
+        draw()
+    california.clear_caches()
+    kit._text_mask.cache_clear()
+    return seen
+
+
+def every_picture(language: kit.Words, players: int) -> None:
+    """The board and every seat's "My mansion" at each stage of a seeded game (a last day too), in
+    one language."""
+    views = [view for _moves, view in views_through_game(players, 2024)]
+    for view in [*views[::3], {**views[1], "ending": "bonus"}, views[-1]]:
+        california.render(view, SHORT[:players], language)
+        for seat in range(players):
+            california.render_mansion(view, SHORT[:players], seat, language)
+
+
+def words_of(strings: list[str]) -> set[str]:
+    return {word for string in strings for word in re.findall(r"[^\W\d_]+", string)}
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_a_french_table_sees_french_pictures(monkeypatch: pytest.MonkeyPatch, players: int) -> None:
+    """Every word a French table's board and mansions draw is the French catalog's: no English word
+    of the English pictures is left, and nothing is cut short to fit."""
+    french = drawn_words(monkeypatch, lambda: every_picture(FR, players))
+    found = words_of(french)
+    assert not found & ENGLISH, sorted(found & ENGLISH)
+    assert found >= FRENCH, sorted(FRENCH - found)
+    assert not [s for s in french if s.endswith("...")], "a French word did not fit"
+    english = drawn_words(monkeypatch, lambda: every_picture(EN, players))
+    assert not words_of(english) & (FRENCH - {"or", "Ma", "Gr"}), sorted(words_of(english) & FRENCH)
+    assert not [s for s in english if s.endswith("...")], "an English word did not fit"
+
+
+def test_the_end_of_a_french_game_names_the_winner_and_counts_the_loan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view = RULES.view(random_playthrough(RULES, 2, 2024, check=False).state, None)
+    assert view["over"]
+    board = drawn_words(monkeypatch, lambda: california.render(view, SHORT[:2], FR))
+    assert FR("california.image.game_over") in board
+    assert any(s.endswith(" gagne") or s.startswith("Égalité : ") for s in board), board
+    me = view["players"][0]
+    me["score"] = {**me["score"], "loan": -2, "total": me["score"]["total"] - 2}
+    mansion = drawn_words(monkeypatch, lambda: california.render_mansion(view, SHORT[:2], 0, FR))
+    score = next(s for s in mansion if s.startswith("Score "))
+    assert score.endswith(" − 2 emprunt") and "cadeau" in score and "case" in score, score
+
+
+def test_languages_never_share_a_cached_picture() -> None:
+    view = RULES.view(random_playthrough(RULES, 3, 5, stop_after=40, check=False).state, None)
+    california.clear_caches()
+    english = california.render(view, SHORT[:3], EN)
+    french = california.render(view, SHORT[:3], FR)
+    assert french != english
+    assert california.render(view, SHORT[:3], EN) == english
+    assert california.render(view, SHORT[:3], FR) == french
+    assert california.render_mansion(view, SHORT[:3], 1, FR) != california.render_mansion(
+        view, SHORT[:3], 1, EN
+    )
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_no_french_text_is_too_small_on_a_phone(players: int) -> None:
+    for _moves, view in views_through_game(players, 11)[::5]:
+        california.clear_caches()
+        with kit.recording_font_sizes() as sizes:
+            image = check_png(california.render(view, NAMES[:players], FR))
+            california.render_mansion(view, NAMES[:players], 0, FR)
+        assert min(sizes) * PHONE_WIDTH / image.width >= SMALLEST_ON_PHONE, sorted(sizes)
+
+
+def test_long_names_are_cut_not_the_words_around_them() -> None:
+    """A long name gives way in the title bar and the last-move line: the French verb after it stays."""
+    view = RULES.view(RULES.setup(2, {}, 4), None)
+    long = ["Bartholomew Featherstonehaugh the Third", "Bartholomew Featherstonehaugh the Fourth"]
+    turn = view["turn"]
+    label = california.fit_name(
+        lambda n: FR("california.image.to_play", player=n), long[turn], california.BIG, 230, True
+    )
+    assert label.startswith("À Bartholomew") and label.endswith("... de jouer"), label
+    assert california.width_of(label, california.BIG, True) <= 230
