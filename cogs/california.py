@@ -342,12 +342,29 @@ class CaliforniaPresenter(Presenter):
         )
 
     def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
-        """California's own values: a colour key in words, a store as numbered on the board (1-2)."""
+        """California's own tokens in words, for events and refusals alike: a ``colour`` key, a
+        ``room`` (a colour key: "red room"), a ``tile`` id ("the grand piano"), a ground-floor
+        ``space`` as the buttons name it (B2), a ``store`` and ``slot`` numbered from 1."""
+        lang = game.row.language
         if key == "colour":
             return colour_name(value)
-        if key == "store" and isinstance(value, int):
+        if key == "room" and value in cal.COLOURS:
+            return self.t(f"california.room.{value}", lang)
+        if key == "tile" and isinstance(value, int) and 0 <= value < len(TILE_KIND):
+            return self.tile_phrase("the", value, lang)
+        if key == "space" and isinstance(value, int) and 0 <= value < cal.SPACES:
+            return space_label(value)
+        if key in ("store", "slot") and isinstance(value, int):
             return self.number(game, value + 1)
         return super().event_param(game, key, value)
+
+    def tile_phrase(self, form: str, tile: int, lang: str) -> str:
+        """A tile with its article, ``form`` "a" or "the" ("a grand piano", "la moto"): whole phrases
+        from the catalog, because the article follows the noun's gender in French."""
+        kind, c = TILE_KIND[tile], TILE_COLOUR[tile]
+        if c < 0:
+            return self.t(f"california.{form}.expansion", lang)
+        return self.t(f"california.{form}.{kind}.{cal.COLOURS[c]}", lang)
 
     def event_key(self, game: LiveGame, event: Event) -> str:
         """A loan repaid by the game's end reads differently from one repaid by choice."""

@@ -70,7 +70,7 @@ from rules.rng import Rng
 from . import data
 from .data import COLOURS
 from .invariants import invariants
-from .placement import ATTIC, TARGETS, Target, furniture_counts, grid, targets, tile_name, why_not
+from .placement import ATTIC, TARGETS, Target, furniture_counts, grid, refuse_placement, targets, tile_name
 from .state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player, State
 
 COIN = Action("coin")
@@ -261,26 +261,27 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
 
 def apply(state: State, seat: int, action: Action) -> list[Event]:
+    """Validate, then apply; raises :class:`IllegalAction` (state unchanged) with one of the keys
+    of ``california.illegal`` and the params its sentence needs (a ``tile`` id, a ``room`` colour
+    key, a ``space``, a 0-based ``store`` and ``slot``, amounts in silver)."""
     if not isinstance(action, Action):
-        raise IllegalAction("That is not a California action.")
+        raise IllegalAction("not_an_action")
     if state.over:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction("game_over")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
-        raise IllegalAction("That seat is not at this table.")
+        raise IllegalAction("no_such_seat")
     kind = action.kind
     if kind in (BUY, LOAN_BUY):
         return _buy(state, seat, action.args, borrow=kind == LOAN_BUY)
     if kind in ("coin", "loan", "repay"):
         if action.args:
-            raise IllegalAction(f"The {kind} action takes no options.")
+            raise IllegalAction("takes_no_options")
         if kind == "coin":
             return _coin(state, seat)
         events = _loan(state, seat) if kind == "loan" else _repay(state, seat)
         state.last = {"seat": seat, "action": kind}
         return events
-    raise IllegalAction(
-        f"California has no {kind!r} action; you may take a coin, buy a tile, take or repay a loan."
-    )
+    raise IllegalAction("unknown_action")
 
 
 def outcome(state: State) -> Outcome | None:
@@ -309,13 +310,9 @@ def load(payload: Mapping[str, Any]) -> State:
 # --- the actions ------------------------------------------------------------------------
 
 
-def _on_turn(state: State, seat: int, what: str) -> None:
-    if seat != state.turn:
-        raise IllegalAction(f"It is not your turn: you can {what} only on your own turn.")
-
-
 def _coin(state: State, seat: int) -> list[Event]:
-    _on_turn(state, seat, "take a coin")
+    if seat != state.turn:
+        raise IllegalAction("coin_not_your_turn")
     p = state.players[seat]
     state.bank -= 1
     p.money += data.GOLD
@@ -331,11 +328,9 @@ def _coin(state: State, seat: int) -> list[Event]:
 def _loan(state: State, seat: int) -> list[Event]:
     p = state.players[seat]
     if p.loan:
-        raise IllegalAction("You already have a loan; repay it before you take another.")
+        raise IllegalAction("loan_open")
     if not state.loan_supply:
-        raise IllegalAction(
-            f"All {data.LOAN_MARKERS} loan markers are out; wait until someone repays a loan."
-        )
+        raise IllegalAction("no_loan_markers", markers=data.LOAN_MARKERS)
     state.loan_supply -= 1
     p.loan = True
     p.money += data.LOAN_AMOUNT
@@ -346,9 +341,9 @@ def _loan(state: State, seat: int) -> list[Event]:
 def _repay(state: State, seat: int) -> list[Event]:
     p = state.players[seat]
     if not p.loan:
-        raise IllegalAction("You have no loan to repay.")
+        raise IllegalAction("no_loan")
     if p.money < data.LOAN_REPAYMENT:
-        raise IllegalAction(f"Repaying your loan costs {data.LOAN_REPAYMENT} silver; you have {p.money}.")
+        raise IllegalAction("repay_too_dear", cost=data.LOAN_REPAYMENT, money=p.money)
     _pay_back(state, seat)
     return [Event("loan_repaid", seat, {"amount": data.LOAN_REPAYMENT, "money": p.money, "automatic": False})]
 
@@ -363,56 +358,44 @@ def _pay_back(state: State, seat: int) -> None:
 
 def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = False) -> list[Event]:
     """A purchase, or with ``borrow`` a loan and a purchase: every check first, then both or neither."""
-    _on_turn(state, seat, "buy a tile")
+    if seat != state.turn:
+        raise IllegalAction("buy_not_your_turn")
     if len(args) != 3 or args[2] not in _TARGET_INDEX:
         store = slot = -1
     else:
         store, slot = (a if isinstance(a, int) else -1 for a in args[:2])
     if not (0 <= store < data.STORES and 0 <= slot < data.STORE_SLOTS):
-        raise IllegalAction(
-            f"A purchase names a store (1-{data.STORES}), a slot (1-{data.STORE_SLOTS}) and where the "
-            "tile goes (a ground-floor space, the attic or the expansion space)."
-        )
+        raise IllegalAction("bad_purchase", stores=data.STORES, slots=data.STORE_SLOTS)
     target = args[2]
     tile = state.stores[store][slot]
     if tile is None:
-        raise IllegalAction(f"Store {store + 1} has no tile left in slot {slot + 1}.")
+        raise IllegalAction("empty_slot", store=store, slot=slot)
     p = state.players[seat]
     colours = grid(p)
     where = dict(targets(state.n, p, colours, tile))
     if target not in where:
-        raise IllegalAction(why_not(p, colours, tile, target, bool(where)))
+        refuse_placement(p, colours, tile, target, bool(where))
     base, fee = state.bank, where[target]
     cost = base + fee
-    name = tile_name(tile)
-    detail = f"{base} for the tile + {fee} fee" if fee else f"{base} for the tile"
-    need = f"You need {cost} silver to buy the {name} and place it there ({detail})"
+    reach = p.money + data.LOAN_AMOUNT
     if borrow:
         if p.loan:
-            raise IllegalAction(
-                "You already have a loan, so you cannot borrow for this purchase; "
-                "a second loan needs the first one repaid."
-            )
+            raise IllegalAction("borrow_loan_open")
         if not state.loan_supply:
-            raise IllegalAction(
-                f"All {data.LOAN_MARKERS} loan markers are out, so you cannot borrow for this purchase."
-            )
+            raise IllegalAction("borrow_no_markers", markers=data.LOAN_MARKERS)
         if p.money >= cost:
-            raise IllegalAction(
-                f"You have the {cost} silver for the {name} there, so you need no loan: buy it directly."
-            )
-        if p.money + data.LOAN_AMOUNT < cost:
-            raise IllegalAction(f"{need}; even with a loan you would have only {p.money + data.LOAN_AMOUNT}.")
+            raise IllegalAction("loan_not_needed", cost=cost, tile=tile)
+        if reach < cost:
+            raise IllegalAction("too_dear_even_with_loan", cost=cost, tile=tile, reach=reach)
     elif p.money < cost:
-        helps = not p.loan and state.loan_supply and p.money + data.LOAN_AMOUNT >= cost
-        hint = (
-            f" A loan of {data.LOAN_AMOUNT} silver would cover it: borrow and buy in one step."
-            if helps
-            else ""
-        )
-        raise IllegalAction(f"{need}; you have {p.money}.{hint}")
+        if not p.loan and state.loan_supply and reach >= cost:
+            raise IllegalAction(
+                "too_dear_loan_helps", cost=cost, tile=tile, money=p.money, loan=data.LOAN_AMOUNT
+            )
+        raise IllegalAction("too_dear", cost=cost, tile=tile, money=p.money)
 
     # Everything is checked: from here on the state changes.
+    name = tile_name(tile)
     events = _loan(state, seat) if borrow else []
     p.money -= cost
     state.returned += cost

@@ -8,8 +8,12 @@ lists, with prices, before the player commits).
 
 from __future__ import annotations
 
+from typing import NoReturn
+
+from rules.core import IllegalAction
+
 from . import data
-from .data import COLOUR_NAMES, FURNITURE_NAMES, ROOM_NAMES
+from .data import COLOUR_NAMES, COLOURS, FURNITURE_NAMES, ROOM_NAMES
 from .state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player
 
 ATTIC = "attic"
@@ -94,49 +98,41 @@ def targets(players: int, p: Player, colours: list[int], tile: int) -> list[tupl
     return [(EXPAND, 0)] if p.expansion is None else []
 
 
-def why_not(p: Player, colours: list[int], tile: int, target: Target, placeable: bool) -> str:
-    """A sentence for the player saying why ``tile`` may not go to ``target``."""
+def refuse_placement(p: Player, colours: list[int], tile: int, target: Target, placeable: bool) -> NoReturn:
+    """Raise the :class:`IllegalAction` that says why ``tile`` may not go to ``target``.
+
+    ``placeable``: whether the tile has any legal place at all (if not, that is the reason).
+    Params are tokens the presenter names: ``tile`` (the tile id), ``room`` (the colour key of
+    the room meant), ``space`` (0..15).
+    """
     kind, c = TILE_KIND[tile], TILE_COLOUR[tile]
-    name = tile_name(tile)
     if kind == ROOM:
-        colour = COLOUR_NAMES[c]
+        room = COLOURS[c]
         if not placeable:
             if all(g >= 0 for g in colours):
-                return f"Your ground floor is full, so you cannot buy the {name}."
-            return (
-                f"Every space next to your {colour} rooms is taken and a second {colour} room must "
-                f"touch one, so you cannot buy the {name}."
-            )
+                raise IllegalAction("floor_full", tile=tile)
+            raise IllegalAction("no_space_by_colour", room=room)
         if not isinstance(target, int):
-            return "A room tile goes on a free space of the ground floor."
+            raise IllegalAction("room_on_ground_floor")
         if target == data.PRINTED_SPACE:
-            return f"That space holds your mansion's printed {COLOUR_NAMES[colours[target]]} room."
+            raise IllegalAction("printed_room", room=COLOURS[colours[target]])
         if colours[target] >= 0:
-            return f"There is already a room on {space_name(target)}."
-        return (
-            f"Your mansion already has a {colour} room, so this one must touch a {colour} room "
-            "(not diagonally)."
-        )
+            raise IllegalAction("space_taken", space=target)
+        raise IllegalAction("must_touch", room=room)
     if kind == FURNITURE:
-        furniture, colour = FURNITURE_NAMES[c], COLOUR_NAMES[c]
+        room = COLOURS[c]
         if not placeable:
-            return (
-                f"You have no empty {colour} room for the {furniture} and no free attic space, "
-                "so you cannot buy it."
-            )
+            raise IllegalAction("furniture_nowhere", tile=tile, room=room)
         if target == EXPAND:
-            return "Only the attic expansion goes on the expansion space."
+            raise IllegalAction("expansion_only")
         if target == ATTIC:
-            return (
-                f"The {furniture} must go into an empty {colour} room; "
-                "the attic only takes furniture that has none."
-            )
+            raise IllegalAction("furniture_not_attic", tile=tile, room=room)
         assert isinstance(target, int)
         if not any(colours[s] == c and p.furniture[s] is None for s in SPACES):
-            return f"You have no empty {colour} room, so the {furniture} goes into the attic."
+            raise IllegalAction("furniture_to_attic", tile=tile, room=room)
         if colours[target] == c:
-            return f"The {colour} room on {space_name(target)} is already furnished."
-        return f"The {furniture} only goes into an empty {colour} room; {space_name(target)} is not one."
+            raise IllegalAction("room_furnished", room=room, space=target)
+        raise IllegalAction("not_that_room", tile=tile, room=room, space=target)
     if not placeable:
-        return "Your attic is already expanded; a mansion takes only one expansion."
-    return "The attic expansion goes on the expansion space next to the attic."
+        raise IllegalAction("already_expanded")
+    raise IllegalAction("expansion_space")

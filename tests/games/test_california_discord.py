@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.i18n import Catalog
@@ -22,8 +23,9 @@ from bot.session import Applied, LiveGame
 from bot.store import GameRow, SeatRow
 from bot.ui.presenter import Button
 from cogs.california import CaliforniaPresenter
-from rules.california import COIN, LOAN, RULES, State, data
-from rules.core import Action
+from rules.california import ALL_ACTIONS, COIN, LOAN, RULES, State, data
+from rules.core import Action, IllegalAction
+from rules.play import random_playthrough
 from tests.helpers import buttons, pinned_seed
 from tests.host.discord_kit import Table, labels, make_bot, open_table, playable
 
@@ -223,11 +225,11 @@ async def test_an_old_private_store_panel_still_buys(tmp_path: Path) -> None:
 PRESENTER = CaliforniaPresenter(Catalog.load())
 
 
-def live(state: State, names: tuple[str, ...] = ("Ana", "Bob", "Cy")) -> LiveGame:
+def live(state: State, names: tuple[str, ...] = ("Ana", "Bob", "Cy"), language: str = "en") -> LiveGame:
     """A LiveGame around ``state`` without a database (the row's other fields do not matter here)."""
     blank: dict[str, Any] = {f.name: None for f in dataclasses.fields(GameRow)}
     row = GameRow(
-        **{**blank, "id": 1, "game": "california", "status": "active", "language": "en", "version": 0}
+        **{**blank, "id": 1, "game": "california", "status": "active", "language": language, "version": 0}
     )
     entry = REGISTRY.get("california")
     assert entry is not None
@@ -378,3 +380,68 @@ def test_tile_buttons_give_the_cheapest_price_or_why_not() -> None:
     RULES.apply(state, 0, LOAN)
     set_money(state, 0, 2)
     assert tiles()[0] == ("Store 1: green room [Gn] – needs 4, you have 2", True)
+
+
+def refusals() -> dict[str, tuple[State, IllegalAction]]:
+    """One refusal of each kind met by offering every action to every seat along seeded games."""
+    found: dict[str, tuple[State, IllegalAction]] = {}
+    for seed in range(3):
+        run = random_playthrough(RULES, 2 + seed, seed, stop_after=60, check=False)
+        state = run.state
+        for seat in range(state.n):
+            legal = set(RULES.legal_actions(state, seat))
+            for action in (a for a in ALL_ACTIONS if a not in legal):
+                try:
+                    RULES.apply(state, seat, action)
+                except IllegalAction as exc:
+                    found.setdefault(exc.key, (state, exc))
+                else:
+                    raise AssertionError(f"{action} was applied though not legal")
+    return found
+
+
+def test_every_refusal_reads_as_a_sentence_in_both_languages() -> None:
+    """Refusals name their tokens (a tile, a room, a space, a store) in the table's language."""
+    found = refusals()
+    assert {"buy_not_your_turn", "coin_not_your_turn", "empty_slot", "must_touch"} <= set(found), sorted(
+        found
+    )
+    english_words = re.compile(r"\b(brown|red|purple|gray|blue|green|expansion|attic|room|silver)\b")
+    for key, (state, exc) in sorted(found.items()):
+        english = PRESENTER.illegal(live(state), exc, "en")
+        french = PRESENTER.illegal(live(state, language="fr"), exc, "fr")
+        for said in (english, french):
+            assert "{" not in said and key not in said, said
+        assert french != english and not english_words.search(french), french
+    state, exc = found["empty_slot"]
+    store, slot = exc.params["store"], exc.params["slot"]
+    assert PRESENTER.illegal(live(state, language="fr"), exc, "fr") == (
+        f"Le magasin {store + 1} n'a plus de tuile à la place {slot + 1}."
+    ), "stores and slots are numbered from 1, as on the board"
+
+
+def test_a_refusal_names_the_tile_with_its_own_article_in_french() -> None:
+    state = RULES.setup(3, {}, 5)
+    state.turn = 0
+    state.stack.insert(0, state.stores[0][0])
+    state.stores[0][0] = pull(state, "furniture", data.GRAY)
+    with pytest.raises(IllegalAction) as info:
+        RULES.apply(state, 0, Action("buy", (0, 0, 3)))
+    assert info.value.key == "furniture_to_attic"
+    assert PRESENTER.illegal(live(state, language="fr"), info.value, "fr") == (
+        "Vous n'avez pas de pièce grise vide : la moto va au grenier."
+    )
+    assert PRESENTER.illegal(live(state), info.value, "en") == (
+        "You have no empty gray room, so the motorcycle goes into the attic."
+    )
+    state.stores[0][0] = pull(state, "room", data.RED)
+    with pytest.raises(IllegalAction) as info:
+        RULES.apply(state, 0, Action("buy", (0, 0, 12)))
+    assert PRESENTER.illegal(live(state, language="fr"), info.value, "fr") == (
+        "Cette case porte la pièce rouge imprimée sur votre manoir."
+    )
+    with pytest.raises(IllegalAction) as info:
+        RULES.apply(state, 0, Action("buy", (0, 0, 9)))
+    assert PRESENTER.illegal(live(state, language="fr"), info.value, "fr") == (
+        "Votre manoir a déjà une pièce rouge : celle-ci doit toucher une pièce rouge (pas en diagonale)."
+    )
