@@ -15,6 +15,12 @@ buttons may depend on them: Repay shows only while someone has a loan, and
 Take a loan only while someone could take one.  "My mansion" answers any
 seated player, on turn or not, with a private full-size picture of their own
 mansion (rendered off the event loop).
+
+Words: the engine's events, view and refusals carry tokens (colour keys, tile ids, bonus card
+indices, spaces 0-15); everything a player reads is named here from the catalog in the table's
+language, as whole phrases where French needs the noun's gender (``california.a.*``,
+``california.the.*``, ``california.guest.*``, one sentence per kind of purchase), and the colour
+codes on the buttons are the catalog's, the same letters the board prints.
 """
 
 from __future__ import annotations
@@ -29,7 +35,18 @@ import discord
 from bot.session import Applied, LiveGame
 from bot.ui.presenter import Button, Control, Panel, Presenter, Style
 from renderers.california import render_mansion
-from rules.california import ATTIC, COIN, EXPAND, LOAN, LOAN_BUY, REPAY, can_borrow, offers, price, tile_name
+from rules.california import (
+    ATTIC,
+    COIN,
+    EXPAND,
+    LOAN,
+    LOAN_BUY,
+    REPAY,
+    bonus_card_token,
+    can_borrow,
+    offers,
+    price,
+)
 from rules.california import data as cal
 from rules.california.state import TILE_COLOUR, TILE_KIND
 from rules.core import Action, Event
@@ -41,11 +58,8 @@ log = logging.getLogger(__name__)
 
 ROWS = cal.SPACES // cal.COLUMNS
 MARK = dict(zip(cal.COLOURS, ("Br", "Rd", "Pu", "Gy", "Bl", "Gn"), strict=True))
-"""Colour codes, the same letters the board image prints (colour-blind players)."""
-
-
-def colour_name(key: str | None) -> str:
-    return cal.COLOUR_NAMES[cal.COLOURS.index(key)] if key in cal.COLOURS else ""
+"""The English colour codes, for the host's language-free :meth:`Presenter.mark`; a table's buttons
+use :meth:`CaliforniaPresenter.code`, the catalog's letters in its language (``Rd``, ``Ro``)."""
 
 
 def space_label(space: int) -> str:
@@ -187,7 +201,7 @@ class CaliforniaPresenter(Presenter):
             for slot, tile in enumerate(tiles):
                 if tile is None:
                     continue
-                name = self.tile_label(tile)
+                name = self.tile_label(tile, lang)
                 label = name if short else self.t("california.panel.tile", lang, store=store + 1, name=name)
                 options = offers(state, seat, store, slot)
                 doable = [(cost, action) for _, cost, action in options if action is not None]
@@ -254,7 +268,7 @@ class CaliforniaPresenter(Presenter):
         text = self.t(
             "california.panel.where",
             lang,
-            name=self.tile_label(tile),
+            name=self.tile_label(tile, lang),
             price=base,
             money=money,
             borrow=self.t("california.panel.where_borrow", lang) if borrow else "",
@@ -271,14 +285,18 @@ class CaliforniaPresenter(Presenter):
             label = self.t("california.panel.borrow", game.row.language, label=label)
         return Button(label, action=action, style=STYLE.get(action.kind, "secondary"), row=row)
 
-    def tile_label(self, tile: int) -> str:
+    def tile_label(self, tile: int, lang: str) -> str:
         """Short enough for a button: ``red room [Rd]``, ``grand piano [Rd]``, ``attic expansion``."""
         c = TILE_COLOUR[tile]
         if c < 0:
-            return tile_name(tile)
-        if TILE_KIND[tile] == "room":
-            return f"{cal.COLOUR_NAMES[c]} room [{self.mark(cal.COLOURS[c])}]"
-        return f"{cal.FURNITURE_NAMES[c]} [{self.mark(cal.COLOURS[c])}]"
+            return self.t("california.expansion", lang)
+        colour = cal.COLOURS[c]
+        name = self.t(f"california.{'room' if TILE_KIND[tile] == 'room' else 'furniture'}.{colour}", lang)
+        return self.t("california.panel.tile_name", lang, name=name, code=self.code(colour, lang))
+
+    def code(self, colour: object, lang: str) -> str:
+        """The two letters of a colour in ``lang`` (``Rd``, ``Ro``), as the board image prints them."""
+        return self.t(f"california.code.{colour}", lang) if colour in cal.COLOURS else "?"
 
     # -- what happened ---------------------------------------------------------------------------
 
@@ -292,7 +310,7 @@ class CaliforniaPresenter(Presenter):
                 continue
             if event.kind == "tile_bought":
                 if sentence:
-                    out.append("".join(sentence))
+                    out.append("".join(sentence) + ".")
                 sentence = [self._bought(game, event)]
             elif event.kind in ("furniture_moved", "guest_arrives", "guest_stays", "gift", "no_gift_left"):
                 key = f"california.part.{event.kind}"
@@ -315,39 +333,52 @@ class CaliforniaPresenter(Presenter):
         return out
 
     def _bought(self, game: LiveGame, event: Event) -> str:
+        """The purchase, one whole sentence per kind (the tile's article is part of each phrase)."""
         lang = game.row.language
         p = event.params
         params = self.event_params(game, event)
-        target = p.get("target")
-        if target == ATTIC:
-            placed = self.t("california.placed.attic", lang)
-        elif target == EXPAND:
-            placed = self.t("california.placed.expansion", lang)
-        elif p.get("kind") == "room":
-            placed = self.t("california.placed.room", lang, space=space_label(int(target or 0)))
+        target, colour, kind = p.get("target"), p.get("colour"), p.get("kind")
+        room = ""
+        if kind == "expansion" or colour not in cal.COLOURS:
+            case, thing = "expansion", self.t("california.a.expansion", lang)
         else:
-            placed = self.t("california.placed.furniture", lang, colour=params["colour"])
+            case = "room" if kind == "room" else ("attic" if target == ATTIC else "furniture")
+            thing = self.t(f"california.a.{'room' if kind == 'room' else 'furniture'}.{colour}", lang)
+            room = self.t(f"california.room.{colour}", lang)
+        space = space_label(target) if isinstance(target, int) and 0 <= target < cal.SPACES else ""
         fee = self.t("california.fee", lang, fee=params["fee"]) if p.get("fee") else ""
-        name = str(p["name"])
-        article = "an" if name[:1] in "aeiou" else "a"
         return self.t(
-            "california.bought",
+            f"california.bought.{case}",
             lang,
             player=params["player"],
-            article=article,
-            name=name,
+            thing=thing,
             cost=params["cost"],
             fee=fee,
-            placed=placed,
+            space=space,
+            room=room,
         )
+
+    def event_params(self, game: LiveGame, event: Event) -> dict[str, Any]:
+        """The base params, plus the event colour's ``guest`` ("the red guest", "le voisin rouge") and
+        ``furniture`` ("the grand piano", "la moto"): whole phrases, because French agrees the
+        article and the colour with the noun."""
+        params = super().event_params(game, event)
+        colour = event.params.get("colour")
+        if colour in cal.COLOURS:
+            params["guest"] = self.t(f"california.guest.{colour}", game.row.language)
+            params["furniture"] = self.t(f"california.the.furniture.{colour}", game.row.language)
+        return params
 
     def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
         """California's own tokens in words, for events and refusals alike: a ``colour`` key, a
-        ``room`` (a colour key: "red room"), a ``tile`` id ("the grand piano"), a ground-floor
-        ``space`` as the buttons name it (B2), a ``store`` and ``slot`` numbered from 1."""
+        bonus ``card`` index, a ``room`` (a colour key: "red room"), a ``tile`` id ("the grand
+        piano"), a ground-floor ``space`` as the buttons name it (B2), a ``store`` and ``slot``
+        numbered from 1."""
         lang = game.row.language
-        if key == "colour":
-            return colour_name(value)
+        if key == "colour" and value in cal.COLOURS:
+            return self.t(f"california.colour.{value}", lang)
+        if key == "card" and isinstance(value, int) and 0 <= value < len(cal.BONUS_CARDS):
+            return self.t(f"california.card.{bonus_card_token(value)}", lang)
         if key == "room" and value in cal.COLOURS:
             return self.t(f"california.room.{value}", lang)
         if key == "tile" and isinstance(value, int) and 0 <= value < len(TILE_KIND):
@@ -373,8 +404,11 @@ class CaliforniaPresenter(Presenter):
         return super().event_key(game, event)
 
     def score_part(self, game: LiveGame, key: str, value: int) -> str:
+        """Gifts and spaces are counted in the language's plural ("1 gift", "0 cadeau")."""
         if key == "loan" and value == 0:
             return ""  # no loan, nothing to say
+        if key in ("gifts", "spaces"):
+            return self.count(f"california.score.{key}", game.row.language, value)
         return super().score_part(game, key, value)
 
     def confirmation(self, game: LiveGame, applied: Applied) -> str | None:
@@ -395,7 +429,9 @@ class CaliforniaPresenter(Presenter):
             return None
         p = dict(bought.params)
         key = "california.private.bought_on_loan" if borrowed else "california.private.bought"
-        said = self.t(key, lang, name=p.get("name"), cost=p.get("cost"), where=self.where(game, p))
+        tile = self.event_param(game, "tile", p.get("tile"))
+        cost = self.event_param(game, "cost", p.get("cost"))
+        said = self.t(key, lang, tile=tile, cost=cost, where=self.where(game, p))
         me = self.view_of(game, applied.seat)["players"][applied.seat]
         repaid = next((e for e in mine if e.kind == "loan_repaid" and e.params.get("automatic")), None)
         if repaid is not None:

@@ -4,7 +4,10 @@
 The other names are small pure helpers for the Discord layer and the renderer
 (the current price, every placement of a store tile with its total price and
 the action that buys it there now, a loan included when one is needed).
-Component numbers and rulings live in :mod:`rules.california.data`.
+Component numbers and rulings live in :mod:`rules.california.data`.  Events,
+views and refusals carry tokens, never words (colour keys, tile ids, spaces
+``0..15``, bonus card indices named by :func:`bonus_card_token`): the host
+names them from its catalog in the table's language.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ from .engine import (
     score_breakdown,
 )
 from .invariants import invariants as _invariants
-from .placement import ATTIC, EXPAND, TARGETS, fees, space_name, tile_name
+from .placement import ATTIC, EXPAND, TARGETS, fees
 from .state import SCHEMA, TILE_COLOUR, TILE_KIND, Player, State
 from .timeout import timeout_action as _timeout_action
+from .tokens import BonusCard, bonus_card_token, parse_bonus_card
 from .view import view as _view
 
 
@@ -108,17 +112,18 @@ __all__ = [
     "TARGETS",
     "TILE_COLOUR",
     "TILE_KIND",
+    "BonusCard",
     "CaliforniaRules",
     "Player",
     "State",
+    "bonus_card_token",
     "bonus_points",
     "can_borrow",
     "data",
     "fees",
     "offers",
+    "parse_bonus_card",
     "placements",
     "price",
     "score_breakdown",
-    "space_name",
-    "tile_name",
 ]

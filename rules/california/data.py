@@ -17,13 +17,16 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5  # rulebook
 # --- colours, rooms and furniture -------------------------------------------
 
 COLOURS = ("brown", "red", "purple", "gray", "blue", "green")
-"""Short keys used in views and events."""
+"""Short keys used in views, events and refusals: the tokens the catalog names.
 
-COLOUR_NAMES = ("light brown", "red", "purple", "gray", "light blue", "green")
-ROOM_NAMES = ("billiard room", "music room", "game room", "garage", "pool house", "conservatory")
-FURNITURE_NAMES = ("pool table", "grand piano", "pinball machine", "motorcycle", "swimming pool", "dog")
-# pool table = light brown and pinball machine = purple: rulebook (examples);
-# red = music room: public; the rest follow the bonus cards: public.
+What each colour is called, its room and its furniture are words, so they live in the catalog
+(``california.colour``, ``california.room_type``, ``california.furniture`` in ``bot/locales``):
+light brown = billiard room, pool table; red = music room, grand piano; purple = game room,
+pinball machine; gray = garage, motorcycle; light blue = pool house, swimming pool; green =
+conservatory, dog.  Pool table = light brown and pinball machine = purple: rulebook (examples);
+red = music room and green = conservatory: rulebook (French edition); the rest follow the bonus
+cards: public.
+"""
 
 BROWN, RED, PURPLE, GRAY, BLUE, GREEN = range(6)
 
@@ -56,19 +59,19 @@ GIFT_THRESHOLD = 1  # rulebook: a new guest brings a gift if one other guest is 
 GIFT_THRESHOLD_TWO_PLAYERS = 3  # rulebook: three others with two players
 
 BONUS_CARDS: tuple[tuple[str, tuple[int, ...], int], ...] = (
-    # (name, furniture needed per colour, points)
+    # (token, furniture needed per colour, points); the catalog's ``california.card.<token>`` names it.
     # rulebook: the six kinds; points are chosen (public: 2 or 3).
-    ("three pool tables", (3, 0, 0, 0, 0, 0), 3),
-    ("three grand pianos", (0, 3, 0, 0, 0, 0), 3),
-    ("three pinball machines", (0, 0, 3, 0, 0, 0), 3),
-    ("three motorcycles", (0, 0, 0, 3, 0, 0), 3),
-    ("three swimming pools", (0, 0, 0, 0, 3, 0), 3),
-    ("three dogs", (0, 0, 0, 0, 0, 3), 3),
-    ("light brown, red and purple", (1, 1, 1, 0, 0, 0), 2),
-    ("gray, light blue and green", (0, 0, 0, 1, 1, 1), 2),
-    ("swimming pool and grand piano", (0, 1, 0, 0, 1, 0), 2),
-    ("pool table and dog", (1, 0, 0, 0, 0, 1), 2),
-    ("motorcycle and pinball machine", (0, 0, 1, 1, 0, 0), 2),
+    ("three_brown", (3, 0, 0, 0, 0, 0), 3),  # three pool tables
+    ("three_red", (0, 3, 0, 0, 0, 0), 3),  # three grand pianos
+    ("three_purple", (0, 0, 3, 0, 0, 0), 3),  # three pinball machines
+    ("three_gray", (0, 0, 0, 3, 0, 0), 3),  # three motorcycles
+    ("three_blue", (0, 0, 0, 0, 3, 0), 3),  # three swimming pools
+    ("three_green", (0, 0, 0, 0, 0, 3), 3),  # three dogs
+    ("brown_red_purple", (1, 1, 1, 0, 0, 0), 2),  # one furniture of each
+    ("gray_blue_green", (0, 0, 0, 1, 1, 1), 2),  # one furniture of each
+    ("blue_red", (0, 1, 0, 0, 1, 0), 2),  # swimming pool and grand piano
+    ("brown_green", (1, 0, 0, 0, 0, 1), 2),  # pool table and dog
+    ("gray_purple", (0, 0, 1, 1, 0, 0), 2),  # motorcycle and pinball machine
 )
 
 # --- mansion boards -----------------------------------------------------------

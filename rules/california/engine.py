@@ -27,16 +27,17 @@ Events (``Event.kind``: ``params``; ``seat`` is the actor unless noted)
 -----------------------------------------------------------------------
 - ``coin_taken``: ``bank`` (coins left), ``money`` (actor's silver after).
 - ``tile_bought``: ``store``, ``slot``, ``tile``, ``kind`` (room/furniture/
-  expansion), ``colour`` (key or None), ``name``, ``target``, ``price``,
+  expansion), ``colour`` (key or None), ``target``, ``price``,
   ``fee``, ``cost`` (price + fee), ``money`` (after).
-- ``furniture_stored``: ``tile``, ``colour``, ``name`` (went to the attic).
-- ``furniture_moved``: ``tile``, ``colour``, ``name``, ``space`` (attic to
+- ``furniture_stored``: ``tile``, ``colour`` (went to the attic).
+- ``furniture_moved``: ``tile``, ``colour``, ``space`` (attic to
   the newly placed room).
 - ``guest_arrives``: ``colour``, ``from`` (seat it left, or None: the table).
 - ``guest_stays``: ``colour`` (already visiting: no gift).
 - ``gift``: ``colour`` (the guest who brought it), ``gifts`` (actor's total).
 - ``no_gift_left``: ``colour`` (a gift was due but all 30 are given out).
-- ``bonus_card``: ``card``, ``name``, ``points``, ``total`` (actor's bonus points).
+- ``bonus_card``: ``card`` (index; :func:`rules.california.bonus_card_token` names it), ``points``,
+  ``total`` (actor's bonus points).
 - ``game_ends_tonight``: ``reason`` ("bonus": 9 bonus points; "mansion":
   16 spaces renovated), ``day``.
 - ``loan_taken``: ``amount``, ``money``.
@@ -47,6 +48,9 @@ Events (``Event.kind``: ``params``; ``seat`` is the actor unless noted)
 - ``game_over`` (seat None): ``scores``, ``ranks``.
 
 A ``loan_buy`` gives ``loan_taken`` then the events of the purchase.
+
+Events, views and refusals carry tokens only (colour keys, tile ids, card indices, spaces
+``0..15``), never words: the host names them from its catalog in the table's language.
 
 The last move (``State.last``, public in the view as ``last``)
 -----------------------------------------------------------------
@@ -70,7 +74,7 @@ from rules.rng import Rng
 from . import data
 from .data import COLOURS
 from .invariants import invariants
-from .placement import ATTIC, TARGETS, Target, furniture_counts, grid, refuse_placement, targets, tile_name
+from .placement import ATTIC, TARGETS, Target, furniture_counts, grid, refuse_placement, targets
 from .state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player, State
 
 COIN = Action("coin")
@@ -395,7 +399,6 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
         raise IllegalAction("too_dear", cost=cost, tile=tile, money=p.money)
 
     # Everything is checked: from here on the state changes.
-    name = tile_name(tile)
     events = _loan(state, seat) if borrow else []
     p.money -= cost
     state.returned += cost
@@ -412,7 +415,6 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
                 "tile": tile,
                 "kind": kind,
                 "colour": colour,
-                "name": name,
                 "target": target,
                 "price": base,
                 "fee": fee,
@@ -427,14 +429,14 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
         for stored in p.attic:
             if TILE_COLOUR[stored] == c:
                 p.attic.remove(stored)
-                moved = {"tile": stored, "colour": colour, "name": tile_name(stored), "space": target}
+                moved = {"tile": stored, "colour": colour, "space": target}
                 events.append(Event("furniture_moved", seat, moved))
                 _furnish(state, seat, target, stored, events)
                 break
     elif kind == FURNITURE:
         if target == ATTIC:
             p.attic.append(tile)
-            events.append(Event("furniture_stored", seat, {"tile": tile, "colour": colour, "name": name}))
+            events.append(Event("furniture_stored", seat, {"tile": tile, "colour": colour}))
         else:
             assert isinstance(target, int)
             _furnish(state, seat, target, tile, events)
@@ -487,7 +489,6 @@ def _furnish(state: State, seat: int, space: int, tile: int, events: list[Event]
             state.bonus[card] = seat
             params = {
                 "card": card,
-                "name": data.BONUS_CARDS[card][0],
                 "points": _BONUS_POINTS[card],
                 "total": bonus_points(state, seat),
             }

@@ -13,7 +13,7 @@ from typing import NoReturn
 from rules.core import IllegalAction
 
 from . import data
-from .data import COLOUR_NAMES, COLOURS, FURNITURE_NAMES, ROOM_NAMES
+from .data import COLOURS
 from .state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player
 
 ATTIC = "attic"
@@ -38,20 +38,6 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 def fees(players: int) -> tuple[int, ...]:
     """Fee in silver of each ground-floor space on the board side in play."""
     return data.FEES[data.board_side(players)]
-
-
-def tile_name(tile: int) -> str:
-    kind, c = TILE_KIND[tile], TILE_COLOUR[tile]
-    if kind == ROOM:
-        return f"{COLOUR_NAMES[c]} room ({ROOM_NAMES[c]})"
-    if kind == FURNITURE:
-        return FURNITURE_NAMES[c]
-    return "attic expansion"
-
-
-def space_name(space: int) -> str:
-    """``row 2, column 3`` for a 0-based ground-floor space."""
-    return f"row {space // data.COLUMNS + 1}, column {space % data.COLUMNS + 1}"
 
 
 def grid(p: Player) -> list[int]:

@@ -1,7 +1,9 @@
 """What a seat (or a spectator) sees: the whole table, as plain JSON data.
 
 California has no secrets but the order of the draw stack and of the bag,
-which appear only as sizes.  The renderer draws from ``view(state, None)``;
+which appear only as sizes.  The view holds tokens, never words (colour keys,
+tile kinds, bonus card indices and tokens): the renderer and the presenter
+name them in the table's language.  The renderer draws from ``view(state, None)``;
 ``last`` (the last public move) lets it outline what that move changed.
 """
 
@@ -12,7 +14,7 @@ from typing import Any
 from . import data
 from .data import COLOURS
 from .engine import bonus_points, score_breakdown, waiting_for
-from .placement import SPACES, fees, furniture_counts, grid, tile_name
+from .placement import SPACES, fees, furniture_counts, grid
 from .state import TILE_COLOUR, TILE_KIND, State
 
 
@@ -37,12 +39,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "bonus_cards": [
             {
                 "card": card,
-                "name": name,
+                "token": token,
                 "needs": {COLOURS[c]: k for c, k in enumerate(needs) if k},
                 "points": points,
                 "owner": state.bonus[card],
             }
-            for card, (name, needs, points) in enumerate(data.BONUS_CARDS)
+            for card, (token, needs, points) in enumerate(data.BONUS_CARDS)
         ],
         "bonus_cards_left": state.bonus.count(None),
         "guests": {COLOURS[c]: host for c, host in enumerate(state.guests)},
@@ -61,7 +63,7 @@ def _last_view(state: State) -> dict[str, Any] | None:
     tile = last.get("tile")
     if isinstance(tile, int) and 0 <= tile < len(TILE_KIND):
         shown = tile_view(tile)
-        last |= {"kind": shown["kind"], "colour": shown["colour"], "name": shown["name"]}
+        last |= {"kind": shown["kind"], "colour": shown["colour"]}
     return last
 
 
@@ -71,7 +73,6 @@ def tile_view(tile: int) -> dict[str, Any]:
         "id": tile,
         "kind": TILE_KIND[tile],
         "colour": COLOURS[c] if c >= 0 else None,
-        "name": tile_name(tile),
     }
 
 

@@ -24,7 +24,7 @@ from bot.store import GameRow, SeatRow
 from bot.ui.presenter import Button
 from cogs.california import CaliforniaPresenter
 from rules.california import ALL_ACTIONS, COIN, LOAN, RULES, State, data
-from rules.core import Action, IllegalAction
+from rules.core import Action, Event, IllegalAction
 from rules.play import random_playthrough
 from tests.helpers import buttons, pinned_seed
 from tests.host.discord_kit import Table, labels, make_bot, open_table, playable
@@ -444,4 +444,74 @@ def test_a_refusal_names_the_tile_with_its_own_article_in_french() -> None:
         RULES.apply(state, 0, Action("buy", (0, 0, 9)))
     assert PRESENTER.illegal(live(state, language="fr"), info.value, "fr") == (
         "Votre manoir a déjà une pièce rouge : celle-ci doit toucher une pièce rouge (pas en diagonale)."
+    )
+
+
+# --- the same words in French ------------------------------------------------------------------------
+
+E = Event
+
+
+def test_a_french_table_reads_every_event_in_french() -> None:
+    """Events carry tokens (colour keys, a card index); the presenter writes whole French phrases,
+    the article and the colour agreeing with each noun."""
+    state = RULES.setup(3, {}, 5)
+    game = live(state, language="fr")
+    bought = {"store": 1, "slot": 2, "tile": 7, "price": 3, "money": 2}
+    events = [
+        E("tile_bought", 1, {**bought, "kind": "room", "colour": "red", "target": 5, "fee": 1, "cost": 4}),
+        E("furniture_moved", 1, {"tile": 30, "colour": "red", "space": 5}),
+        E("guest_arrives", 1, {"colour": "red", "from": 2}),
+        E("gift", 1, {"colour": "red", "gifts": 2}),
+        E("bonus_card", 1, {"card": 1, "points": 3, "total": 9}),
+        E(
+            "tile_bought",
+            0,
+            {**bought, "kind": "furniture", "colour": "gray", "target": "attic", "fee": 0, "cost": 3},
+        ),
+        E("furniture_stored", 0, {"tile": 40, "colour": "gray"}),
+        E(
+            "tile_bought",
+            2,
+            {**bought, "kind": "expansion", "colour": None, "target": "expansion", "fee": 0, "cost": 3},
+        ),
+        E(
+            "tile_bought",
+            0,
+            {**bought, "kind": "furniture", "colour": "green", "target": 9, "fee": 0, "cost": 3},
+        ),
+        E("guest_stays", 0, {"colour": "green"}),
+        E("loan_repaid", 0, {"amount": 4, "money": 0, "automatic": True}),
+    ]
+    assert PRESENTER.lines(game, events) == [
+        "Bob a acheté une pièce rouge (salle de musique) pour 4 argent (supplément compris) et a rénové B2 ; "
+        "le grand piano, qui attendait au grenier, s'y installe ; le voisin rouge quitte Cy pour venir en "
+        "visite et apporte un cadeau.",
+        "Bob prend la carte bonus « trois grands pianos » (+3 ; 9 points bonus).",
+        "Ana a acheté une moto pour 3 argent et l'entrepose au grenier.",
+        "Cy a acheté un agrandissement du grenier pour 3 argent : son grenier s'agrandit.",
+        "Ana a acheté un chien pour 3 argent et a meublé sa pièce verte ; le voisin vert est déjà là.",
+        "Fin de partie : Ana rembourse son emprunt (4 argent).",
+    ]
+
+
+def test_a_french_table_gets_french_buttons_and_confirmations() -> None:
+    state = RULES.setup(3, {}, 5)
+    state.turn, state.day = 0, data.DAYS
+    for slot in range(1, data.STORE_SLOTS):
+        state.stack.insert(0, state.stores[0][slot])
+        state.stores[0][slot] = None
+    state.stack.insert(0, state.stores[0][0])
+    state.stores[0][0] = pull(state, "room", data.GREEN)
+    set_money(state, 0, 4)
+    game = live(state, language="fr")
+    labels = [c.label for c in PRESENTER.store_panel(game, 0).controls if isinstance(c, Button)]
+    assert labels[0] == "Magasin 1 : pièce verte [Ve] · dès 4"
+    assert all(label.startswith("Magasin ") for label in labels)
+    assert not re.search(r"\b(room|Store|from|needs|Rd|Gn|Pu|Gy)\b", " ".join(labels)), labels
+    text = PRESENTER.confirmation(game, applied(game, 0, Action("loan_buy", (0, 0, 1))))
+    assert text == (
+        "Vous avez emprunté (+3 argent) et acheté la pièce verte (jardin d'hiver) pour 6 argent ; la tuile "
+        "est placée en A2. La partie est finie sans que votre emprunt soit remboursé (−2 points) : il vous "
+        "reste 1 argent."
     )

@@ -19,13 +19,9 @@ from rules.lastwill.data import CHOSEN_RULINGS
 
 TRANSLATIONS = sorted(path.stem for path in LOCALES.glob("*.toml") if path.stem != DEFAULT_LANGUAGE)
 
-OMITTED: dict[str, frozenset[str]] = {
-    "california.bought": frozenset({"article"}),
-}
-"""Parameters a translation may leave out, because the code computes them for English grammar only.
-
-``article`` is "a" or "an" chosen from the English tile name; French has no use for it.
-"""
+OMITTED: dict[str, frozenset[str]] = {}
+"""Parameters a translation may leave out, because the code computes them for English grammar only
+(none today: California's purchases are whole phrases per case, article included)."""
 
 
 def flat(language: str) -> dict[str, str]:

@@ -20,10 +20,12 @@ from rules.california import (
     RULES,
     TILE_COLOUR,
     TILE_KIND,
+    bonus_card_token,
     can_borrow,
     data,
     fees,
     offers,
+    parse_bonus_card,
     placements,
     price,
     score_breakdown,
@@ -146,8 +148,13 @@ def test_chosen_rulings_are_kept_in_the_data_module():
     assert data.FEES["4-5"] == (1, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 1, 0, 0, 0, 1)
     assert data.FEES["2-3"] == (1, 2, 2, 2, 1, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 1)
     assert [points for _, _, points in data.BONUS_CARDS] == [3] * 6 + [2] * 5
-    assert data.FURNITURE_NAMES[BROWN] == "pool table" and data.FURNITURE_NAMES[PURPLE] == "pinball machine"
-    assert data.ROOM_NAMES[RED] == "music room"
+    assert data.COLOURS[BROWN] == "brown" and data.COLOURS[PURPLE] == "purple" and data.COLOURS[RED] == "red"
+    assert [bonus_card_token(card) for card in (0, 6, 10)] == [
+        "three_brown",
+        "brown_red_purple",
+        "gray_purple",
+    ]
+    assert all(parse_bonus_card(bonus_card_token(card)) == card for card in range(len(data.BONUS_CARDS)))
     topics = [topic for topic, _ in data.RULINGS]
     for topic in ("End conditions", "Scoring spaces", "Loans", "Tile legality", "Attic to room", "Gift rule"):
         assert topic in topics
@@ -595,8 +602,8 @@ def test_rulebook_example_two_motorcycles_and_a_pinball_machine():
     room(state, 0, 3, PURPLE)
     offer(state, 0, 0, "furniture", PURPLE)
     events = buy(state, 0, 0, 0, 3)
-    cards = [e.params["name"] for e in events if e.kind == "bonus_card"]
-    assert cards == ["motorcycle and pinball machine"]
+    cards = [e.params["card"] for e in events if e.kind == "bonus_card"]
+    assert [bonus_card_token(card) for card in cards] == ["gray_purple"]  # motorcycle and pinball machine
     assert state.bonus[10] == 0
     sound(state)
 
@@ -781,7 +788,7 @@ def test_the_last_public_move_is_recorded_for_the_board():
     }  # fmt: skip
     view = RULES.view(state, None)
     assert view["last"] == {
-        **state.last, "kind": "furniture", "colour": "red", "name": "grand piano",
+        **state.last, "kind": "furniture", "colour": "red",
     }  # fmt: skip
     view["last"]["seat"] = 99
     assert state.last["seat"] == 1, "the view's copy is its own"
@@ -1052,7 +1059,9 @@ def test_public_view_shows_the_table():
     assert view["bank"] == 4 and view["price"] == 4
     assert len(view["stores"]) == 2 and all(len(s) == 4 for s in view["stores"])
     for tile in (t for s in view["stores"] for t in s):
-        assert tile["price"] == 4 and tile["kind"] in ("room", "furniture", "expansion") and tile["name"]
+        assert (
+            tile["price"] == 4 and tile["kind"] in ("room", "furniture", "expansion") and "name" not in tile
+        )
     assert view["bonus_cards_left"] == 11 and len(view["bonus_cards"]) == 11
     assert view["guests"]["green"] == 1 and view["gifts_left"] == 28 and view["loan_markers_left"] == 4
     assert view["draw_stack"] == len(state.stack) and view["bag"] == 0
