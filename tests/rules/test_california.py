@@ -7,6 +7,7 @@ Randomised whole games (invariants, termination, replay, speed) are in
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -1165,3 +1166,41 @@ def test_the_rules_object_has_the_contract_surface():
         "invariants",
     ):
         assert callable(getattr(RULES, method))
+
+
+# --- tokens, not words ---------------------------------------------------------------------------
+
+
+def strings_in(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*strings_in(k), *strings_in(v))]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in strings_in(v)]
+    return []
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_events_views_and_refusals_carry_tokens_not_words(players):
+    """Every string an event, a view or a refusal carries is a token (``red``, ``attic``,
+    ``three_red``), never an English phrase: the host names tokens in the table's language."""
+    from rules.play import random_playthrough
+
+    run = random_playthrough(RULES, players, 8, check=False)
+    state = RULES.setup(players, {}, 8)
+    found: set[str] = set()
+    for seat, action in run.log:
+        for event in RULES.apply(state, seat, action):
+            found.update(strings_in(event.params))
+        found.update(strings_in(RULES.view(state, None)))
+        for other in range(players):
+            legal = set(RULES.legal_actions(state, other))
+            for probe in (COIN, REPAY, Action("buy", (0, 0, 0)), Action("buy", (1, 3, ATTIC))):
+                if probe not in legal:
+                    with pytest.raises(IllegalAction) as info:
+                        RULES.apply(state, other, probe)
+                    found.add(info.value.key)
+                    found.update(strings_in(info.value.params))
+    words = sorted(s for s in found if not re.fullmatch(r"[a-z0-9_-]+", s))  # "2-3": a board side
+    assert found and not words, words
