@@ -57,7 +57,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ROWS = cal.SPACES // cal.COLUMNS
-MARK = dict(zip(cal.COLOURS, ("Br", "Rd", "Pu", "Gy", "Bl", "Gn"), strict=True))
 """The English colour codes, for the host's language-free :meth:`Presenter.mark`; a table's buttons
 use :meth:`CaliforniaPresenter.code`, the catalog's letters in its language (``Rd``, ``Ro``)."""
 
@@ -84,7 +83,6 @@ class CaliforniaPresenter(Presenter):
     game = "california"
     seat_params = Presenter.seat_params | {"from"}
     """``from``: the seat a guest leaves to visit the buyer (``None``: the guest came from the table)."""
-    colour_marks = MARK
 
     # -- the table message -----------------------------------------------------------------------
 

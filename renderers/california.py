@@ -41,9 +41,9 @@ changing parts, then encodes against a fixed palette (:func:`renderers.kit.png`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -51,22 +51,6 @@ from . import kit
 from .kit import INK, PAPER, WHITE, Colour, font, hatch, text_colour
 
 Box = tuple[int, int, int, int]
-
-
-class Words(kit.Words, Hashable, Protocol):
-    """The table's words as this module's caches key on them: ``kit.Words`` that is hashable.
-
-    Every ``lru_cache``'d layer and sprite takes the words it draws with, so a French picture is
-    never served to an English table; ``kit.Words`` does not say it is hashable (the host's
-    ``bot.i18n.Words`` is, by identity), so the entry points check it once (:func:`hashable`).
-    """
-
-
-def hashable(words: kit.Words) -> Words:
-    """``words``, checked hashable, as the caches take it."""
-    if not isinstance(words, Hashable):
-        raise TypeError(f"a renderer caches by its words, and {type(words).__name__} is not hashable")
-    return words
 
 
 # --- colours and codes ----------------------------------------------------------------
@@ -163,7 +147,7 @@ def fill_of(key: object) -> Colour:
     return COLOURS.get(key, UNKNOWN) if isinstance(key, str) else UNKNOWN
 
 
-def code_of(key: object, words: Words) -> str:
+def code_of(key: object, words: kit.Words) -> str:
     """The colour's two letters in the table's language (``Rd``, ``Ro``), as the buttons print them."""
     return words(f"california.code.{key}") if isinstance(key, str) and key in COLOURS else UNKNOWN_CODE
 
@@ -220,7 +204,7 @@ def tile(
     box: Box,
     colour: object,
     furniture: bool,
-    words: Words,
+    words: kit.Words,
     printed: bool = False,
     size: int = BODY,
 ) -> None:
@@ -244,7 +228,7 @@ def tile(
         draw.polygon([(x0 + 1, y0 + 1), (x0 + fold, y0 + 1), (x0 + 1, y0 + fold)], fill=WHITE, outline=INK)
 
 
-def expansion_tile(draw: ImageDraw.ImageDraw, box: Box, words: Words, size: int = SMALL) -> None:
+def expansion_tile(draw: ImageDraw.ImageDraw, box: Box, words: kit.Words, size: int = SMALL) -> None:
     x0, y0, x1, y1 = box
     draw.rectangle(box, fill=ATTIC_PLUS, outline=LINE, width=2)
     cx = (x0 + x1) // 2
@@ -255,7 +239,7 @@ def expansion_tile(draw: ImageDraw.ImageDraw, box: Box, words: Words, size: int 
 
 @lru_cache(maxsize=512)
 def _tile_sprite(
-    colour: str | None, furniture: bool, printed: bool, w: int, h: int, size: int, words: Words
+    colour: str | None, furniture: bool, printed: bool, w: int, h: int, size: int, words: kit.Words
 ) -> Image.Image:
     sprite = Image.new("RGB", (w, h), BG)
     tile(ImageDraw.Draw(sprite), (0, 0, w - 1, h - 1), colour, furniture, words, printed, size)
@@ -267,7 +251,7 @@ def paste_tile(
     box: Box,
     colour: object,
     furniture: bool,
-    words: Words,
+    words: kit.Words,
     printed: bool = False,
     size: int = BODY,
 ) -> None:
@@ -311,7 +295,7 @@ def triangle(draw: ImageDraw.ImageDraw, x: int, cy: int, s: int, fill: Colour) -
     draw.polygon([(x, cy - s), (x + s + 3, cy), (x, cy + s)], fill=fill)
 
 
-def loan_badge(image: Image.Image, box: Box, words: Words, size: int = SMALL) -> None:
+def loan_badge(image: Image.Image, box: Box, words: kit.Words, size: int = SMALL) -> None:
     draw = ImageDraw.Draw(image)
     draw.rectangle(box, fill=LOAN, outline=INK, width=1)
     hatch(draw, box, LOAN_HATCH, step=6)
@@ -413,7 +397,7 @@ def colours() -> Image.Image:
 
 
 @lru_cache(maxsize=4)
-def table_layer(words: Words) -> Image.Image:
+def table_layer(words: kit.Words) -> Image.Image:
     """Title bar, store and bank frames, the supply strip: the same for every table of a language."""
     image = Image.new("RGB", (W, PLAYERS_Y), BG)
     draw = ImageDraw.Draw(image)
@@ -437,7 +421,7 @@ def table_layer(words: Words) -> Image.Image:
 
 @lru_cache(maxsize=4)
 def _card_faces(
-    cards: tuple[tuple[int, tuple[tuple[str, int], ...]], ...], words: Words
+    cards: tuple[tuple[int, tuple[tuple[str, int], ...]], ...], words: kit.Words
 ) -> list[Image.Image]:
     """Card faces (points and the furniture it needs), drawn once per card set and language."""
     faces = []
@@ -454,7 +438,7 @@ def _card_faces(
     return faces
 
 
-def key_line(key: str, words: Words) -> str:
+def key_line(key: str, words: kit.Words) -> str:
     """``red: music room, grand piano``: a colour of the key, in the table's words."""
     return words(
         "california.image.key_line",
@@ -464,7 +448,7 @@ def key_line(key: str, words: Words) -> str:
     )
 
 
-def _key(draw: ImageDraw.ImageDraw, box: Box, words: Words) -> None:
+def _key(draw: ImageDraw.ImageDraw, box: Box, words: kit.Words) -> None:
     """The colour codes, in the empty slot beside an odd last mansion."""
     x0, y0, x1, _ = box
     draw.rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=1)
@@ -485,7 +469,9 @@ def _key(draw: ImageDraw.ImageDraw, box: Box, words: Words) -> None:
     text(draw, (cx + 16, y + 12), fee, SMALL, INK, "lm")
 
 
-def _empty_panel(draw: ImageDraw.ImageDraw, x: int, y: int, fees: Sequence[int | None], words: Words) -> None:
+def _empty_panel(
+    draw: ImageDraw.ImageDraw, x: int, y: int, fees: Sequence[int | None], words: kit.Words
+) -> None:
     draw.rectangle((x, y, x + PANEL_W, y + PANEL_H), fill=CARD, outline=LINE, width=2)
     for column in range(COLUMNS):
         cx = x + GRID_X + column * (CELL + CELL_GAP) + CELL // 2
@@ -516,7 +502,7 @@ def _board(
     n: int,
     fees: tuple[tuple[int | None, ...], ...],
     cards: tuple[tuple[int, tuple[tuple[str, int], ...]], ...],
-    words: Words,
+    words: kit.Words,
 ) -> Image.Image:
     """Everything static for a table of ``n``: the table top, bonus cards, empty mansions with fees."""
     image = Image.new("RGB", (W, height(n)), BG)
@@ -571,7 +557,7 @@ def _header(
     draw: ImageDraw.ImageDraw,
     view: Mapping[str, Any],
     names: Sequence[str],
-    words: Words,
+    words: kit.Words,
 ) -> None:
     """The day track (past grey, today amber, days that will not be played hatched) and the status."""
     day = int(view.get("day") or 0)
@@ -613,7 +599,9 @@ def _header(
     kit.label(image, (W - M, HEADER_H // 2), label, BIG, TURN, "rm", bold=True)
 
 
-def last_move_text(view: Mapping[str, Any], names: Sequence[str], words: Words, prefix: bool = True) -> str:
+def last_move_text(
+    view: Mapping[str, Any], names: Sequence[str], words: kit.Words, prefix: bool = True
+) -> str:
     """The last move in words ("Last: Bob bought a Rd room on B2 (4 silver)."); without ``prefix``
     the sentence alone, for when the line is short of room (the magenta square still marks it).
 
@@ -662,7 +650,7 @@ def _last_line(
     draw: ImageDraw.ImageDraw,
     view: Mapping[str, Any],
     names: Sequence[str],
-    words: Words,
+    words: kit.Words,
 ) -> None:
     y = LAST_Y + LAST_H // 2
     box = (M + 2, LAST_Y + 4, M + 16, LAST_Y + LAST_H - 4)
@@ -694,7 +682,7 @@ def _last_line(
     kit.label(image, (M + 24, y), kit.fit(line, SMALL, room), SMALL, INK, "lm")
 
 
-def _stores(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], words: Words) -> None:
+def _stores(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], words: kit.Words) -> None:
     stores = view.get("stores") or []
     for store, tiles in enumerate(stores[:2]):
         for slot, t in enumerate(tiles[:4]):
@@ -721,7 +709,7 @@ def _stores(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, An
     kit.label(image, ((x0 + x1) / 2, y1 - 14), label, BODY, INK, "mm", bold=True)
 
 
-def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], words: Words) -> None:
+def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], words: kit.Words) -> None:
     x0, y0, x1, y1 = SUPPLY_BOX
     cy = (y0 + y1) // 2
 
@@ -759,7 +747,7 @@ def _bonus(
     draw: ImageDraw.ImageDraw,
     view: Mapping[str, Any],
     names: Sequence[str],
-    words: Words,
+    words: kit.Words,
 ) -> None:
     cards = view.get("bonus_cards") or []
     left = int(view.get("bonus_cards_left", sum(1 for c in cards if c.get("owner") is None)))
@@ -796,7 +784,7 @@ def _panel(
     name: str,
     on_turn: bool,
     winner: bool,
-    words: Words,
+    words: kit.Words,
 ) -> None:
     x, y = panel_origin(seat)
     head = TURN if on_turn or winner else HEAD
@@ -952,7 +940,6 @@ def _static_key(
 
 def draw_board(view: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> Image.Image:
     """The whole table as an RGB image (``render`` encodes it)."""
-    words = hashable(words)
     n, fees, cards = _static_key(view)
     image = _board(n, fees, cards, words).copy()
     draw = ImageDraw.Draw(image)
@@ -1005,7 +992,7 @@ def z_attic(i: int) -> Box:
 
 
 @lru_cache(maxsize=8)
-def _mansion_layer(fees: tuple[int | None, ...], words: Words) -> Image.Image:
+def _mansion_layer(fees: tuple[int | None, ...], words: kit.Words) -> Image.Image:
     """The empty zoomed mansion with its labels, fees and the key: the same all game long."""
     image = Image.new("RGB", (W, Z_H), BG)
     draw = ImageDraw.Draw(image)
@@ -1053,7 +1040,6 @@ def _mansion_layer(fees: tuple[int | None, ...], words: Words) -> Image.Image:
 
 def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:
     """``seat``'s mansion at full size with money, loan, guests, bonus cards and score (RGB)."""
-    words = hashable(words)
     players = view.get("players") or []
     if not 0 <= seat < len(players):
         raise ValueError(f"seat {seat} is not at this table")

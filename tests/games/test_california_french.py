@@ -7,7 +7,8 @@ the board and "My mansion" images hand to Pillow is checked to come from the Fre
 
 SimCord sends every interaction with ``locale: en-US``; the players here have French Discord
 clients, made by rewriting the payload SimCord builds, as ``tests/host/test_language.py`` does.
-A refusal follows its reader's client (a player who switches to English reads it in English).
+The game's refusals stay in the table's language whatever a player's client is; the host's own
+refusals and answers follow the client (``tests/host/test_language.py``).
 """
 
 from __future__ import annotations
@@ -179,9 +180,11 @@ async def test_a_whole_french_game_by_clicks(
         assert loan.acknowledged and "a emprunté (+3 argent)" in table.table_message().content
         again = await idle.click(table.table_message(), label=fr("california.button.loan"))
         assert again.ephemeral and again.response.content == fr("california.illegal.loan_open")
-        french_clients.discard(idle.id)  # the same refusal to a player whose client is in English
+        # A player whose client is in English: the game's refusal stays in the table's French (it
+        # names things as the board does).
+        french_clients.discard(idle.id)
         english = await idle.click(table.table_message(), label=fr("california.button.loan"))
-        assert english.response.content == en("california.illegal.loan_open")
+        assert english.response.content == fr("california.illegal.loan_open")
         french_clients.add(idle.id)
         repaid = await idle.click(table.table_message(), label=fr("california.button.repay"))
         assert repaid.acknowledged and "a remboursé son emprunt (4 argent)" in table.table_message().content

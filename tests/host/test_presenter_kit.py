@@ -141,7 +141,9 @@ def test_counts_and_colour_marks() -> None:
     assert presenter.count("estates.points", "en", 1) == "1 point"
     assert presenter.count("estates.points", "en", 3) == "3 points"
     assert presenter.mark("green") == "Gn" and presenter.mark("plaid") == "?" and presenter.mark(None) == "?"
-    assert CaliforniaPresenter(CATALOG).mark("brown") == "Br"
+    # California's codes are words of each language (Rd / Ro), on its buttons and its board alike.
+    assert CaliforniaPresenter(CATALOG).code("red", "en") == "Rd"
+    assert CaliforniaPresenter(CATALOG).code("red", "fr") == "Ro"
     assert kit().mark("red") == "?", "a game without colours has no marks"
 
 
@@ -278,7 +280,7 @@ CALIFORNIA: list[tuple[list[Event], list[str]]] = [
             E("furniture_moved", 1, {"tile": 30, "colour": "red", "name": "grand piano", "space": 5}),
             E("guest_arrives", 1, {"colour": "red", "from": 2}),
             E("gift", 1, {"colour": "red", "gifts": 2}),
-            E("bonus_card", 1, {"card": 3, "name": "three grand pianos", "points": 3, "total": 9}),
+            E("bonus_card", 1, {"card": 1, "points": 3, "total": 9}),
             E("game_ends_tonight", 1, {"reason": "bonus", "day": 7}),
             E("day_ended", 1, {"day": 6, "reason": "store", "store": 1}),
             E("bag_shuffled", None, {"tiles": 27}),
