@@ -6,6 +6,14 @@ jobs are open in Last Will; hands, draws and deck order are not, and the view ca
 SIZES of hands and decks, so no hidden card can reach the image (a seat's private ``you`` entry
 is never looked at).
 
+Words: every word drawn is the table's catalog, ``[lastwill.image]`` and the names the messages
+use (cards ``lastwill.card``, jobs ``lastwill.job``, decks, types, pounds ``lastwill.money``), so a
+French table's board reads in French and names each card as its log does; numbers are the
+language's (``words.number``: ``12 500 £``).  Where a word is too long for its box the catalog has
+a shorter form (a tile's card name, a dual type, an errand space), and :func:`kit.fit` cuts only
+what a player typed (names).  Seat letters (A-E), card ids and the market's signed tokens are the
+same in every language.
+
 Phone first: the image is :data:`W` (800) px wide and judged shown 400 px wide, so no text is
 smaller than :data:`SMALL` (18 px, 9.0 px on the phone).  The table part is the same size in every
 view; then one block per player and the legend.  Five players whose boards hold up to five cards
@@ -18,7 +26,7 @@ Layout, top to bottom:
    player's chip, and the phase (with the errand pass);
 2. status: who is to act and for what in bold (plan, draw, errand boy, a pending choice, the
    discards owed), then the details (actions left, valet, free actions); on the second line the
-   last public move in words after a magenta "Last:";
+   last public move in words after a magenta "Last:" ("Dernier coup :");
 3. the planning board as a table: a column per plan position (the turn order) headed by its
    number and the chip of the seat that took it, rows for its cards, errand boys and actions;
    positions not in play are hatched;
@@ -26,7 +34,7 @@ Layout, top to bottom:
    demotion or extension), each with its boys' chips and an empty ring per free place; spaces
    not in play are hatched; the market token of each property type;
 5. the card offering, a tile per slot: a band in the deck's colour with the slot's label and
-   the card's name, shortened to fit (:data:`NAMES_SHORT`), then its symbol code, actions and
+   the card's name, shortened to fit (:data:`SHORT`), then its symbol code, actions and
    pounds; a slot whose card an errand boy took shows that seat's chip and the deck's name;
    slot X is the new special card; the sizes of the four regular decks;
 6. one block per player: seat chip, name (cut to fit), tags (to act, discard n, BANKRUPT, the
@@ -45,10 +53,10 @@ job line covered, the job row of the sacked, or the player's header when the car
 and written out in the status area.
 
 Colour is never the only signal: seats carry letters (A-E), property types and decks are words,
-symbols three-letter codes, tokens letters, covered lines are hatched and struck, the current
+symbols short codes, tokens letters, covered lines are hatched and struck, the current
 round and value step bold and inverted, the turn a tag, ticks drawn shapes.
 
-Speed: the table's frame and labels and the legend are drawn once (:func:`table_layer`,
+Speed: the table's frame and labels and the legend are drawn once per language (:func:`table_layer`,
 :func:`legend_layer`, both :func:`kit.static_layer`); a render pastes them, draws the changing
 parts with the kit's cached text masks and encodes against a fixed palette (:func:`colours`).
 """
@@ -121,14 +129,7 @@ MAX_ASPECT = 1.6
 than five cards (each further row of cards adds a tile row)."""
 
 ERRAND_ORDER = ("one", "opera", "market", "ext", "demote", "demext")
-ERRAND_LABELS = {
-    "one": "Draw one",
-    "opera": "Opera",
-    "market": "Market",
-    "ext": "Extension",
-    "demote": "Demotion",
-    "demext": "Dem. or ext.",
-}
+"""The errand spaces left to right; each is labelled by ``lastwill.image.errand.<space>``."""
 ONE_W = 160
 ERRAND_GAP = 6
 ERRAND_W = (X1 - X0 - ONE_W - 5 * ERRAND_GAP) // 5
@@ -165,78 +166,55 @@ SEATS: tuple[Colour, ...] = (
 """Seat colours; each is always drawn with its seat letter."""
 LETTERS = "ABCDE"
 
-DECKS: dict[str, tuple[str, Colour]] = {
-    "property": ("Property", (56, 132, 64)),
-    "event": ("Event", (246, 243, 228)),
-    "helper": ("Helper", (52, 52, 58)),
-    "companion": ("Companion", (150, 110, 80)),
-    "special": ("Special", (214, 168, 40)),
-    "new_special": ("New special", (176, 36, 48)),
-    "wild": ("Wild", (120, 60, 160)),
+DECKS: dict[str, Colour] = {
+    "property": (56, 132, 64),
+    "event": (246, 243, 228),
+    "helper": (52, 52, 58),
+    "companion": (150, 110, 80),
+    "special": (214, 168, 40),
+    "new_special": (176, 36, 48),
+    "wild": (120, 60, 160),
 }
-"""deck -> (word on the offering band, band colour)."""
-UNKNOWN_DECK: tuple[str, Colour] = ("?", (150, 150, 150))
+"""deck -> band colour; the deck's word is ``lastwill.image.deck.<deck>`` (the messages' word, shortened where a band needs it)."""
+UNKNOWN: Colour = (150, 150, 150)
+"""The band of a deck or type the view names but this renderer does not know (a newer engine)."""
 
-TYPES: dict[str, tuple[str, Colour]] = {
-    "farm": ("Farm", (92, 135, 38)),
-    "town": ("Town", (40, 110, 200)),
-    "manor": ("Manor", (190, 90, 15)),
-    "mansion": ("Mansion", (130, 50, 150)),
+TYPES: dict[str, Colour] = {
+    "farm": (92, 135, 38),
+    "town": (40, 110, 200),
+    "manor": (190, 90, 15),
+    "mansion": (130, 50, 150),
 }
-"""property type -> (word, band colour)."""
-UNKNOWN_TYPE: tuple[str, Colour] = ("?", (150, 150, 150))
+"""property type -> band colour; its word on a band is ``lastwill.image.type.<type>``, shorter than
+the messages' name ("Town" for Town House) so that a band, a market entry and a dual type fit."""
 
-SYMBOL_CODES: dict[str, str] = {
-    "dine": "Din",
-    "carriage": "Car",
-    "mask": "Msk",
-    "helm": "Hlm",
-    "party": "Pty",
-    "ring": "Rng",
-    "helper": "Hlp",
-    "wild": "Wld",
-    "training": "Trn",
-    "clock": "Clk",
-    "dog": "Dog",
-    "horse": "Hrs",
-    "chef": "Chf",
-    "guest": "Gst",
-    "farm": "Frm",
-    "town": "Twn",
-    "manor": "Mnr",
-    "mansion": "Mns",
-}
-"""Card symbols as codes on tiles; the legend spells the ones that are not plain words."""
+SYMBOLS = (
+    "dine", "carriage", "mask", "helm", "party", "ring", "helper", "wild", "training", "clock",
+    "dog", "horse", "chef", "guest", "farm", "town", "manor", "mansion",
+)  # fmt: skip
+"""Every card symbol: each has a code drawn on tiles (``lastwill.image.code.<symbol>``, "Din") and a
+word the legend and the job lines use (``lastwill.image.symbol.<symbol>``, "dine")."""
 LEGEND_SYMBOLS = ("dine", "carriage", "mask", "helm", "party", "ring", "helper", "wild", "training", "clock")
-TOKENS = {"horse": "H", "dog": "D", "chef": "C", "guest": "G"}
+"""The codes the legend spells: every symbol on a tile but the companions', whose cards carry the
+companion's name and whose token letters the legend spells next."""
+COMPANIONS = ("horse", "dog", "chef", "guest")
+"""Companion tokens, each drawn as its letters (``lastwill.image.token.<companion>``: "H", "Cv")."""
 
-NAMES_SHORT: dict[str, str] = {
-    "Gentlemen's Club": "Gents' Club",
-    "Personal Secretary": "P. Secretary",
-    "Bachelor Party (event)": "Bach. Party",
-    "Bachelor Party (special)": "Bach. Party",
-    "Wedding (event)": "Wedding",
-    "Wedding (special)": "Wedding",
-    "Engagement Ring": "Engag. Ring",
-    "Town House / Manor House": "Town/Manor",
-    "Manor House / Mansion": "Manor/Mans.",
-    "Training Ground": "Training Gr.",
-    "Wedding Planner": "Wed. Planner",
-}
-"""Card names too long for a tile, shortened the way a player would write them; with these every
-card's name fits an offering band uncut (a test checks it)."""
-TYPE_SHORT = {"town": "Town", "manor": "Man.", "mansion": "Mans.", "farm": "Farm"}
-"""The other type of a dual property, after its current one on the board ("Town/Man.")."""
+SHORT = frozenset(
+    {
+        "bachelor_party_event", "bachelor_party_special", "boat_trip", "breeders_fair", "carriage_ride",
+        "engagement_ring", "estate_agent", "gentlemens_club", "hectic_day", "lost_at_cards",
+        "manor_house_mansion", "opera_box", "personal_secretary", "school_chum", "town_house", "town_house_manor_house",
+        "training_ground", "wedding_event", "wedding_gift", "wedding_planner", "wedding_special",
+    }
+)  # fmt: skip
+"""Card names (their ``data.CARD_NAME_KEYS``) too long for a tile in some language: a tile writes
+``lastwill.image.short.<key>``, shortened the way a player would write it; every other card shows
+its name as the messages give it (``lastwill.card.<key>``).  With these every card's name fits an
+offering band uncut in every language (a test checks it)."""
 
-PHASES = {
-    "pick": "Setup",
-    "discard": "Discards",
-    "planning": "Planning",
-    "drawing": "Card drawing",
-    "errands": "Errands",
-    "actions": "Actions",
-    "over": "Game over",
-}
+PHASES = ("pick", "discard", "planning", "drawing", "errands", "actions", "over")
+"""Phases the title names (``lastwill.image.phase.<phase>``)."""
 
 
 # --- small helpers ----------------------------------------------------------------------------
@@ -250,46 +228,77 @@ def seat_letter(seat: object) -> str:
     return LETTERS[seat] if isinstance(seat, int) and 0 <= seat < len(LETTERS) else "?"
 
 
-def money(amount: object) -> str:
-    value = int(amount) if isinstance(amount, int) else 0
-    return f"-£{-value}" if value < 0 else f"£{value}"
+def _int(value: object) -> int:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def money(words: kit.Words, amount: object) -> str:
+    """Pounds as the messages write them ("£12", "12 £"; a debt "−£3"), numbers grouped by language."""
+    value = _int(amount)
+    key = "lastwill.money_negative" if value < 0 else "lastwill.money"
+    return words(key, amount=words.number(abs(value)))
 
 
 def signed(value: object) -> str:
-    number = int(value) if isinstance(value, int) else 0
+    """A market token as printed ("+3", "-2"): a sign and a digit, the same in every language."""
+    number = _int(value)
     return f"+{number}" if number > 0 else str(number)
 
 
-def card_name(card_id: object) -> str:
-    """The printed name ("Soirée")."""
-    card = data.CARDS.get(str(card_id))
-    return kit.printable(card.name) if card is not None else str(card_id)
+def card_name(card_id: object, words: kit.Words) -> str:
+    """The card's name as the table's messages give it ("Soirée", "Maison de ville")."""
+    key = data.CARD_NAME_KEYS.get(str(card_id))
+    return kit.printable(words(f"lastwill.card.{key}")) if key is not None else str(card_id)
 
 
-def short_name(card_id: object) -> str:
-    """The card's name as a tile writes it (:data:`NAMES_SHORT`)."""
-    card = data.CARDS.get(str(card_id))
-    if card is None:
+def short_name(card_id: object, words: kit.Words) -> str:
+    """The card's name as a tile writes it (:data:`SHORT`)."""
+    key = data.CARD_NAME_KEYS.get(str(card_id))
+    if key is None:
         return str(card_id)
-    return kit.printable(NAMES_SHORT.get(card.name, card.name))
+    return kit.printable(words(f"lastwill.image.short.{key}")) if key in SHORT else card_name(card_id, words)
 
 
-def symbols(card_id: object) -> str:
+def job_name(job_id: object, words: kit.Words) -> str:
+    key = data.JOB_NAME_KEYS.get(str(job_id))
+    return kit.printable(words(f"lastwill.job.{key}")) if key is not None else ""
+
+
+def code(symbol: str, words: kit.Words) -> str:
+    """A symbol's code on a tile ("Din"); an unknown symbol shows as its first letters."""
+    return words(f"lastwill.image.code.{symbol}") if symbol in SYMBOLS else symbol[:3].title()
+
+
+def symbol_word(symbol: object, words: kit.Words) -> str:
+    """A symbol as the legend and the job lines name it ("dine", "dîner")."""
+    return words(f"lastwill.image.symbol.{symbol}") if symbol in SYMBOLS else str(symbol)
+
+
+def symbols(card_id: object, words: kit.Words) -> str:
     card = data.CARDS.get(str(card_id))
     if card is None:
         return ""
-    return " ".join(SYMBOL_CODES.get(s.value, s.value[:3].title()) for s in card.symbols)
+    return " ".join(code(s.value, words) for s in card.symbols)
 
 
-def deck_info(deck: object) -> tuple[str, Colour]:
+def deck_info(deck: object, words: kit.Words) -> tuple[str, Colour]:
     """(word, colour) of a deck; a slot not filled yet (deck "") has a blank grey band."""
     if not deck:
         return "", EDGE
-    return DECKS.get(str(deck), UNKNOWN_DECK)
+    if str(deck) not in DECKS:
+        return "?", UNKNOWN
+    return words(f"lastwill.image.deck.{deck}"), DECKS[str(deck)]
 
 
-def type_info(kind: object) -> tuple[str, Colour]:
-    return TYPES.get(str(kind), UNKNOWN_TYPE)
+def type_info(kind: object, words: kit.Words) -> tuple[str, Colour]:
+    if str(kind) not in TYPES:
+        return "?", UNKNOWN
+    return words(f"lastwill.image.type.{kind}"), TYPES[str(kind)]
+
+
+def type_short(kind: str, words: kit.Words) -> str:
+    """The shorter word for a type, for a dual property's band ("Town/Man.")."""
+    return words(f"lastwill.image.type_short.{kind}") if kind in TYPES else "?"
 
 
 def _width(text: str, size: int, bold: bool = False) -> float:
@@ -337,10 +346,18 @@ def _tick(draw: ImageDraw.ImageDraw, x: float, y: float, size: int = 20) -> None
     )
 
 
-def _token(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, companion: str) -> None:
-    r = 11
+TOKEN_R = 12
+TOKEN_PITCH = 2 * TOKEN_R + 1
+"""A companion token's radius: room for two letters ("Cv", a French horse) at :data:`SMALL`."""
+
+
+def _token(
+    image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: float, companion: str, words: kit.Words
+) -> None:
+    r = TOKEN_R
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TOKEN, outline=LINE, width=1)
-    _text(image, (cx, cy + 1), TOKENS.get(companion, "?"), SMALL, INK, "mm")
+    letters = words(f"lastwill.image.token.{companion}") if companion in COMPANIONS else "?"
+    _text(image, (cx, cy + 1), letters, SMALL, INK, "mm")
 
 
 def _demotion_token(draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
@@ -366,11 +383,10 @@ def colours() -> Image.Image:
     flats: list[Colour] = [
         PAPER, PANEL, EDGE, LINE, DIM, BAR, BAR_DIM, TURN, LAST, TOKEN, COVER_BG, COVER_HATCH,
         DEMOTION, SACK, TICK, PAST, PAST_TEXT, FREE_EDGE, INK, WHITE,
-        *SEATS, *(c for _w, c in DECKS.values()), *(c for _w, c in TYPES.values()),
-        UNKNOWN_DECK[1], UNKNOWN_TYPE[1],
+        *SEATS, *DECKS.values(), *TYPES.values(), UNKNOWN,
     ]  # fmt: skip
     grounds = [PAPER, PANEL, WHITE, TOKEN, COVER_BG, PAST, TURN]
-    fills = [c for _w, c in DECKS.values()] + [c for _w, c in TYPES.values()] + list(SEATS) + [SACK, BAR]
+    fills = list(DECKS.values()) + list(TYPES.values()) + list(SEATS) + [SACK, BAR]
     blends: list[tuple[Colour, Colour]] = [(INK, g) for g in grounds]
     blends += [(DIM, g) for g in (PAPER, PANEL, WHITE, COVER_BG)]
     blends += [(LAST, PAPER), (LAST, PANEL), (SACK, PAPER), (PAST_TEXT, PAST), (TICK, WHITE)]
@@ -419,14 +435,16 @@ def _build_table(words: kit.Words) -> Image.Image:
     image = Image.new("RGB", (W, PLAYERS_TOP), PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, W - 1, TITLE_H - 1), fill=BAR)
-    _text(image, (X0, TITLE_H / 2), "Round", SMALL, WHITE, "lm")
+    _text(image, (X0, TITLE_H / 2), words("lastwill.image.round"), SMALL, WHITE, "lm")
     # The planning table: positions (the turn order) across the top, then each plan's numbers.
     top = PLANS_TOP
     draw.rectangle((X0, top, X1, top + PLANS_H), fill=PANEL, outline=EDGE)
     draw.rectangle((X0, top, X1, top + PLAN_HEAD), fill=BAR)
-    _text(image, (X0 + 8, top + PLAN_HEAD / 2 + 1), "Plan", SMALL, WHITE, "lm", bold=True)
-    for i, label in enumerate(("cards", "boys", "actions")):
+    plan = _fit(words("lastwill.image.plan"), SMALL, PLAN_LABEL_W - 10, bold=True)
+    _text(image, (X0 + 8, top + PLAN_HEAD / 2 + 1), plan, SMALL, WHITE, "lm", bold=True)
+    for i, row in enumerate(("cards", "boys", "actions")):
         y = top + PLAN_HEAD + i * PLAN_ROW
+        label = _fit(words(f"lastwill.image.plan_{row}"), SMALL, PLAN_LABEL_W - 10)
         _text(image, (X0 + 8, y + PLAN_ROW / 2 + 1), label, SMALL, DIM, "lm")
         if i:
             draw.line((X0, y, X1, y), fill=EDGE)
@@ -438,52 +456,73 @@ def _build_table(words: kit.Words) -> Image.Image:
     for space in ERRAND_ORDER:
         x0, y0, x1, y1 = errand_box(space)
         draw.rectangle((x0, y0, x1, y1), fill=PANEL, outline=EDGE)
-        _text(image, (x0 + 7, y0 + 5), ERRAND_LABELS[space], SMALL, INK, "la", bold=True)
-    _text(image, (X0, MARKET_TOP + MARKET_H / 2), "Market", SMALL, INK, "lm", bold=True)
-    _text(image, (X0, OFFER_TOP + OFFER_HEAD / 2 - 2), "Card offering", SMALL, INK, "lm", bold=True)
+        label = _fit(words(f"lastwill.image.errand.{space}"), SMALL, x1 - x0 - 10, bold=True)
+        _text(image, (x0 + 7, y0 + 5), label, SMALL, INK, "la", bold=True)
+    market = _fit(words("lastwill.image.market"), SMALL, MARKET_X - X0 - 6, bold=True)
+    _text(image, (X0, MARKET_TOP + MARKET_H / 2), market, SMALL, INK, "lm", bold=True)
+    offering = _fit(words("lastwill.image.offering"), SMALL, 260, bold=True)
+    _text(image, (X0, OFFER_TOP + OFFER_HEAD / 2 - 2), offering, SMALL, INK, "lm", bold=True)
     return image
 
 
 table_layer = kit.static_layer(_build_table)
 
 
+def legend_entries(words: kit.Words) -> list[tuple[str, str]]:
+    """(code, word) for every symbol code the legend spells."""
+    return [(code(s, words), symbol_word(s, words)) for s in LEGEND_SYMBOLS]
+
+
 def _build_legend(words: kit.Words) -> Image.Image:
-    """Symbol codes, tokens, ticks, covered lines, the turn and the last-move frame."""
+    """Symbol codes, tokens, ticks, covered lines, the turn and the last-move frame.
+
+    Entries flow left to right and wrap; the catalog's words are short enough that any language
+    fits :data:`LEGEND_LINES` lines (a test renders the legend in each and checks it).
+    """
     image = Image.new("RGB", (W, LEGEND_H), PANEL)
     draw = ImageDraw.Draw(image)
     draw.line((0, 0, W, 0), fill=EDGE)
     face = kit.font(SMALL)
     y = 6 + LINE_H / 2
     x = float(X0)
-    x += _text(image, (x, y), "Symbols:", SMALL, INK, "lm", bold=True) + 10
-    for symbol in LEGEND_SYMBOLS:
-        code = SYMBOL_CODES[symbol]
-        entry_w = face.getlength(f"{code} {symbol}") + 18
+    x += _text(image, (x, y), words("lastwill.image.symbols"), SMALL, INK, "lm", bold=True) + 10
+    for shown, word in legend_entries(words):
+        entry_w = _width(shown, SMALL, bold=True) + 6 + face.getlength(word) + 12
         if x + entry_w > X1:
             x = float(X0)
             y += LINE_H
-        x += _text(image, (x, y), code, SMALL, INK, "lm", bold=True) + 6
-        x += _text(image, (x, y), symbol, SMALL, DIM, "lm") + 12
-    x += 12
-    x += _text(image, (x, y), "Tokens:", SMALL, INK, "lm", bold=True) + 20
-    for companion in TOKENS:
-        _token(image, draw, x, y, companion)
-        x += 15 + _text(image, (x + 15, y), companion, SMALL, DIM, "lm") + 18
+        x += _text(image, (x, y), shown, SMALL, INK, "lm", bold=True) + 6
+        x += _text(image, (x, y), word, SMALL, DIM, "lm") + 12
+    heading = words("lastwill.image.tokens")
+    entries = [(c, symbol_word(c, words)) for c in COMPANIONS]
+    whole = _width(heading, SMALL, bold=True) + 20 + sum(15 + face.getlength(w) + 18 for _c, w in entries)
+    if x + 12 + whole > X1:
+        x = float(X0)
+        y += LINE_H
+    else:
+        x += 12
+    x += _text(image, (x, y), heading, SMALL, INK, "lm", bold=True) + 20
+    for companion, word in entries:
+        _token(image, draw, x, y, companion, words)
+        x += 15 + _text(image, (x + 15, y), word, SMALL, DIM, "lm") + 18
     y += LINE_H
     x = float(X0)
     _tick(draw, x, y - 10)
-    x += 28 + _text(image, (x + 28, y), "maintained / used", SMALL, DIM, "lm") + 26
-    box = (int(x), int(y - 11), int(x + 60), int(y + 11))
+    x += 28 + _text(image, (x + 28, y), words("lastwill.image.ticked"), SMALL, DIM, "lm") + 26
+    sample = symbol_word("dog", words)
+    sample_w = _width(sample, SMALL)
+    box = (int(x), int(y - 11), int(x + sample_w + 30), int(y + 11))
     draw.rectangle(box, fill=COVER_BG, outline=LINE)
     kit.hatch(draw, (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), COVER_HATCH, step=6)
     _demotion_token(draw, x + 12, y)
-    _text(image, (x + 24, y), "dog", SMALL, DIM, "lm")
-    draw.line((x + 22, y, x + 56, y), fill=INK, width=2)
-    x += 68 + _text(image, (x + 68, y), "line covered", SMALL, DIM, "lm") + 26
+    _text(image, (x + 24, y), sample, SMALL, DIM, "lm")
+    draw.line((x + 22, y, x + 26 + sample_w, y), fill=INK, width=2)
+    x = box[2] + 8
+    x += _text(image, (x, y), words("lastwill.image.covered"), SMALL, DIM, "lm") + 26
     draw.rectangle((x, y - 10, x + 20, y + 10), outline=LAST, width=FRAME)
-    x += 28 + _text(image, (x + 28, y), "last move", SMALL, DIM, "lm") + 26
+    x += 28 + _text(image, (x + 28, y), words("lastwill.image.framed"), SMALL, DIM, "lm") + 26
     draw.rectangle((x, y - 10, x + 20, y + 10), fill=TURN, outline=LINE)
-    _text(image, (x + 28, y), "to act", SMALL, DIM, "lm")
+    _text(image, (x + 28, y), words("lastwill.image.to_act"), SMALL, DIM, "lm")
     return image
 
 
@@ -509,173 +548,173 @@ def _who(names: Sequence[str], seat: object, width: int = 230) -> str:
     return "?"
 
 
-def _cards(ids: object) -> str:
+def _card(card_id: object, words: kit.Words) -> str:
+    """A card with its id, as the private messages tell copies apart ("Dinner [DIN1]")."""
+    return words("lastwill.card_with_id", name=card_name(card_id, words), id=str(card_id))
+
+
+def _cards(ids: object, words: kit.Words) -> str:
     if isinstance(ids, list):
-        return " + ".join(card_name(c) for c in ids)
-    return card_name(ids)
+        return " + ".join(card_name(c, words) for c in ids)
+    return card_name(ids, words)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _spent(last: Mapping[str, Any]) -> int:
+    """What a play, an upkeep or an expense cost in all: its own pounds and its helpers' bonus."""
+    return _int(last.get("money")) + _int(last.get("bonus"))
 
 
-def last_move_text(view: View, names: Sequence[str]) -> str:
-    """The last public move in words ("C bought Town House (T2) for £13"); "" if none."""
+def last_move_text(view: View, names: Sequence[str], words: kit.Words) -> str:
+    """The last public move in words ("C bought Town House [T2] for £13"); "" if none."""
     last = view.get("last")
     if not isinstance(last, Mapping):
         return ""
     seat = last.get("seat")
-    who = _who(names, seat, 140) if isinstance(seat, int) else ""
+    params: dict[str, Any] = {"player": _who(names, seat, 140) if isinstance(seat, int) else ""}
     kind = str(last.get("kind", ""))
     card = last.get("card")
-    what = f"{card_name(card)} ({card})" if card else ""
+    if card:
+        params["card"] = _card(card, words)
+    key = kind
     if kind == "plan_chosen":
-        return (
-            f"{who} took plan {last.get('pos')}: {_plural(int(last.get('cards') or 0), 'card')}, "
-            f"{_plural(int(last.get('boys') or 0), 'boy')}, {_plural(int(last.get('actions') or 0), 'action')}"
+        params.update(
+            pos=words.number(_int(last.get("pos"))),
+            cards=words.count("lastwill.cards", _int(last.get("cards"))),
+            boys=words.count("lastwill.boys", _int(last.get("boys"))),
+            actions=words.count("lastwill.actions", _int(last.get("actions"))),
         )
-    if kind == "errand":
+    elif kind == "errand":
         space = str(last.get("space", ""))
         if space.startswith("slot"):
-            label = space[4:].upper()
-            took = f": {card_name(card)}" if card else ""
-            return f"{who} sent a boy to slot {label}{took}"
-        if space.startswith("one-"):
-            return f"{who} drew one card from the {space[4:]} deck"
-        if space == "opera":
-            return f"{who} went to the Opera: spent {money(int(last.get('money') or 0) + int(last.get('bonus') or 0))}"
-        if space == "ext":
-            return f"{who} took a board extension"
-        if space == "demote":
-            return f"{who} went to the demotion space"
-        if space == "demext":
-            return f"{who} went to demotion or extension"
-        if space == "market":
-            return f"{who} went to the market"
-        return f"{who} sent a boy to {space}"
-    if kind == "market_swapped":
-        types = [type_info(t)[0] for t in last.get("types") or []]
-        return f"{who} swapped the {' and '.join(types)} market tokens"
-    if kind == "card_played":
-        spent = int(last.get("money") or 0) + int(last.get("bonus") or 0)
-        return f"{who} played {_cards(last.get('cards'))}: spent {money(spent)}"
-    if kind == "laid":
-        return f"{who} laid {what}"
-    if kind == "bought":
-        return f"{who} bought {what} for {money(last.get('price'))}"
-    if kind == "maintained":
-        spent = int(last.get("money") or 0) + int(last.get("bonus") or 0)
-        return f"{who} maintained {what}: {money(spent)}"
-    if kind == "expense_used":
-        spent = int(last.get("money") or 0) + int(last.get("bonus") or 0)
-        return f"{who} used the expense of {what}: {money(spent)}"
-    if kind == "token_placed":
-        target = last.get("target")
-        return f"{who} put a {last.get('companion')} token on {card_name(target)} ({target})"
-    if kind == "sold":
-        return f"{who} sold {what} for {money(last.get('price'))}"
-    if kind == "dropped":
-        return f"{who} discarded {what} from the board"
-    if kind == "switched":
-        return f"{who} turned {what} into a {type_info(last.get('type'))[0]}"
-    if kind == "demoted":
-        return f"{who} was demoted: {last.get('symbol')} line covered (-{money(last.get('amount'))} income)"
-    if kind == "sacked":
-        return f"{who} got the sack!"
-    if kind == "bankrupt_declared":
-        return f"{who} declared bankruptcy"
-    if kind in ("discards_revealed", "keep", "limit"):
-        # The engine merges the event's own "kind" param (keep | limit) over the event kind.
-        return "Discards revealed" + (" (hand limit)" if kind == "limit" else "")
-    return f"{who} {kind.replace('_', ' ')}".strip()
+            params["slot"] = space[len("slot") :].upper()
+            key = "slot_card" if card else "slot"
+            params["card"] = card_name(card, words) if card else ""
+        elif space.startswith("one-"):
+            key = "one"
+            params["deck"] = deck_info(space[len("one-") :], words)[0]
+        elif space in ("opera", "ext", "demote", "demext", "market"):
+            key = space
+            params["money"] = money(words, _spent(last))
+        else:
+            key = "errand"
+    elif kind == "market_swapped":
+        types = [type_info(t, words)[0] for t in last.get("types") or []]
+        params["types"] = words("host.and").join(types)
+    elif kind in ("card_played", "maintained", "expense_used"):
+        params["cards"] = _cards(last.get("cards"), words)
+        params["money"] = money(words, _spent(last))
+    elif kind in ("bought", "sold"):
+        params["money"] = money(words, last.get("price"))
+    elif kind == "token_placed":
+        params["card"] = _card(last.get("target"), words)
+        companion = str(last.get("companion"))
+        params["companion"] = words(f"lastwill.companion.{companion}") if companion in COMPANIONS else "?"
+    elif kind == "switched":
+        params["type"] = words(f"lastwill.type.{last.get('type')}") if last.get("type") in TYPES else "?"
+    elif kind == "demoted":
+        params["symbol"] = symbol_word(last.get("symbol"), words)
+        params["money"] = money(words, last.get("amount"))
+    elif kind == "discards_revealed":
+        key = "discards"
+    elif kind not in ("laid", "dropped", "sacked", "bankrupt_declared"):
+        key = "other"
+    return words(f"lastwill.image.last.{key}", **params)
 
 
-PENDING_TEXT = {
-    "with": "add companion cards to {card}",
-    "pay": "pay for {card}",
-    "extra": "say what the Wedding Planner adds",
-    "bpx": "discard helm or dine cards for {card}",
-    "target": "pick a property for {card}",
-    "sale": "pick a property to sell for {card}",
-    "fair": "place Breeders' Fair tokens",
-    "line": "choose a job line to cover ({card})",
-    "dx": "choose demotion or extension",
-    "pick": "keep one Personal Secretary card",
-}
-SOURCES = {"opera": "Opera", "demote": "demotion space", "demext": "demotion or extension"}
+PENDING = ("with", "pay", "extra", "bpx", "target", "sale", "fair", "line", "dx", "pick")
+"""Open choices the status line names (``lastwill.image.task.<kind>``); any other reads "a choice"."""
+SOURCES = ("opera", "demote", "demext")
+"""Errand spaces that open a choice, named as the messages name them (``lastwill.space.<space>``)."""
 
 
-def status_lines(view: View, names: Sequence[str]) -> tuple[str, str]:
+def status_lines(view: View, names: Sequence[str], words: kit.Words) -> tuple[str, str]:
     """(who acts and what for, a second line: budget, pending choice or discards owed)."""
     phase = str(view.get("phase", ""))
     turn = view.get("turn")
     players = view.get("players") or []
     result = view.get("result")
+    status = "lastwill.image.status"
     if phase == "over" and isinstance(result, Mapping):
         if result.get("nobody_wins"):
-            return "Game over: nobody wins, all still employed", ""
+            return words(f"{status}.nobody"), ""
         winners = [_who(names, s) for s in result.get("winners") or []]
-        verb = "wins" if len(winners) == 1 else "win"
-        return f"Game over: {' and '.join(winners)} {verb}", "least money wins"
-    second = ""
+        won = words.count(f"{status}.won", len(winners), players=words("host.and").join(winners))
+        return won, words(f"{status}.least")
     pending = view.get("pending")
     if isinstance(pending, Mapping):
         source = str(pending.get("source") or "")
-        card = SOURCES.get(source) or " + ".join(card_name(c) for c in source.split(".") if c)
-        task = PENDING_TEXT.get(str(pending.get("kind")), "answer a choice").format(card=card)
-        first = f"{_who(names, pending.get('seat'))} to {task}"
-        if pending.get("kind") == "with" and pending.get("money"):
-            first += f" ({money(pending.get('money'))} so far)"
-        return first, ""
+        if source in SOURCES:
+            card = words(f"lastwill.space.{source}")
+        else:
+            card = " + ".join(card_name(c, words) for c in source.split(".") if c)
+        kind = str(pending.get("kind"))
+        task = words(f"lastwill.image.task.{kind if kind in PENDING else 'other'}", card=card)
+        who = _who(names, pending.get("seat"))
+        if kind == "with" and pending.get("money"):
+            return words(
+                f"{status}.pending_paid", player=who, task=task, money=money(words, pending["money"])
+            ), ""
+        return words(f"{status}.pending", player=who, task=task), ""
     if phase == "discard":
-        owed = [
-            f"{seat_letter(p['seat'])} {p.get('discard_owed', 0)}" for p in players if p.get("discard_owed")
-        ]
-        why = "keep 2 cards" if view.get("discard_for") == "keep" else "hand limit"
-        return f"Discarding ({why}): " + ", ".join(owed), "hidden until all have chosen"
+        owed = ", ".join(
+            f"{seat_letter(p['seat'])} {words.number(_int(p.get('discard_owed')))}"
+            for p in players
+            if p.get("discard_owed")
+        )
+        why = "keep" if view.get("discard_for") == "keep" else "limit"
+        return words(f"{status}.discard_{why}", owed=owed), words(f"{status}.hidden")
     if phase == "pick":
-        return f"{_who(names, 0)} picks who has a job", ""
+        return words(f"{status}.pick", player=_who(names, 0)), ""
     who = _who(names, turn)
     if phase == "planning":
-        return f"{who} to choose a plan", ""
+        return words(f"{status}.planning", player=who), ""
     if phase == "drawing":
         plan = next((p for p in view.get("plans") or [] if p.get("seat") == turn), None)
-        many = _plural(int(plan.get("cards") or 0), "card") if plan else "cards"
-        return f"{who} to draw {many}", ""
+        if plan is None:
+            return words(f"{status}.drawing_any", player=who), ""
+        return words(
+            f"{status}.drawing", player=who, cards=words.count("lastwill.cards", _int(plan.get("cards")))
+        ), ""
     if phase == "errands":
-        return f"{who} to send an errand boy (pass {view.get('errand_pass')})", ""
+        return words(
+            f"{status}.errands", player=who, **{"pass": words.number(_int(view.get("errand_pass")))}
+        ), ""
     if phase == "actions":
         budget = view.get("budget") or {}
-        parts = [_plural(int(budget.get("actions") or 0), "action") + " left"]
+        parts = [words.count(f"{status}.left", _int(budget.get("actions")))]
         if budget.get("valet"):
-            parts.append(f"+{budget.get('valet')} valet (white cards)")
+            parts.append(words.count(f"{status}.valet", _int(budget.get("valet"))))
         for key, n in (budget.get("free") or {}).items():
-            if n:
-                kind, _sep, scope = str(key).partition(":")
-                kind = {"buy_or_sell": "buy/sell", "maintain": "maintain"}.get(kind, kind)
-                scope = {"non_farm": "non-farm", "farm": "farm"}.get(scope, scope)
-                parts.append(f"free {kind} {scope} x{n}")
-        return f"{who} to act:", ", ".join(parts)
-    return who, second
+            if n and str(key) in FREE_ACTIONS:
+                parts.append(words.count(f"lastwill.turn.free.{str(key).replace(':', '_')}", _int(n)))
+        return words(f"{status}.actions", player=who), ", ".join(parts)
+    return who, ""
+
+
+FREE_ACTIONS = frozenset({"buy_or_sell:farm", "buy_or_sell:non_farm", "maintain:farm", "maintain:non_farm"})
+"""A budget's free actions, the engine's ``kind:scope``: each is counted as the messages count a
+turn's free actions, ``lastwill.turn.free.<kind>_<scope>``."""
 
 
 # --- the changing parts -----------------------------------------------------------------------
 
 
 class Canvas:
-    """The image being drawn, and the box of everything the last move may point at."""
+    """The image being drawn, the table's words, and the box of everything the last move may
+    point at."""
 
-    def __init__(self, image: Image.Image) -> None:
+    def __init__(self, image: Image.Image, words: kit.Words) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
+        self.words = words
         self.places: dict[tuple[Any, ...], Box] = {}
 
 
 def _title(c: Canvas, view: View) -> None:
-    image, draw = c.image, c.draw
-    current = int(view.get("round") or 0)
-    rounds = int(view.get("rounds") or data.ROUNDS)
-    x = X0 + kit.font(SMALL).getlength("Round") + 10
+    image, draw, words = c.image, c.draw, c.words
+    current = _int(view.get("round"))
+    rounds = _int(view.get("rounds")) or data.ROUNDS
+    x = X0 + kit.font(SMALL).getlength(words("lastwill.image.round")) + 10
     cell = 28
     top = (TITLE_H - cell) // 2
     for r in range(1, rounds + 1):
@@ -694,21 +733,26 @@ def _title(c: Canvas, view: View) -> None:
     x += 12
     start = view.get("start")
     if isinstance(start, int) and view.get("phase") != "over":
-        _text(image, (x, TITLE_H / 2), "start", SMALL, WHITE, "lm")
-        x += kit.font(SMALL).getlength("start") + 8 + CHIP_R
+        x += _text(image, (x, TITLE_H / 2), words("lastwill.image.start"), SMALL, WHITE, "lm") + 8 + CHIP_R
         _chip(image, draw, x, TITLE_H / 2, start)
-    phase = PHASES.get(str(view.get("phase")), str(view.get("phase")))
-    if view.get("phase") == "errands":
-        phase += f", pass {view.get('errand_pass')}"
-    elif view.get("phase") == "discard" and view.get("discard_for") == "limit":
-        phase = "Hand limit"
-    _text(image, (X1, TITLE_H / 2), phase, BIG, WHITE, "rm", bold=True)
+        x += CHIP_R
+    phase = str(view.get("phase"))
+    if phase == "errands":
+        title = words(
+            "lastwill.image.phase.errands_pass", **{"pass": words.number(_int(view.get("errand_pass")))}
+        )
+    elif phase == "discard" and view.get("discard_for") == "limit":
+        title = words("lastwill.image.phase.limit")
+    else:
+        title = words(f"lastwill.image.phase.{phase}") if phase in PHASES else phase
+    title = _fit(title, BIG, X1 - x - 12, bold=True)
+    _text(image, (X1, TITLE_H / 2), title, BIG, WHITE, "rm", bold=True)
 
 
 def _status(c: Canvas, view: View, names: Sequence[str]) -> None:
     """Line 1: who acts and for what (bold), then the details; line 2: the last move."""
-    image = c.image
-    first, second = status_lines(view, names)
+    image, words = c.image, c.words
+    first, second = status_lines(view, names, words)
     y = STATUS_TOP + 3 + LINE_H / 2
     x = float(X0)
     if view.get("phase") != "over":
@@ -719,10 +763,11 @@ def _status(c: Canvas, view: View, names: Sequence[str]) -> None:
     if second and X1 - x > 120:
         _text(image, (x, y + 1), _fit(second, SMALL, X1 - x), SMALL, DIM, "lm")
     y += LINE_H
-    last = last_move_text(view, names)
+    last = last_move_text(view, names, words)
     if last:
-        _text(image, (X0, y + 1), "Last:", SMALL, LAST, "lm", bold=True)
-        lx = X0 + _width("Last:", SMALL, bold=True) + 10
+        head = words("lastwill.image.last_head")
+        _text(image, (X0, y + 1), head, SMALL, LAST, "lm", bold=True)
+        lx = X0 + _width(head, SMALL, bold=True) + 10
         _text(image, (lx, y + 1), _fit(last, SMALL, X1 - lx), SMALL, INK, "lm")
 
 
@@ -731,7 +776,7 @@ def _plans(c: Canvas, view: View) -> None:
     top = PLANS_TOP
     present = set()
     for plan in view.get("plans") or []:
-        pos = int(plan.get("pos") or 0)
+        pos = _int(plan.get("pos"))
         if not 1 <= pos <= PLAN_COLS:
             continue
         present.add(pos)
@@ -754,7 +799,7 @@ def _plans(c: Canvas, view: View) -> None:
 
 
 def _errands(c: Canvas, view: View) -> None:
-    image, draw = c.image, c.draw
+    image, draw, words = c.image, c.draw, c.words
     spaces = {str(e.get("space")): e for e in view.get("errands") or []}
     for space in ERRAND_ORDER:
         box = errand_box(space)
@@ -765,7 +810,14 @@ def _errands(c: Canvas, view: View) -> None:
         if entry is None:
             inner = (x0 + 1, y0 + 26, x1 - 1, y1 - 1)
             kit.hatch(draw, inner, COVER_HATCH, step=8)
-            _text(image, (x0 + 7, cy), "not in play", SMALL, DIM, "lm")
+            _text(
+                image,
+                (x0 + 7, cy),
+                _fit(words("lastwill.image.not_in_play"), SMALL, x1 - x0 - 12),
+                SMALL,
+                DIM,
+                "lm",
+            )
             continue
         boys = [int(b) for b in entry.get("boys") or [] if isinstance(b, int)]
         capacity = entry.get("capacity")
@@ -778,24 +830,33 @@ def _errands(c: Canvas, view: View) -> None:
             else:
                 _ring(draw, x + i * pitch, cy)
         if space == "ext":
-            left = f"{view.get('extensions_left', 0)} left"
-            _text(image, (x1 - 6, cy), left, SMALL, DIM, "rm")
+            left = words.count("lastwill.image.ext_left", _int(view.get("extensions_left")))
+            room = x1 - 6 - (x + (places - 1) * pitch + CHIP_R + 4) if places else x1 - x0 - 12
+            _text(image, (x1 - 6, cy), _fit(left, SMALL, room), SMALL, DIM, "rm")
         if capacity is None and not boys:
-            _text(image, (x0 + 7, cy), "any player, once", SMALL, DIM, "lm")
+            _text(
+                image,
+                (x0 + 7, cy),
+                _fit(words("lastwill.image.anyone"), SMALL, x1 - x0 - 12),
+                SMALL,
+                DIM,
+                "lm",
+            )
 
 
 def _market(c: Canvas, view: View) -> None:
-    image, draw = c.image, c.draw
+    image, draw, words = c.image, c.draw, c.words
     market = view.get("market") or {}
     for kind in TYPES:
-        word, fill = type_info(kind)
-        x0, y0, _x1, y1 = market_box(kind)
+        word, fill = type_info(kind, words)
+        x0, y0, x1, y1 = market_box(kind)
         draw.rectangle((x0, y0, x0 + 16, y1), fill=fill, outline=LINE)
-        _text(image, (x0 + 24, (y0 + y1) / 2 + 1), word, SMALL, INK, "lm")
         value = market.get(kind)
-        tx = x0 + 28 + kit.font(SMALL).getlength(word)
         tag = signed(value) if isinstance(value, int) else "?"
         tw = _width(tag, BODY, bold=True) + 10
+        word = _fit(word, SMALL, x1 - x0 - 28 - tw)
+        _text(image, (x0 + 24, (y0 + y1) / 2 + 1), word, SMALL, INK, "lm")
+        tx = x0 + 28 + kit.font(SMALL).getlength(word)
         draw.rectangle((tx, y0, tx + tw, y1), fill=WHITE, outline=LINE)
         _text(image, (tx + tw / 2, (y0 + y1) / 2 + 1), tag, BODY, INK, "mm", bold=True)
         c.places[("market", kind)] = (x0, y0, int(tx + tw), y1)
@@ -804,15 +865,23 @@ def _market(c: Canvas, view: View) -> None:
 
 def _decks_line(c: Canvas, view: View) -> None:
     """The sizes of the four regular decks (what the drawing phase and "draw one" draw from)."""
+    words = c.words
     decks = view.get("decks") or {}
     parts = [
-        f"{DECKS[deck][0]} {decks.get(deck, 0)}" for deck in ("property", "event", "helper", "companion")
+        words(
+            "lastwill.image.deck_size",
+            deck=deck_info(deck, words)[0],
+            count=words.number(_int(decks.get(deck))),
+        )
+        for deck in ("property", "event", "helper", "companion")
     ]
-    text = "Decks: " + ", ".join(parts)
-    _text(c.image, (X1, OFFER_TOP + OFFER_HEAD / 2 - 2), _fit(text, SMALL, 600), SMALL, DIM, "rm")
+    text = words("lastwill.image.decks", decks=", ".join(parts))
+    offering = _width(_fit(words("lastwill.image.offering"), SMALL, 260, bold=True), SMALL, bold=True)
+    room = X1 - X0 - offering - 16
+    _text(c.image, (X1, OFFER_TOP + OFFER_HEAD / 2 - 2), _fit(text, SMALL, room), SMALL, DIM, "rm")
 
 
-def card_stats(card_id: object, width: float = TILE_W - 8) -> str:
+def card_stats(card_id: object, words: kit.Words, width: float = TILE_W - 8) -> str:
     """A card's numbers as an offering tile writes them: symbol codes, actions and pounds.
 
     A card whose line would not fit ``width`` (Wedding WD2 shows four symbols) drops its action
@@ -820,36 +889,52 @@ def card_stats(card_id: object, width: float = TILE_W - 8) -> str:
     card = data.CARDS.get(str(card_id))
     if card is None:
         return ""
-    code = symbols(card_id)
+    shown = symbols(card_id, words)
+    stats = "lastwill.image.stats"
     if isinstance(card, data.PropertyCard):
-        return f"£{card.track[0]}, upkeep £{card.upkeep}"
+        price, upkeep = money(words, card.track[0]), money(words, card.upkeep)
+        for key in ("price", "price_short"):
+            text = words(f"{stats}.{key}", money=price, upkeep=upkeep)
+            if _width(text, SMALL) <= width:
+                return text
+        return text
     if isinstance(card, data.CompanionCard):
-        return "any companion" if card.companion is None else code
+        return words(f"{stats}.any_companion") if card.companion is None else shown
     if isinstance(card, data.EventCard):
         if card.ball:
-            acts, cash = f"{card.ball[0].actions}-{card.ball[-1].actions} act", f"£{card.ball[0].money}+"
+            acts = words(
+                f"{stats}.acts_range",
+                low=words.number(card.ball[0].actions),
+                high=words.number(card.ball[-1].actions),
+            )
+            cash = words(f"{stats}.from", money=money(words, card.ball[0].money))
         else:
-            acts, cash = f"{card.actions} act", f"£{card.money}"
+            acts = words(f"{stats}.acts", count=words.number(card.actions))
+            cash = money(words, card.money)
     else:
         expense = card.expense
-        acts = f"{card.lay_actions} act"
-        cash = f"exp £{expense.amount}" if expense is not None and expense.formula is None else ""
-    for text in (f"{code} {acts} {cash}", f"{code} {cash}", f"{cash} {code}"):
+        acts = words(f"{stats}.acts", count=words.number(card.lay_actions))
+        cash = (
+            words(f"{stats}.expense", money=money(words, expense.amount))
+            if expense is not None and expense.formula is None
+            else ""
+        )
+    for text in (f"{shown} {acts} {cash}", f"{shown} {cash}", f"{cash} {shown}"):
         if _width(text.strip(), SMALL) <= width:
             return text.strip()
-    return f"{cash} {code}".strip()
+    return f"{cash} {shown}".strip()
 
 
 def _offering(c: Canvas, view: View) -> None:
     """A tile per slot: a band in the deck's colour with the slot and the card's name (the deck's
     name while the slot is empty), then the card's numbers, or the chip of the boy who took it."""
-    image, draw = c.image, c.draw
+    image, draw, words = c.image, c.draw, c.words
     for i, slot in enumerate((view.get("offering") or [])[: 5 * OFFER_ROWS]):
         box = offer_box(i)
         label = str(slot.get("slot", "?"))
         c.places[("slot", label.lower())] = box
         x0, y0, x1, y1 = box
-        word, fill = deck_info(slot.get("deck"))
+        word, fill = deck_info(slot.get("deck"), words)
         card = slot.get("card")
         boy = slot.get("boy")
         draw.rectangle((x0, y0, x1, y1), fill=WHITE if card else PAST, outline=LINE)
@@ -857,7 +942,7 @@ def _offering(c: Canvas, view: View) -> None:
         ink = kit.text_colour(fill)
         _text(image, (x0 + 6, y0 + 13), label, BODY, ink, "lm", bold=True)
         lx = x0 + 6 + _width(label, BODY, bold=True) + 9
-        title = short_name(card) if card else word
+        title = short_name(card, words) if card else word
         _text(
             image,
             (lx, y0 + 13),
@@ -869,14 +954,13 @@ def _offering(c: Canvas, view: View) -> None:
         )
         cy = y0 + 37
         if card:
-            _text(image, (x0 + 5, cy), _fit(card_stats(card), SMALL, TILE_W - 8), SMALL, INK, "lm")
+            _text(image, (x0 + 5, cy), _fit(card_stats(card, words), SMALL, TILE_W - 8), SMALL, INK, "lm")
         elif isinstance(boy, int):
-            _text(image, (x0 + 6, cy), "taken by", SMALL, DIM, "lm")
-            _chip(
-                image, draw, x0 + 16 + kit.font(SMALL).getlength("taken by") + CHIP_R, cy, boy, r=CHIP_R - 1
-            )
+            taken = _fit(words("lastwill.image.taken_by"), SMALL, TILE_W - 16 - 2 * CHIP_R)
+            tw = _text(image, (x0 + 6, cy), taken, SMALL, DIM, "lm")
+            _chip(image, draw, x0 + 16 + tw + CHIP_R, cy, boy, r=CHIP_R - 1)
         elif slot.get("deck"):
-            _text(image, (x0 + 6, cy), "empty", SMALL, DIM, "lm")
+            _text(image, (x0 + 6, cy), words("lastwill.image.empty"), SMALL, DIM, "lm")
 
 
 # --- the players ------------------------------------------------------------------------------
@@ -907,12 +991,34 @@ def _acting(view: View) -> set[int]:
     return found
 
 
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+def _stats(view: View, player: Mapping[str, Any], words: kit.Words) -> list[str]:
+    """The small facts after a player's name: hand size (and limit), plan and boys while they
+    matter, extensions, free spaces past a full row; at the end, what the end added."""
+    seat = _int(player.get("seat"))
+    if view.get("phase") == "over" and isinstance(view.get("result"), Mapping):
+        return final_parts(view, seat, words)
+    head = "lastwill.image.head"
+    hand = words.number(_int(player.get("hand")))
+    limit = _int(player.get("hand_limit")) or data.HAND_LIMIT
+    if limit != data.HAND_LIMIT:
+        stats = [words(f"{head}.hand_limit", count=hand, limit=words.number(limit))]
+    else:
+        stats = [words(f"{head}.hand", count=hand)]
+    if view.get("phase") in ("planning", "drawing", "errands") and player.get("plan"):
+        stats.append(words(f"{head}.plan", pos=words.number(_int(player.get("plan")))))
+        stats.append(words(f"{head}.boys", count=words.number(_int(player.get("boys_left")))))
+    if player.get("extensions"):
+        stats.append(words(f"{head}.ext", count=words.number(_int(player.get("extensions")))))
+    cards = len(player.get("board") or [])
+    free = _int(player.get("free_spaces"))
+    if cards and cards % PER_ROW == 0 and free:
+        stats.append(words.count(f"{head}.free", free))
+    return stats
 
 
 def _player_head(c: Canvas, view: View, player: Mapping[str, Any], name: str, y: int, acting: bool) -> None:
-    image, draw = c.image, c.draw
-    seat = int(player.get("seat") or 0)
+    image, draw, words = c.image, c.draw, c.words
+    seat = _int(player.get("seat"))
     cy = y + HEAD_H / 2
     if acting:
         draw.rectangle((X0 - 8, y + 2, X0 - 3, y + HEAD_H + JOB_H - 2), fill=TURN, outline=LINE)
@@ -920,24 +1026,9 @@ def _player_head(c: Canvas, view: View, player: Mapping[str, Any], name: str, y:
     right = float(X1)
     result = view.get("result")
     over = view.get("phase") == "over" and isinstance(result, Mapping)
-    cash = money(player.get("money"))
+    cash = money(words, player.get("money"))
     right -= _text(image, (right, cy + 1), cash, BIG, INK, "rm", bold=True) + 14
-    phase = view.get("phase")
-    stats: list[str] = [f"hand {player.get('hand', 0)}"]
-    if int(player.get("hand_limit") or data.HAND_LIMIT) != data.HAND_LIMIT:
-        stats[0] += f" (limit {player.get('hand_limit')})"
-    if phase in ("planning", "drawing", "errands") and player.get("plan"):
-        stats.append(f"plan {player.get('plan')}")
-        stats.append(f"boys {player.get('boys_left', 0)}")
-    if player.get("extensions"):
-        stats.append(f"ext {player.get('extensions')}")
-    cards = len(player.get("board") or [])
-    free = int(player.get("free_spaces") or 0)
-    if cards and cards % PER_ROW == 0 and free:
-        stats.append(f"{free} free")
-    if over:
-        stats = final_parts(view, seat)
-    for text in reversed(stats):
+    for text in reversed(_stats(view, player, words)):
         right -= _width(text, SMALL)
         _text(image, (right, cy + 1), text, SMALL, DIM, "lm")
         right -= 14
@@ -946,12 +1037,18 @@ def _player_head(c: Canvas, view: View, player: Mapping[str, Any], name: str, y:
         ranks = result.get("ranks") or []
         if seat < len(ranks) and isinstance(ranks[seat], int):
             place = int(ranks[seat])
-            tags.append((ORDINALS[place - 1] if 1 <= place <= len(ORDINALS) else f"#{place}", TURN))
+            if 1 <= place <= data.MAX_PLAYERS:
+                tags.append((words(f"lastwill.image.head.place_{place}"), TURN))
     if player.get("bankrupt"):
-        tags.append(("BANKRUPT", SACK))
+        tags.append((words("lastwill.image.head.bankrupt"), SACK))
     if acting:
-        owed = int(player.get("discard_owed") or 0)
-        tags.append((f"discard {owed}" if owed else "to act", TURN))
+        owed = _int(player.get("discard_owed"))
+        tag = (
+            words("lastwill.image.head.discard", count=words.number(owed))
+            if owed
+            else words("lastwill.image.to_act")
+        )
+        tags.append((tag, TURN))
     for text, fill in tags:
         tw = _width(text, SMALL, bold=True) + 12
         right -= tw
@@ -964,29 +1061,37 @@ def _player_head(c: Canvas, view: View, player: Mapping[str, Any], name: str, y:
 
 
 def _job(c: Canvas, view: View, player: Mapping[str, Any], y: int) -> None:
-    image, draw = c.image, c.draw
-    seat = int(player.get("seat") or 0)
+    image, draw, words = c.image, c.draw, c.words
+    seat = _int(player.get("seat"))
     cy = y + JOB_H / 2
     x = float(X0 + 2)
     job = player.get("employment")
     c.places[("job", seat)] = (X0 - 2, y, X1 + 2, y + JOB_H - 2)
     if player.get("sacked"):
-        text = "SACKED"
+        text = words("lastwill.image.job.sacked")
         tw = _width(text, SMALL, bold=True) + 14
         draw.rectangle((x, cy - 12, x + tw, cy + 12), fill=SACK, outline=LINE)
         _text(image, (x + tw / 2, cy + 1), text, SMALL, WHITE, "mm", bold=True)
         x += tw + 10
-        _text(image, (x, cy + 1), "no job, no income", SMALL, DIM, "lm")
+        _text(image, (x, cy + 1), _fit(words("lastwill.image.job.no_job"), SMALL, X1 - x), SMALL, DIM, "lm")
     elif not isinstance(job, Mapping):
-        _text(image, (x, cy + 1), "no employment card", SMALL, DIM, "lm")
+        _text(image, (x, cy + 1), words("lastwill.image.job.no_card"), SMALL, DIM, "lm")
     else:
-        head = f"{kit.printable(str(job.get('job', '')))}, income £{job.get('income', 0)}:"
+        income = money(words, job.get("income"))
+        head = words("lastwill.image.job.head", job=job_name(job.get("id"), words), money=income)
         lines = job.get("lines") or []
-        chips = [f"{line.get('symbol')} £{line.get('money')}" for line in lines]
+        chips = [
+            words(
+                "lastwill.image.job.line",
+                symbol=symbol_word(line.get("symbol"), words),
+                money=money(words, line.get("money")),
+            )
+            for line in lines
+        ]
         chip_w = [_width(t, SMALL) + 14 for t in chips]
         room = X1 - x - sum(chip_w) - 6 * len(chips) - 8
         if _width(head, SMALL, bold=True) > room:
-            head = f"income £{job.get('income', 0)}:"
+            head = words("lastwill.image.job.income", money=income)
         x += _text(image, (x, cy + 1), head, SMALL, INK, "lm", bold=True) + 8
         for i, (line, text, w) in enumerate(zip(lines, chips, chip_w, strict=True)):
             box = (int(x), int(cy - 12), int(x + w + (14 if line.get("covered") else 0)), int(cy + 12))
@@ -1003,14 +1108,14 @@ def _job(c: Canvas, view: View, player: Mapping[str, Any], y: int) -> None:
             x = box[2] + 6
         x += 4
     if player.get("demoted") and view.get("phase") != "over":
-        note = "demoted this round"
+        note = words("lastwill.image.job.demoted")
         if _width(note, SMALL) > X1 - x:
-            note = "demoted"
+            note = words("lastwill.image.job.demoted_short")
         if _width(note, SMALL) <= X1 - x:
             _text(image, (x, cy + 1), note, SMALL, DIM, "lm")
 
 
-def final_parts(view: View, seat: int) -> list[str]:
+def final_parts(view: View, seat: int, words: kit.Words) -> list[str]:
     """What the end added to a seat's money: final income, property value, the penalty."""
     result = view.get("result")
     if not isinstance(result, Mapping):
@@ -1019,11 +1124,11 @@ def final_parts(view: View, seat: int) -> list[str]:
     if not (seat < len(breakdown) and isinstance(breakdown[seat], Mapping)):
         return []
     b = breakdown[seat]
-    parts = []
-    for key, word in (("income", "income"), ("property", "property"), ("penalty", "penalty")):
-        if b.get(key):
-            parts.append(f"+£{b.get(key)} {word}")
-    return parts
+    return [
+        words(f"lastwill.image.final.{key}", money=money(words, b.get(key)))
+        for key in ("income", "property", "penalty")
+        if b.get(key)
+    ]
 
 
 def _track(
@@ -1050,7 +1155,7 @@ def _track(
 
 
 def _tile(c: Canvas, item: Mapping[str, Any], box: Box) -> None:
-    image, draw = c.image, c.draw
+    image, draw, words = c.image, c.draw, c.words
     x0, y0, x1, _y1 = box
     card_id = str(item.get("id", ""))
     record = data.CARDS.get(card_id)
@@ -1058,64 +1163,66 @@ def _tile(c: Canvas, item: Mapping[str, Any], box: Box) -> None:
     tokens = [str(t) for t in item.get("tokens") or []]
     if item.get("kind") == "property":
         kind = str(item.get("type"))
-        word, fill = type_info(kind)
+        word, fill = type_info(kind, words)
         draw.rectangle((x0, y0, x1, y0 + 24), fill=fill, outline=LINE)
         ink = kit.text_colour(fill)
         _text(image, (x1 - 5, y0 + 13), card_id, SMALL, ink, "rm")
         room = TILE_W - kit.font(SMALL).getlength(card_id) - 20
         if isinstance(record, data.PropertyCard) and len(record.types) > 1:
             # A dual property: its current type, then the other one ("Town/Man.").
-            others = [TYPE_SHORT.get(t.value, "?") for t in record.types if t.value != kind]
+            others = [type_short(t.value, words) for t in record.types if t.value != kind]
             word = "/".join([word, *others])
             if _width(word, SMALL, bold=True) + 1 > room:
-                word = "/".join([TYPE_SHORT.get(kind, word), *others])
+                word = "/".join([type_short(kind, words), *others])
         _text(image, (x0 + 5, y0 + 13), kit.fit(word, SMALL, room, bold=True), SMALL, ink, "lm", bold=True)
-        values = [int(v) for v in item.get("values") or []]
-        _track(image, draw, x0 + 5, y0 + 27, values, int(item.get("step") or 0))
-        upkeep = f"upkeep £{item.get('upkeep', 0)}"
-        room = TILE_W - 18 - 25 * len(tokens) - (26 if item.get("maintained") else 0)
-        if _width(upkeep, SMALL) > room:
-            upkeep = f"up £{item.get('upkeep', 0)}"
-        tx = x0 + 6 + _text(image, (x0 + 6, y0 + 61), upkeep, SMALL, INK, "lm") + 8
+        values = [_int(v) for v in item.get("values") or []]
+        _track(image, draw, x0 + 5, y0 + 27, values, _int(item.get("step")))
+        upkeep = money(words, item.get("upkeep"))
+        text = words("lastwill.image.tile.upkeep", money=upkeep)
+        room = TILE_W - 18 - TOKEN_PITCH * len(tokens) - (26 if item.get("maintained") else 0)
+        if _width(text, SMALL) > room:
+            text = words("lastwill.image.tile.upkeep_short", money=upkeep)
+        tx = x0 + 6 + _text(image, (x0 + 6, y0 + 61), text, SMALL, INK, "lm") + 8
         if item.get("maintained"):
             _tick(draw, x1 - 25, y0 + 50)
     else:
         deck = record.deck.value if record is not None else "helper"
-        _word, fill = deck_info(deck)
+        _word, fill = deck_info(deck, words)
         draw.rectangle((x0, y0, x1, y0 + 24), fill=fill, outline=LINE)
         ink = kit.text_colour(fill)
         _text(
             image,
             (x0 + 6, y0 + 13),
-            kit.fit(short_name(card_id), SMALL, TILE_W - 12, bold=True),
+            kit.fit(short_name(card_id, words), SMALL, TILE_W - 12, bold=True),
             SMALL,
             ink,
             "lm",
             bold=True,
         )
-        code = symbols(card_id)
+        shown = symbols(card_id, words)
         _text(image, (x0 + 6, y0 + 37), card_id, SMALL, DIM, "lm")
-        if code:
-            _text(image, (x1 - 6, y0 + 37), code, SMALL, INK, "rm", bold=True)
+        if shown:
+            _text(image, (x1 - 6, y0 + 37), shown, SMALL, INK, "rm", bold=True)
         tx = x0 + 6
         expense = item.get("expense")
         if isinstance(expense, int):
-            tx += _text(image, (tx, y0 + 61), f"exp £{expense}", SMALL, INK, "lm") + 14
+            text = words("lastwill.image.stats.expense", money=money(words, expense))
+            tx += _text(image, (tx, y0 + 61), text, SMALL, INK, "lm") + 14
         if item.get("used"):
             _tick(draw, x1 - 25, y0 + 50)
     done = bool(item.get("maintained") or item.get("used"))
     for token in tokens:
-        if tx + 22 > x1 - (28 if done else 4):
+        if tx + 2 * TOKEN_R > x1 - (28 if done else 4):
             break
-        _token(image, draw, tx + 11, y0 + 61, token)
-        tx += 25
+        _token(image, draw, tx + TOKEN_R, y0 + 61, token, words)
+        tx += TOKEN_PITCH
 
 
 def _board(c: Canvas, player: Mapping[str, Any], y: int) -> int:
-    image, draw = c.image, c.draw
-    seat = int(player.get("seat") or 0)
+    image, draw, words = c.image, c.draw, c.words
+    seat = _int(player.get("seat"))
     board = list(player.get("board") or [])
-    free = max(0, int(player.get("free_spaces") or 0))
+    free = max(0, _int(player.get("free_spaces")))
     heights = _rows(player)
     cols_left = len(heights) * PER_ROW - len(board)
     for i, item in enumerate(board):
@@ -1134,7 +1241,10 @@ def _board(c: Canvas, player: Mapping[str, Any], y: int) -> int:
         box = (x, top, x + TILE_W, top + h)
         draw.rectangle(box, fill=PAPER, outline=FREE_EDGE)
         more = free - shown + 1
-        text = f"+{more} free" if j == shown - 1 and more > 1 else "free"
+        if j == shown - 1 and more > 1:
+            text = words("lastwill.image.tile.more_free", count=words.number(more))
+        else:
+            text = words("lastwill.image.tile.free")
         _text(image, (x + TILE_W / 2, top + h / 2 + 1), text, SMALL, DIM, "mm")
     return y + sum(h + ROW_GAP for h in heights)
 
@@ -1143,10 +1253,10 @@ def _players(c: Canvas, view: View, names: Sequence[str]) -> None:
     acting = _acting(view)
     y = PLAYERS_TOP
     for player in view.get("players") or []:
-        seat = int(player.get("seat") or 0)
+        seat = _int(player.get("seat"))
         c.draw.line((X0, y, X1, y), fill=EDGE, width=2)
         y += 2
-        name = names[seat] if seat < len(names) else f"Player {seat + 1}"
+        name = names[seat] if seat < len(names) else c.words("host.image.seat", number=seat + 1)
         _player_head(c, view, player, name, y, seat in acting)
         _job(c, view, player, y + HEAD_H)
         y = _board(c, player, y + HEAD_H + JOB_H) + BLOCK_GAP - 2
@@ -1201,7 +1311,7 @@ def _draw(view: View, names: Sequence[str], words: kit.Words) -> tuple[Canvas, l
     image = Image.new("RGB", (W, total), PAPER)
     image.paste(table_layer(words), (0, 0))
     image.paste(legend_layer(words), (0, total - LEGEND_H))
-    c = Canvas(image)
+    c = Canvas(image, words)
     _title(c, view)
     _status(c, view, shown)
     _plans(c, view)

@@ -137,7 +137,7 @@ class Hand(Words):
                 label = self.t(
                     "lastwill.button.play",
                     lang,
-                    card=white.name,
+                    card=self.card_name(game, card),
                     actions=self.actions(game, white.actions),
                     money=self.money(game, play_cost(game.state, seat, [card], white.money)),
                 )
@@ -148,7 +148,7 @@ class Hand(Words):
                 label = self.t(
                     "lastwill.button.lay",
                     lang,
-                    card=black.name,
+                    card=self.card_name(game, card),
                     actions=self.actions(game, black.lay_actions),
                 )
                 labels.append((card, Button(label, action=action, row=1)))
@@ -170,10 +170,10 @@ class Hand(Words):
             elif kind == "nupt":
                 nuptial = True
         for card in balls:
-            label = self.t("lastwill.button.ball", lang, card=data.CARDS[card].name)
+            label = self.t("lastwill.button.ball", lang, card=self.card_name(game, card))
             labels.append((card, Button(label, ui=f"ball.{card}", style="primary", row=0)))
         for card in companions:
-            label = self.t("lastwill.button.token", lang, card=data.CARDS[card].name)
+            label = self.t("lastwill.button.token", lang, card=self.card_name(game, card))
             labels.append((card, Button(label, ui=f"comp.{card}", row=3)))
         controls = _distinct(labels)
         if nuptial:

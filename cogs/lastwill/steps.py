@@ -144,7 +144,7 @@ class Steps(Hand):
         extras = [int(a.args[0]) for a in options if a.kind == "extra"]
         params["most"] = self.money(game, max(extras, default=0))
         if kind == "line" and player["employment"] is not None:
-            params["job"] = player["employment"]["job"]
+            params["job"] = self.job(game, player["employment"]["id"])
         controls: list[Control] = []
         if kind == "bpx":
             cards = [str(a.args[0]) for a in options if a.kind == "bpx"]

@@ -83,7 +83,11 @@ class Table(Hand):
             elif job is not None:
                 covered = sum(1 for line in job["lines"] if line["covered"])
                 note = self.t(
-                    "lastwill.purse.job", lang, job=job["job"], covered=covered, lines=len(job["lines"])
+                    "lastwill.purse.job",
+                    lang,
+                    job=self.job(game, job["id"]),
+                    covered=covered,
+                    lines=len(job["lines"]),
                 )
             elif player["sacked"]:
                 note = self.t("lastwill.purse.sacked", lang)

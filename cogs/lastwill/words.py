@@ -23,6 +23,9 @@ REGULAR = tuple(deck.value for deck in data.REGULAR_DECKS)
 INCOMES = frozenset({"income", "final_income"})
 """Events told as one line per run ("Income: ana £11 · bob £7")."""
 PAIRS = {("errand_ext", "extension"): "errand_ext_taken"}
+FREE_ACTIONS = frozenset({"buy_or_sell:farm", "buy_or_sell:non_farm", "maintain:farm", "maintain:non_farm"})
+"""The free actions a helper gives a turn (the engine's ``kind:scope``), each counted by
+``lastwill.turn.free.<kind>_<scope>``."""
 """An event told together with the one right after it (same seat): the boy's extension."""
 
 
@@ -59,22 +62,31 @@ class Words(Presenter):
         key = "lastwill.money_negative" if value < 0 else "lastwill.money"
         return self.t(key, self.lang(game), amount=self.number(game, abs(value)))
 
+    def card_name(self, game: LiveGame, card_id: object) -> str:
+        """A card's name in the table's language (``lastwill.card.<key>``), as the board draws it."""
+        key = data.CARD_NAME_KEYS.get(str(card_id))
+        return self.t(f"lastwill.card.{key}", self.lang(game)) if key is not None else str(card_id)
+
     def card(self, game: LiveGame, card_id: object) -> str:
-        """A card by its printed name; a property also by its id ("Town House T2"): several share a
-        name, and the log must say which one was bought, sold or lost value."""
+        """A card by its name; a property also by its id ("Town House T2"): several share a name,
+        and the log must say which one was bought, sold or lost value."""
         record = data.CARDS.get(str(card_id))
         if record is None:
             return str(card_id)
         if isinstance(record, PropertyCard):
-            return self.t("lastwill.property_name", self.lang(game), name=record.name, id=record.id)
-        return record.name
+            return self.t(
+                "lastwill.property_name", self.lang(game), name=self.card_name(game, record.id), id=record.id
+            )
+        return self.card_name(game, record.id)
 
     def card_id(self, game: LiveGame, card_id: str) -> str:
         """A card with its id, for private lists where two copies must be told apart."""
         record = data.CARDS.get(card_id)
         if record is None or isinstance(record, PropertyCard):
             return self.card(game, card_id)
-        return self.t("lastwill.card_with_id", self.lang(game), name=record.name, id=card_id)
+        return self.t(
+            "lastwill.card_with_id", self.lang(game), name=self.card_name(game, card_id), id=card_id
+        )
 
     def cards(self, game: LiveGame, ids: object) -> str:
         found = [self.card(game, c) for c in ids] if isinstance(ids, list | tuple) else []
@@ -89,8 +101,9 @@ class Words(Presenter):
         return self.count("lastwill.actions", self.lang(game), count)
 
     def job(self, game: LiveGame, job_id: object) -> str:
-        record = data.EMPLOYMENT.get(str(job_id))
-        return record.job if record is not None else str(job_id)
+        """An employment card's job in the table's language (``lastwill.job.<key>``)."""
+        key = data.JOB_NAME_KEYS.get(str(job_id))
+        return self.t(f"lastwill.job.{key}", self.lang(game)) if key is not None else str(job_id)
 
     def space(self, game: LiveGame, space: object) -> str:
         """An errand space: "slot 4", "the Opera", "draw one (Event)"."""
@@ -157,10 +170,17 @@ class Words(Presenter):
         extra = []
         if as_int(budget.get("valet")):
             extra.append(self.t("lastwill.turn.valet", lang, count=budget["valet"]))
-        for key, count in (budget.get("free") or {}).items():
-            if count:
-                extra.append(self.t(f"lastwill.turn.free.{key}", lang, count=count))
+        extra += self.free_actions(game, budget.get("free"))
         return f"{text} ({', '.join(extra)})" if extra else text
+
+    def free_actions(self, game: LiveGame, free: object) -> list[str]:
+        """A turn's free actions, counted: "1 free maintenance", "2 achats ou ventes gratuits"."""
+        lang = self.lang(game)
+        return [
+            self.count(f"lastwill.turn.free.{str(key).replace(':', '_')}", lang, count)
+            for key, count in (free.items() if isinstance(free, dict) else [])
+            if as_int(count) and str(key) in FREE_ACTIONS
+        ]
 
     # -- events ----------------------------------------------------------------------------------
 
@@ -224,9 +244,7 @@ class Words(Presenter):
             extra = []
             if as_int(p.get("valet")):
                 extra.append(self.t("lastwill.turn.valet", lang, count=p["valet"]))
-            for key, count in (p.get("free") or {}).items():
-                if count:
-                    extra.append(self.t(f"lastwill.turn.free.{key}", lang, count=count))
+            extra += self.free_actions(game, p.get("free"))
             params["extra"] = "".join(f", {e}" for e in extra)
         if kind == "card_played":
             parts = []

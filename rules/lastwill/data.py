@@ -23,6 +23,8 @@ its id.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -1676,6 +1678,27 @@ def crown_layers(deck: Deck) -> tuple[tuple[CardId, ...], ...]:
 NUPTIAL_CARDS: Final[tuple[CardId, ...]] = tuple(
     card.id for card in ALL_CARDS if isinstance(card, EventCard) and card.nuptial is not None
 )
+
+
+# --- Names in the bot's catalog --------------------------------------------------------------------
+
+
+def name_key(name: str) -> str:
+    """The catalog key of a printed name: ``"Gentlemen's Club"`` -> ``"gentlemens_club"``.
+
+    Cards and jobs keep their English printed names here (the components page's and the tests'
+    language), but players read them from the bot's catalog, ``lastwill.card.<key>`` and
+    ``lastwill.job.<key>``, so a French table names every card in French and the board and the
+    messages agree; a test checks every key is in every catalog.
+    """
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return "_".join(re.findall(r"[a-z0-9]+", plain.replace("'", "").lower()))
+
+
+CARD_NAME_KEYS: Final[Mapping[CardId, str]] = {card.id: name_key(card.name) for card in ALL_CARDS}
+"""Card id -> ``lastwill.card.<key>``: copies of a card share their name and its key."""
+JOB_NAME_KEYS: Final[Mapping[CardId, str]] = {card.id: name_key(card.job) for card in EMPLOYMENT_CARDS}
+"""Employment card id -> ``lastwill.job.<key>``."""
 
 # --- Chosen rulings, for /game rules ---------------------------------------------------------------
 

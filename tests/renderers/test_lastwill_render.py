@@ -6,6 +6,7 @@ import ast
 import copy
 import io
 import json
+import re
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from PIL import Image
 
 import renderers.lastwill as lastwill
-from bot.i18n import words
+from bot.i18n import shipped, words
 from renderers import kit
 from renderers.kit import Words
 from rules.lastwill import RULES, data
@@ -24,6 +25,9 @@ from rules.play import random_playthrough
 
 EN = words("en")
 """The boards as an English table sees them."""
+FR = words("fr")
+"""The boards as a French table sees them."""
+LANGUAGES = {"en": EN, "fr": FR}
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_BYTES = 300_000
@@ -81,8 +85,9 @@ def check_png(data: bytes) -> Image.Image:
     return image.convert("RGB")
 
 
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_every_phase_of_a_game_renders(players: int) -> None:
+def test_every_phase_of_a_game_renders(players: int, language: str) -> None:
     views = _stages(players)
     phases = {v["phase"] for v in views}
     expected = {"discard", "planning", "drawing", "errands", "actions", "over"} | (
@@ -93,19 +98,20 @@ def test_every_phase_of_a_game_renders(players: int) -> None:
     assert any(v["pending"] for v in views), "a pending choice is drawn too"
     for view in views:
         before = copy.deepcopy(view)
-        image = check_png(lastwill.render(view, NAMES[:players], EN))
+        image = check_png(lastwill.render(view, NAMES[:players], LANGUAGES[language]))
         assert view == before, "the renderer changed the view"
         assert image.height == lastwill.height(view)
 
 
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 @pytest.mark.parametrize("players", [2, 5])
-def test_no_text_is_too_small_on_a_phone(players: int) -> None:
+def test_no_text_is_too_small_on_a_phone(players: int, language: str) -> None:
     """Every font size a render asks for (caches emptied first) reads 9 px at 400 px wide."""
     assert kit.smallest_on_phone(lastwill.FONT_MIN, lastwill.W, PHONE_WIDTH) >= SMALLEST_ON_PHONE
     for view in _stages(players)[::3]:
         lastwill.clear_caches()
         with kit.recording_font_sizes() as sizes:
-            image = check_png(lastwill.render(view, NAMES[:players], EN))
+            image = check_png(lastwill.render(view, NAMES[:players], LANGUAGES[language]))
         assert sizes, "the renderer asks the kit for its fonts"
         assert kit.smallest_on_phone(min(sizes), image.width, PHONE_WIDTH) >= SMALLEST_ON_PHONE, sorted(sizes)
 
@@ -195,20 +201,27 @@ def _overlaps(labels: list[tuple[str, tuple[float, float, float, float]]]) -> li
     return clashes
 
 
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 @pytest.mark.parametrize("players", [2, 5])
-def test_long_names_are_fitted_and_no_text_overlaps(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    labels = _labels(monkeypatch)
+def test_long_names_are_fitted_and_no_text_overlaps(
+    players: int, language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    words = LANGUAGES[language]
     names = ["W" * 300, "Bartholomew Featherstonehaugh the Third of Kent", "", "   ", "M" * 60][:players]
+    lastwill.render(_stages(players)[0], names, words)  # the fixed layers, drawn apart, are checked below
+    labels = _labels(monkeypatch)
     for view in _stages(players)[::4]:
         labels.clear()
-        lastwill.render(view, names, EN)
+        lastwill.render(view, names, words)
         assert labels
         for text, (x0, _y0, x1, _y1) in labels:
             assert x0 >= 0 and x1 <= lastwill.W, text
         assert not _overlaps(labels)
 
 
-def test_a_crowded_board_has_no_overlapping_text(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_a_crowded_board_has_no_overlapping_text(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    words = LANGUAGES[language]
     view = copy.deepcopy(_stages(5)[-1])
     view["players"][0]["board"] = [
         _property("F9", 0, ("dog", "dog", "dog"), maintained=True),
@@ -225,19 +238,63 @@ def test_a_crowded_board_has_no_overlapping_text(monkeypatch: pytest.MonkeyPatch
     view["players"][2]["bankrupt"] = True
     view["players"][3]["demoted"] = True
     view["players"][3]["hand_limit"] = 4
+    lastwill.render(_stages(5)[0], NAMES, words)  # the fixed layers, drawn apart, are checked below
     labels = _labels(monkeypatch)
-    check_png(lastwill.render(view, ["Annabelle"] * 5, EN))
+    check_png(lastwill.render(view, ["Annabelle"] * 5, words))
     assert not _overlaps(labels)
 
 
-def test_every_card_name_fits_an_offering_band_uncut() -> None:
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_fixed_layers_fit_and_do_not_overlap(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's labels and the legend, in each language, inside their layers and apart."""
+    words = LANGUAGES[language]
+    for build, height in (
+        (lastwill._build_table, lastwill.PLAYERS_TOP),
+        (lastwill._build_legend, lastwill.LEGEND_H),
+    ):
+        labels = _labels(monkeypatch)
+        build(words)
+        assert labels
+        for text, (x0, y0, x1, y1) in labels:
+            assert x0 >= 0 and x1 <= lastwill.W and y0 >= 0 and y1 <= height, text
+        assert not _overlaps(labels)
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_card_name_fits_an_offering_band_uncut(language: str) -> None:
+    words = LANGUAGES[language]
     face = kit.font(lastwill.SMALL, bold=True)
     room = lastwill.TILE_W - 6 - kit.font(lastwill.BODY, bold=True).getlength("X") - 9 - 3
     for card in data.ALL_CARDS:
-        assert face.getlength(lastwill.short_name(card.id)) + 1 <= room, card.id
-        stats = lastwill.card_stats(card.id)
+        assert face.getlength(lastwill.short_name(card.id, words)) + 1 <= room, card.id
+        stats = lastwill.card_stats(card.id, words)
         if card.id != "WD2":  # four symbols: its pounds come first and its symbols are cut
             assert lastwill._width(stats, lastwill.SMALL) <= lastwill.TILE_W - 8, (card.id, stats)
+    for deck in lastwill.DECKS:  # an empty slot's band names its deck
+        assert kit.font(lastwill.SMALL).getlength(lastwill.deck_info(deck, words)[0]) + 1 <= room, deck
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_name_the_board_draws_is_in_the_catalog(language: str) -> None:
+    """Cards, jobs, short forms, symbols and tokens each have their own words in every catalog
+    (no English fallback), and the board's card names are the ones the messages use."""
+    catalog = shipped()
+    keys = {f"lastwill.card.{key}" for key in data.CARD_NAME_KEYS.values()}
+    keys |= {f"lastwill.job.{key}" for key in data.JOB_NAME_KEYS.values()}
+    keys |= {f"lastwill.image.short.{key}" for key in lastwill.SHORT}
+    keys |= {f"lastwill.image.{table}.{s}" for table in ("code", "symbol") for s in lastwill.SYMBOLS}
+    keys |= {f"lastwill.image.token.{c}" for c in lastwill.COMPANIONS}
+    keys |= {f"lastwill.image.{table}.{t}" for table in ("type", "type_short") for t in lastwill.TYPES}
+    keys |= {f"lastwill.image.deck.{d}" for d in lastwill.DECKS}
+    keys |= {f"lastwill.image.phase.{p}" for p in lastwill.PHASES}
+    keys |= {f"lastwill.image.errand.{e}" for e in lastwill.ERRAND_ORDER}
+    missing = sorted(key for key in keys if catalog.own(key, language) is None)
+    assert missing == []
+    assert set(data.CARD_NAME_KEYS.values()) >= lastwill.SHORT
+    words = LANGUAGES[language]
+    assert lastwill.card_name("T2", words) == words("lastwill.card.town_house")
+    assert words("lastwill.card.town_house") == ("Town House" if language == "en" else "Maison de ville")
 
 
 def test_deterministic_and_independent_of_cache() -> None:
@@ -355,7 +412,7 @@ def test_the_last_move_is_framed_where_it_changed_the_table() -> None:
     framed = 0
     for key, view in sorted(moves.items()):
         image = check_png(lastwill.render(view, NAMES, EN))
-        text = lastwill.last_move_text(view, names)
+        text = lastwill.last_move_text(view, names, EN)
         assert text, key
         boxes = lastwill.last_move_boxes(view, NAMES, EN)
         for x0, y0, x1, y1 in boxes:
@@ -382,7 +439,8 @@ def test_a_market_swap_frames_both_tokens() -> None:
     }
     boxes = lastwill.last_move_boxes(view, NAMES[:3], EN)
     assert len(boxes) == 2
-    assert "Farm and Mansion" in lastwill.last_move_text(view, NAMES[:3])
+    assert "Farm and Mansion" in lastwill.last_move_text(view, NAMES[:3], EN)
+    assert "Ferme et Château" in lastwill.last_move_text(view, NAMES[:3], FR)
 
 
 def test_public_facts_change_the_picture() -> None:
@@ -421,3 +479,86 @@ def test_public_facts_change_the_picture() -> None:
         image = lastwill.render(view, NAMES[:4], EN)
         assert image not in seen
         seen.add(image)
+
+
+FRENCH_NAMES = ["Ana", "Élodie", "Zoë", "Chen", "Marc"]
+"""Names with no English word in them, so the French board's words are all the catalog's."""
+ENGLISH = frozenset(
+    {
+        "round", "start", "cards", "boys", "market", "card", "offering", "draw", "one", "opera", "demotion",
+        "dem", "or", "symbols", "tokens", "maintained", "used", "line", "covered", "last", "move", "to",
+        "hand", "limit", "upkeep", "up", "free", "taken", "by", "empty", "income", "sacked", "bankrupt",
+        "no", "job", "employment", "demoted", "this", "game", "over", "planning", "errands", "discards",
+        "setup", "drawing", "farm", "town", "manor", "mansion", "property", "event", "helper", "companion",
+        "special", "new", "wild", "any", "not", "play", "left", "player", "once", "exp", "din", "msk",
+        "hlm", "pty", "rng", "hlp", "wld", "trn", "clk", "frm", "twn", "mnr", "mns", "hrs", "chf", "gst",
+        "dog", "dine", "carriage", "mask", "helm", "party", "ring", "training", "clock", "horse", "guest",
+        "took", "sent", "boy", "slot", "went", "spent", "played", "laid", "bought", "the", "of", "and",
+        "from", "deck", "discarded", "swapped", "wins", "win", "nobody", "still", "employed", "least",
+        "money", "keep", "hidden", "until", "have", "chosen", "picks", "who", "has", "choose", "send",
+        "pass", "so", "far", "answer", "house", "dinner", "ride", "theatre", "boat", "trip", "ball",
+        "engagement", "wedding", "gift", "bachelor", "gentlemens", "club", "reservation", "ground",
+        "waiter", "coachman", "sea", "tailor", "gardener", "estate", "steward", "school", "chum", "planner",
+        "breeders", "fair", "old", "friend", "hectic", "day", "lost", "at", "personal", "secretary", "box",
+        "regatta", "doctor", "banker", "governess", "clerk", "curate", "schoolmaster", "solicitor",
+        "apothecary", "land", "shipping", "stockbroker", "architect", "journalist", "engineer",
+        "magistrate", "army", "officer", "insurance", "merchant", "diplomat", "1st", "2nd", "3rd", "4th",
+        "5th"
+    }
+)  # fmt: skip
+"""Every English word the board drew before it was translated, but those French shares (plan,
+actions, extension, valet, joker, agent) or abbreviates the same way (act, ext, All for alliance)."""
+
+
+def _french_views() -> list[dict[str, Any]]:
+    """Every stage of a 2- and a 5-player game, a crowded board, the sack, bankruptcy, a demotion."""
+    views = [*_stages(2), *_stages(5)]
+    view = copy.deepcopy(_stages(5)[-1])
+    view["phase"], view["result"] = "actions", None
+    view["players"][0]["board"] = [
+        _property("F9", 0, ("dog", "horse", "guest"), maintained=True),
+        _property("N1", 1, ("chef",)),
+        _property("N2", 3, maintained=True),
+        _helper("RES5", used=True),
+        _helper("S1-PS"),
+    ]
+    view["players"][0]["free_spaces"] = 7
+    view["players"][0]["hand_limit"] = 4
+    view["players"][1].update(sacked=True, employment=None)
+    view["players"][2]["bankrupt"] = True
+    view["players"][3]["demoted"] = True
+    return [*views, view]
+
+
+def test_a_french_table_is_drawn_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every string a French board hands the font is the catalog's French: its words are drawn, no
+    English word of the old board is, and no blank is left unfilled."""
+    lastwill.clear_caches()
+    labels = _labels(monkeypatch)
+    drawn: set[str] = set()
+    for view in _french_views():
+        labels.clear()
+        lastwill.render(view, FRENCH_NAMES[: len(view["players"])], FR)
+        drawn |= {text for text, _box in labels}
+    words_drawn = {word.lower() for text in drawn for word in re.findall(r"[^\W_]+", text)}
+    assert not words_drawn & ENGLISH, sorted(words_drawn & ENGLISH)
+    assert not [text for text in drawn if "{" in text or "}" in text]
+    expected = {
+        "Manche", "1er joueur", "Plan", "cartes", "coursiers", "Marché", "Offre de cartes", "Piocher 1",
+        "Opéra", "Extension", "Symboles :", "Jetons :", "entretenue / utilisée", "ligne couverte",
+        "dernier coup", "à jouer", "Dernier coup :", "Fin de la partie", "Ferme", "Château", "libre",
+        "FAILLITE", "LICENCIÉ", "sans emploi, sans revenu", "Cv", "Cn", "Cu", "In", "Dîn", "dîner",
+    }  # fmt: skip
+    assert expected <= drawn, sorted(expected - drawn)
+    assert any(text.endswith(" £") for text in drawn), "French pounds follow the number"
+    assert any(text.startswith("Paquets : ") for text in drawn)
+    lastwill.clear_caches()
+
+
+def test_french_numbers_are_grouped_with_a_narrow_space() -> None:
+    view = copy.deepcopy(_stages(3)[-1])
+    view["players"][0]["money"] = 12500
+    names = kit.player_names(FRENCH_NAMES, 3, FR)
+    assert lastwill.money(FR, 12500) == "12\u202f500 £"
+    assert lastwill.money(EN, -3) == "−£3"
+    assert check_png(lastwill.render(view, names, FR))
