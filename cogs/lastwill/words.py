@@ -23,6 +23,8 @@ REGULAR = tuple(deck.value for deck in data.REGULAR_DECKS)
 INCOMES = frozenset({"income", "final_income"})
 """Events told as one line per run ("Income: ana £11 · bob £7")."""
 PAIRS = {("errand_ext", "extension"): "errand_ext_taken"}
+MONEY_PARAMS = frozenset({"money", "amount", "price", "value", "penalty", "bonus", "floor"})
+"""Params that hold pounds, written ``£12`` / ``12 £`` (``floor``: the least a refusal says one may keep)."""
 FREE_ACTIONS = frozenset({"buy_or_sell:farm", "buy_or_sell:non_farm", "maintain:farm", "maintain:non_farm"})
 """The free actions a helper gives a turn (the engine's ``kind:scope``), each counted by
 ``lastwill.turn.free.<kind>_<scope>``."""
@@ -185,7 +187,8 @@ class Words(Presenter):
     # -- events ----------------------------------------------------------------------------------
 
     def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
-        """Cards by name, pounds as ``£12``, decks, types, symbols and companions in words."""
+        """Cards by name, pounds as ``£12``, actions counted, decks, types, symbols and companions
+        in words: an event's params and a refusal's (:meth:`Presenter.illegal`) alike."""
         if key in ("card", "target") and isinstance(value, str):
             return self.card(game, value)
         if (
@@ -194,15 +197,17 @@ class Words(Presenter):
             and all(isinstance(v, str) for v in value)
         ):
             return self.cards(game, value)
-        if key in ("money", "amount", "price", "value", "penalty", "bonus") and as_int(value) is not None:
+        if key in MONEY_PARAMS and as_int(value) is not None:
             return self.money(game, value)
-        if key == "type" and isinstance(value, str):
+        if key == "actions" and as_int(value) is not None:
+            return self.actions(game, int(value))
+        if key in ("type", "other_type") and isinstance(value, str):
             return self.word(game, "type", value)
         if key == "types" and isinstance(value, list):
             return self.phrase(game, [self.word(game, "type", v) for v in value])
         if key == "deck" and isinstance(value, str):
             return self.word(game, "deck", value)
-        if key in ("as", "companion") and isinstance(value, str):
+        if key in ("as", "companion", "other_companion") and isinstance(value, str):
             return self.word(game, "companion", value)
         if key == "free_tokens" and isinstance(value, list):
             return self.phrase(game, [self.word(game, "companion", v) for v in value])
@@ -238,8 +243,6 @@ class Words(Presenter):
                 params["from"] = self.money(game, prop.track[min(as_int(p.get("from")) or 0, last)])
                 params["to"] = self.money(game, prop.track[min(as_int(p.get("to")) or 0, last)])
             params["owner"] = self.player(game, event.seat)
-        if as_int(p.get("actions")) is not None:
-            params["actions"] = self.actions(game, int(p["actions"]))
         if kind == "turn_started":
             extra = []
             if as_int(p.get("valet")):

@@ -1,14 +1,15 @@
 """The player board in the Actions phase (§7): lay, buy, maintain, use, token, sell, drop, switch.
 
-Each move has a ``*_problem`` function (a sentence, or None) shared by ``legal_actions`` and
-``apply``, so whatever is listed applies and whatever is refused says why.  Black cards and
+Each move has a ``*_problem`` function (the refusal, an :class:`IllegalAction` naming its reason,
+or None) shared by ``legal_actions`` and ``apply``, so whatever is listed applies and whatever is
+refused says why.  Black cards and
 properties may earn the round's demotion only when first put on the board (rulebook, §9): a lay,
 a purchase (the type bought as) and a companion token open the ``line`` step, nothing else does.
 """
 
 from __future__ import annotations
 
-from rules.core import Action, Event
+from rules.core import Action, Event, IllegalAction
 from rules.lastwill import data, piles
 from rules.lastwill.cards import (
     BLACKS,
@@ -34,10 +35,9 @@ from rules.lastwill.employment import companion_symbols
 from rules.lastwill.pending import LINE, PICK, run
 from rules.lastwill.piles import available
 from rules.lastwill.state import LastWillState, Owned, Pending
-from rules.lastwill.turn import can_pay, free_key, grant, pay, short
+from rules.lastwill.turn import can_pay, free_key, grant, pay, short, too_dear
 
 REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
-NO_SPACE = "Your board has no free space; an extension adds one."
 
 
 def _demotion(state: LastWillState, seat: int, source: str, symbols: list[str]) -> list[Event]:
@@ -45,20 +45,20 @@ def _demotion(state: LastWillState, seat: int, source: str, symbols: list[str]) 
     return run(state)
 
 
-def _cash(player_money: int, amount: int) -> str:
-    return f"That spends £{amount}; you have £{player_money} and may not go below £{data.SPEND_DOWN_TO}."
+def no_space() -> IllegalAction:
+    return IllegalAction("no_space")
 
 
 # --- lay -----------------------------------------------------------------------------------------
 
 
-def lay_problem(state: LastWillState, seat: int, card: str) -> str | None:
+def lay_problem(state: LastWillState, seat: int, card: str) -> IllegalAction | None:
     player = state.players[seat]
     black = BLACKS.get(card)
     if card not in player.hand or black is None:
-        return "You hold no such helper or expense card."
+        return IllegalAction("no_helper_in_hand")
     if free_spaces(player) <= 0:
-        return NO_SPACE
+        return no_space()
     if not can_pay(state, black.lay_actions):
         return short(black.lay_actions)
     return None
@@ -78,21 +78,22 @@ def lay(state: LastWillState, seat: int, card: str) -> list[Event]:
 # --- buy -----------------------------------------------------------------------------------------
 
 
-def buy_problem(state: LastWillState, seat: int, card: str, kind: str) -> str | None:
+def buy_problem(state: LastWillState, seat: int, card: str, kind: str) -> IllegalAction | None:
     player = state.players[seat]
     prop = PROPERTIES.get(card)
     if card not in player.hand or prop is None:
-        return "You hold no such property card."
+        return IllegalAction("no_property_in_hand")
     if kind not in prop.types:
-        names = " or ".join(t.value for t in prop.types)
-        return f"This property is bought as {names}."
+        if len(prop.types) == 1:
+            return IllegalAction("bought_as", type=prop.types[0].value)
+        return IllegalAction("bought_as_either", type=prop.types[0].value, other_type=prop.types[1].value)
     if free_spaces(player) <= 0:
-        return NO_SPACE
+        return no_space()
     if not can_pay(state, data.BUY_ACTIONS, free=free_key(FreeAction.BUY_OR_SELL, scope(kind))):
         return short(data.BUY_ACTIONS)
     price = buy_price(state, seat, card, kind)
     if not can_spend(player, price, buying=True):
-        return _cash(player.money, price)
+        return too_dear(player.money, price)
     return None
 
 
@@ -115,17 +116,17 @@ def buy(state: LastWillState, seat: int, card: str, kind: str) -> list[Event]:
 # --- maintain / use --------------------------------------------------------------------------
 
 
-def keep_problem(state: LastWillState, seat: int, card: str) -> str | None:
+def keep_problem(state: LastWillState, seat: int, card: str) -> IllegalAction | None:
     player = state.players[seat]
     item = owned(player, card)
     if item is None or card not in PROPERTIES:
-        return "You own no such property."
+        return IllegalAction("no_property_owned")
     if item.done:
-        return "That property is already maintained this round."
+        return IllegalAction("maintained_already")
     if not can_pay(state, data.MAINTAIN_ACTIONS, free=free_key(FreeAction.MAINTAIN, scope(item.kind))):
         return short(data.MAINTAIN_ACTIONS)
     if not can_spend(player, upkeep(item)):
-        return _cash(player.money, upkeep(item))
+        return too_dear(player.money, upkeep(item))
     return None
 
 
@@ -141,19 +142,19 @@ def keep(state: LastWillState, seat: int, card: str) -> list[Event]:
     return [Event("maintained", seat, {"card": card, "money": money, "bonus": bonus})]
 
 
-def use_problem(state: LastWillState, seat: int, card: str) -> str | None:
+def use_problem(state: LastWillState, seat: int, card: str) -> IllegalAction | None:
     player = state.players[seat]
     item = owned(player, card)
     black = BLACKS.get(card)
     if item is None or black is None or black.expense is None:
-        return "You have no such expense on your board."
+        return IllegalAction("no_expense")
     if item.done:
-        return "That expense is already used this round."
+        return IllegalAction("used_already")
     if not can_pay(state, black.expense.actions):
         return short(black.expense.actions)
     amount = expense_amount(player, item)
     if not can_spend(player, amount):
-        return _cash(player.money, amount)
+        return too_dear(player.money, amount)
     return None
 
 
@@ -173,19 +174,23 @@ def use(state: LastWillState, seat: int, card: str) -> list[Event]:
 # --- companion tokens ------------------------------------------------------------------------
 
 
-def token_problem(state: LastWillState, seat: int, target: str, card: str, kind: str) -> str | None:
+def token_problem(state: LastWillState, seat: int, target: str, card: str, kind: str) -> IllegalAction | None:
     player = state.players[seat]
     record = COMPANIONS.get(card)
     if card not in player.hand or record is None:
-        return "You hold no such companion card."
+        return IllegalAction("no_companion_in_hand")
     if record.companion is not None and kind != record.companion:
-        return "A companion card goes on as its own companion."
+        return IllegalAction("own_companion")
     item = owned(player, target)
     slot = None if item is None else next_slot(item)
     if slot is None:
-        return "That card on your board has no free companion slot."
+        return IllegalAction("no_slot")
     if kind not in slot.accepts:
-        return "Its next slot takes " + " or ".join(c.value for c in slot.accepts) + "."
+        if len(slot.accepts) == 1:
+            return IllegalAction("slot_takes", companion=slot.accepts[0].value)
+        return IllegalAction(
+            "slot_takes_either", companion=slot.accepts[0].value, other_companion=slot.accepts[1].value
+        )
     if not can_pay(state, data.COMPANION_TOKEN_ACTIONS):
         return short(data.COMPANION_TOKEN_ACTIONS)
     return None
@@ -207,10 +212,10 @@ def token(state: LastWillState, seat: int, target: str, card: str, kind: str) ->
 # --- sell / drop / switch --------------------------------------------------------------------
 
 
-def sell_problem(state: LastWillState, seat: int, card: str) -> str | None:
+def sell_problem(state: LastWillState, seat: int, card: str) -> IllegalAction | None:
     item = owned(state.players[seat], card)
     if item is None or card not in PROPERTIES:
-        return "You own no such property."
+        return IllegalAction("no_property_owned")
     if not can_pay(state, data.SELL_ACTIONS, free=free_key(FreeAction.BUY_OR_SELL, scope(item.kind))):
         return short(data.SELL_ACTIONS)
     return None
@@ -228,9 +233,9 @@ def sell(state: LastWillState, seat: int, card: str) -> list[Event]:
     return [Event("sold", seat, {"card": card, "price": price, "free": False})]
 
 
-def drop_problem(state: LastWillState, seat: int, card: str) -> str | None:
+def drop_problem(state: LastWillState, seat: int, card: str) -> IllegalAction | None:
     if owned(state.players[seat], card) is None or card not in BLACKS:
-        return "You have no such helper or expense on your board (properties are sold, not dropped)."
+        return IllegalAction("no_board_helper")
     return None
 
 
@@ -243,13 +248,13 @@ def drop(state: LastWillState, seat: int, card: str) -> list[Event]:
     return [Event("dropped", seat, {"card": card})]
 
 
-def switch_problem(state: LastWillState, seat: int, card: str, kind: str) -> str | None:
+def switch_problem(state: LastWillState, seat: int, card: str, kind: str) -> IllegalAction | None:
     item = owned(state.players[seat], card)
     prop = PROPERTIES.get(card)
     if item is None or prop is None or len(prop.types) < 2:
-        return "You own no such dual property."
+        return IllegalAction("no_dual")
     if kind not in prop.types or kind == item.kind:
-        return "Switch it to its other type."
+        return IllegalAction("switch_other")
     return None
 
 
@@ -270,11 +275,11 @@ def secretary(state: LastWillState, seat: int) -> tuple[Owned, DrawAndKeep] | No
     return None
 
 
-def sec_problem(state: LastWillState, seat: int, deck: str) -> str | None:
+def sec_problem(state: LastWillState, seat: int, deck: str) -> IllegalAction | None:
     if secretary(state, seat) is None:
-        return "You have no Personal Secretary on your board, or used it this round."
+        return IllegalAction("no_secretary")
     if deck not in REGULAR or available(state, deck) == 0:
-        return "Name a regular deck that still has cards."
+        return IllegalAction("secretary_deck")
     return None
 
 

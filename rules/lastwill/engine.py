@@ -78,7 +78,6 @@ from rules.lastwill import board, errands, pending, planning, plays, rounds, set
 from rules.lastwill.cards import COMPANIONS, PROPERTIES
 from rules.lastwill.state import DISCARD, DRAWING, ERRANDS, OVER, PICK, PLANNING, LastWillState
 
-MALFORMED = "That is not a valid move in Last Will."
 ANSWERS = frozenset({"with", "go", "extra", "bpx", "target", "fair", "line", "noline", "dx", "pick"})
 LAST_KINDS = frozenset(
     {
@@ -147,16 +146,16 @@ def legal_actions(state: LastWillState, seat: int) -> list[Action]:
 def apply(state: LastWillState, seat: int, action: Action) -> list[Event]:
     """Validate completely, then change the state; ``IllegalAction`` leaves it untouched."""
     if not 0 <= seat < state.count:
-        raise IllegalAction("There is no such seat at this table.")
+        raise IllegalAction("no_seat")
     handler = _HANDLERS.get(action.kind)
     if handler is None:
-        raise IllegalAction(MALFORMED)
+        raise IllegalAction("malformed")
     if state.phase == OVER:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction("game_over")
     if state.pending is not None and action.kind not in ANSWERS:
         if state.pending.seat == seat:
-            raise IllegalAction("Answer the open choice first.")
-        raise IllegalAction("Another player is answering a choice; wait for them.")
+            raise IllegalAction("answer_first")
+        raise IllegalAction("other_answering")
     events = handler(state, seat, action)
     _remember_last(state, events)
     return events
@@ -175,24 +174,30 @@ def _remember_last(state: LastWillState, events: list[Event]) -> None:
 
 def _words(action: Action, low: int, high: int) -> list[str]:
     if not low <= len(action.args) <= high or not all(isinstance(a, str) for a in action.args):
-        raise IllegalAction(MALFORMED)
+        raise IllegalAction("malformed")
     return [str(a) for a in action.args]
 
 
 def _number(action: Action) -> int:
     if len(action.args) != 1 or not isinstance(action.args[0], int):
-        raise IllegalAction(MALFORMED)
+        raise IllegalAction("malformed")
     return action.args[0]
 
 
 def _none(action: Action) -> None:
     if action.args:
-        raise IllegalAction(MALFORMED)
+        raise IllegalAction("malformed")
 
 
-def _refuse(problem: str | None) -> None:
+def _refuse(problem: IllegalAction | None) -> None:
+    """Raise the refusal a ``*_problem`` function found, if any."""
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
+
+
+def _picking(state: LastWillState) -> None:
+    if state.phase != PICK:
+        raise IllegalAction("pick_phase")
 
 
 # --- handlers --------------------------------------------------------------------------------
@@ -200,13 +205,13 @@ def _refuse(problem: str | None) -> None:
 
 def _emp(state: LastWillState, seat: int, action: Action) -> list[Event]:
     target = _number(action)
-    _refuse(None if state.phase == PICK else "Employed seats are picked before the game starts.")
+    _picking(state)
     return setup.toggle(state, seat, target)
 
 
 def _empok(state: LastWillState, seat: int, action: Action) -> list[Event]:
     _none(action)
-    _refuse(None if state.phase == PICK else "Employed seats are picked before the game starts.")
+    _picking(state)
     return setup.confirm(state, seat)
 
 
@@ -243,7 +248,7 @@ def _errand(state: LastWillState, seat: int, action: Action) -> list[Event]:
 
 def _answer(state: LastWillState, seat: int, action: Action) -> list[Event]:
     if state.pending is None:
-        raise IllegalAction("There is no open choice to answer.")
+        raise IllegalAction("no_choice")
     _refuse(pending.problem(state, seat, action))
     events = pending.answer(state, seat, action)
     if state.pending is None and state.phase == ERRANDS:
@@ -260,7 +265,7 @@ def _play(state: LastWillState, seat: int, action: Action) -> list[Event]:
 
 
 def _one_card(
-    problem: Callable[[LastWillState, int, str], str | None],
+    problem: Callable[[LastWillState, int, str], IllegalAction | None],
     do: Callable[[LastWillState, int, str], list[Event]],
 ) -> Callable[[LastWillState, int, Action], list[Event]]:
     def handler(state: LastWillState, seat: int, action: Action) -> list[Event]:
@@ -277,7 +282,7 @@ def _buy(state: LastWillState, seat: int, action: Action) -> list[Event]:
     turn.checked(state, seat)
     prop = PROPERTIES.get(args[0])
     if len(args) == 1 and prop is not None and len(prop.types) > 1:
-        raise IllegalAction("Say which type you buy this dual property as.")
+        raise IllegalAction("name_type")
     kind = args[1] if len(args) == 2 else (prop.types[0].value if prop is not None else "")
     _refuse(board.buy_problem(state, seat, args[0], kind))
     return board.buy(state, seat, args[0], kind)
@@ -288,7 +293,7 @@ def _token(state: LastWillState, seat: int, action: Action) -> list[Event]:
     turn.checked(state, seat)
     record = COMPANIONS.get(args[1])
     if record is not None and record.companion is None and len(args) == 2:
-        raise IllegalAction("Say which companion the wild card stands for.")
+        raise IllegalAction("name_companion")
     kind = args[2] if len(args) == 3 else (record.companion.value if record and record.companion else "")
     _refuse(board.token_problem(state, seat, args[0], args[1], kind))
     return board.token(state, seat, args[0], args[1], kind)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from rules.core import Action, Event
+from rules.core import Action, Event, IllegalAction
 from rules.lastwill import data
 from rules.lastwill.cards import can_spend, opera_cost, spend
 from rules.lastwill.data import EmploymentMode, Errand
@@ -125,14 +125,14 @@ def placements(state: LastWillState, seat: int) -> list[Action]:
     return found
 
 
-def errand_problem(state: LastWillState, seat: int, action: Action) -> str | None:
+def errand_problem(state: LastWillState, seat: int, action: Action) -> IllegalAction | None:
     if state.phase != ERRANDS:
-        return "Errand boys go out in the Errands phase."
+        return IllegalAction("errands_phase")
     if current(state) != seat:
-        return "It is not your turn to send an errand boy."
+        return IllegalAction("not_your_errand")
     if action.kind == "hold" or action in placements(state, seat):
         return None
-    return "Your errand boy cannot go there now: the space is taken, empty or closed to you."
+    return IllegalAction("errand_closed")
 
 
 # --- going there -----------------------------------------------------------------------------

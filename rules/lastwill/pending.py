@@ -11,7 +11,7 @@ legal on its own, as the host's buttons need.
 
 from __future__ import annotations
 
-from rules.core import Action, Event
+from rules.core import Action, Event, IllegalAction
 from rules.lastwill import piles
 from rules.lastwill.cards import (
     COMPANIONS,
@@ -376,42 +376,52 @@ def _keep(state: LastWillState, seat: int, pend: Pending, card: str) -> list[Eve
     ]
 
 
-def problem(state: LastWillState, seat: int, action: Action) -> str | None:
+def problem(state: LastWillState, seat: int, action: Action) -> IllegalAction | None:
     """Why this answer is refused, or None; the open step decides what it may be."""
     pend = state.pending
     assert pend is not None
     if seat != pend.seat:
-        return "Another player is answering a choice; wait for them."
+        return IllegalAction("other_answering")
     if action in options(state):
         return None
     if action.kind in ("with", "bpx") and action.args and all(isinstance(a, str) for a in action.args):
         if action.kind == BPX and pend.step == BPX:
             return _bpx_problem(state, pend, [str(a) for a in action.args])
         if pend.step == WITH:
-            return "That companion card does not fit an open icon of this card, or you cannot pay for it."
-    return _STEP_HELP.get(pend.step, "Answer the open choice first.")
+            return IllegalAction("companion_misfit")
+    return _step_help(pend.step)
 
 
-def _bpx_problem(state: LastWillState, pend: Pending, cards: list[str]) -> str | None:
+def _bpx_problem(state: LastWillState, pend: Pending, cards: list[str]) -> IllegalAction | None:
     effect = effect_of(pend, DiscardForMoney)
     assert isinstance(effect, DiscardForMoney)
     eligible = bpx_cards(state, pend)
     if len(set(cards)) != len(cards) or any(c not in eligible for c in cards):
-        return "Bachelor Party takes only helm or dine cards from your hand, each once."
+        return IllegalAction("bpx_cards")
     room = allowance(state.players[pend.seat])
     if room is not None and effect.each * len(cards) > room:
-        return f"You can spend only £{room} more."
+        return IllegalAction("spend_only", money=room)
     return None
 
 
-_STEP_HELP = {
-    WITH: "Add a companion card to the card you are playing, or confirm it.",
-    EXTRA: "Say how many pounds the Wedding Planner adds (you cannot spend more than you have).",
-    BPX: "Discard helm or dine cards for Bachelor Party, or confirm.",
-    TARGET: "Pick one of your properties as the target.",
-    SALE: "Pick the property to sell for Lost at Cards, or confirm without a sale.",
-    FAIR: "Put a dog or horse token on a farm slot that takes it, or confirm.",
-    LINE: "Cover one of the offered employment lines, or decline the demotion.",
-    DX: "Choose a demotion or a board extension.",
-    PICK: "Keep one of the cards the Personal Secretary drew.",
-}
+def _step_help(step: str) -> IllegalAction:
+    """An answer the open step does not take: the refusal says what it does take."""
+    if step == WITH:
+        return IllegalAction("help_with")
+    if step == EXTRA:
+        return IllegalAction("help_extra")
+    if step == BPX:
+        return IllegalAction("help_bpx")
+    if step == TARGET:
+        return IllegalAction("help_target")
+    if step == SALE:
+        return IllegalAction("help_sale")
+    if step == FAIR:
+        return IllegalAction("help_fair")
+    if step == LINE:
+        return IllegalAction("help_line")
+    if step == DX:
+        return IllegalAction("help_dx")
+    if step == PICK:
+        return IllegalAction("help_pick")
+    return IllegalAction("answer_first")

@@ -10,7 +10,7 @@ player with nothing to choose draws without being asked.
 
 from __future__ import annotations
 
-from rules.core import Event
+from rules.core import Event, IllegalAction
 from rules.lastwill import data
 from rules.lastwill.cards import privileges
 from rules.lastwill.data import DrawBonus
@@ -36,13 +36,13 @@ def free_plans(state: LastWillState) -> list[int]:
     return [space.pos for space in state.plans if space.pos not in taken]
 
 
-def plan_problem(state: LastWillState, seat: int, pos: int) -> str | None:
+def plan_problem(state: LastWillState, seat: int, pos: int) -> IllegalAction | None:
     if state.phase != PLANNING:
-        return "Plans are chosen in the Planning phase."
+        return IllegalAction("plan_phase")
     if planner(state) != seat:
-        return "It is not your turn to choose a plan."
+        return IllegalAction("not_your_plan")
     if pos not in free_plans(state):
-        return "That plan is taken or does not exist."
+        return IllegalAction("plan_taken")
     return None
 
 
@@ -108,24 +108,24 @@ def _skip(state: LastWillState) -> list[Event]:
     return events + start_errands(state)
 
 
-def draw_problem(state: LastWillState, seat: int, deck: str) -> str | None:
+def draw_problem(state: LastWillState, seat: int, deck: str) -> IllegalAction | None:
     problem = _drawing_problem(state, seat)
     if problem is not None:
         return problem
     if deck not in REGULAR:
-        return "Cards are drawn from the property, event, helper and companion decks."
+        return IllegalAction("regular_decks")
     if sum(state.split.values()) >= needed(state, seat):
-        return "You have named all your cards; draw them, or start over."
+        return IllegalAction("all_named")
     if state.split.get(deck, 0) >= available(state, deck):
-        return "That deck has no more cards."
+        return IllegalAction("deck_empty")
     return None
 
 
-def _drawing_problem(state: LastWillState, seat: int) -> str | None:
+def _drawing_problem(state: LastWillState, seat: int) -> IllegalAction | None:
     if state.phase != DRAWING:
-        return "Cards are drawn in the Card Drawing phase."
+        return IllegalAction("drawing_phase")
     if current(state) != seat:
-        return "It is not your turn to draw."
+        return IllegalAction("not_your_draw")
     return None
 
 
@@ -134,10 +134,10 @@ def add(state: LastWillState, seat: int, deck: str) -> list[Event]:
     return [Event("split", seat, {"split": dict(state.split)}, visible_to=frozenset({seat}))]
 
 
-def redraw_problem(state: LastWillState, seat: int) -> str | None:
+def redraw_problem(state: LastWillState, seat: int) -> IllegalAction | None:
     problem = _drawing_problem(state, seat)
     if problem is None and not state.split:
-        return "You have not named any cards yet."
+        return IllegalAction("none_named")
     return problem
 
 
@@ -146,13 +146,13 @@ def redraw(state: LastWillState, seat: int) -> list[Event]:
     return [Event("split", seat, {"split": {}}, visible_to=frozenset({seat}))]
 
 
-def drawok_problem(state: LastWillState, seat: int) -> str | None:
+def drawok_problem(state: LastWillState, seat: int) -> IllegalAction | None:
     problem = _drawing_problem(state, seat)
     if problem is not None:
         return problem
     want = needed(state, seat)
     if sum(state.split.values()) != want:
-        return f"Name {want} cards first (you have named {sum(state.split.values())})."
+        return IllegalAction("name_first", want=want, named=sum(state.split.values()))
     return None
 
 

@@ -16,7 +16,7 @@ from rules.lastwill.cards import WHITES, can_spend, is_nuptial, symbol_bonus, sy
 from rules.lastwill.data import Deck, FreeTokens
 from rules.lastwill.pending import EFFECT_STEP, EXTRA, LINE, PAY, WITH, run
 from rules.lastwill.state import LastWillState, Pending
-from rules.lastwill.turn import pay, short
+from rules.lastwill.turn import pay, short, too_dear
 
 EVENT_DECK = Deck.EVENT.value
 SET_SIZES = data.NUPTIAL_SET_SIZES
@@ -51,26 +51,28 @@ def white_actions(state: LastWillState, seat: int) -> list[Action]:
     return found
 
 
-def _set_problem(state: LastWillState, seat: int, cards: list[str]) -> str | None:
+def _set_problem(state: LastWillState, seat: int, cards: list[str]) -> IllegalAction | None:
     if len(cards) not in SET_SIZES or not all(is_nuptial(c) for c in cards):
-        return f"A nuptial set is {SET_SIZES[0]} to {SET_SIZES[-1]} nuptial cards from your hand."
+        return IllegalAction("set_size", low=SET_SIZES[0], high=SET_SIZES[-1])
     names = [WHITES[c].nuptial for c in cards]
     if len(set(names)) != len(names):
-        return "All cards of a nuptial set must have different names."
+        return IllegalAction("set_names")
     return _cost_problem(state, seat, cards, sum(WHITES[c].money for c in cards), SET_ACTIONS)
 
 
-def _cost_problem(state: LastWillState, seat: int, cards: list[str], money: int, cost: int) -> str | None:
+def _cost_problem(
+    state: LastWillState, seat: int, cards: list[str], money: int, cost: int
+) -> IllegalAction | None:
     player = state.players[seat]
     hand = list(player.hand)
     for card in cards:
         if card not in hand:
-            return "You do not hold that card."
+            return IllegalAction("not_in_hand")
         hand.remove(card)
     if state.actions_left + state.valet_left < cost:
         return short(cost)
     if not can_spend(player, money):
-        return f"That spends £{money}; you have £{player.money} and may not go below £{data.SPEND_DOWN_TO}."
+        return too_dear(player.money, money)
     return None
 
 
@@ -83,33 +85,33 @@ def play(state: LastWillState, seat: int, action: Action) -> list[Event]:
             or not isinstance(action.args[1], int)
             or not isinstance(action.args[0], str)
         ):
-            raise IllegalAction("Name a Ball and its level.")
+            raise IllegalAction("name_ball_level")
         card, level = str(action.args[0]), action.args[1]
         white = WHITES.get(card)
         if white is None or not white.ball:
-            raise IllegalAction("That card is not a Ball.")
+            raise IllegalAction("not_a_ball")
         if not 1 <= level <= len(white.ball):
-            raise IllegalAction(f"That Ball has levels 1 to {len(white.ball)}.")
+            raise IllegalAction("ball_levels", levels=len(white.ball))
         entry = white.ball[level - 1]
         cards, money, cost = [card], entry.money, entry.actions
     elif action.kind == "nupt":
         if len(set(cards)) != len(cards):
-            raise IllegalAction("Name each card of the set once.")
+            raise IllegalAction("set_repeats")
         problem = _set_problem(state, seat, cards)
         if problem is not None:
-            raise IllegalAction(problem)
+            raise problem
         cards = sorted(cards)
         money, cost = sum(WHITES[c].money for c in cards), SET_ACTIONS
     else:
         white = WHITES.get(cards[0]) if len(cards) == 1 else None
         if white is None or white.ball:
-            raise IllegalAction("That is not a card you can play this way.")
+            raise IllegalAction("not_playable")
         if (white.deck is Deck.EVENT) != (action.kind == "event"):
-            raise IllegalAction("Special cards are played with special, event cards with event.")
+            raise IllegalAction("wrong_play_kind")
         money, cost = white.money, white.actions
     problem = _cost_problem(state, seat, cards, money, cost)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     return begin(state, seat, cards, money, cost)
 
 

@@ -8,7 +8,7 @@ so nobody chooses knowing what another threw away.
 
 from __future__ import annotations
 
-from rules.core import Event
+from rules.core import Event, IllegalAction
 from rules.lastwill import data, piles
 from rules.lastwill.cards import DECK_OF, PROPERTIES, WILD, depreciation_steps, hand_limit
 from rules.lastwill.employment import pay_income
@@ -63,18 +63,18 @@ def open_discards(state: LastWillState, kind: str) -> list[Event]:
     return [Event("discard_phase", None, {"kind": kind, "need": list(state.need)})]
 
 
-def discard_problem(state: LastWillState, seat: int, cards: list[str]) -> str | None:
+def discard_problem(state: LastWillState, seat: int, cards: list[str]) -> IllegalAction | None:
     if state.phase != DISCARD:
-        return "Cards are discarded at the start of round 1 and at the hand limit."
+        return IllegalAction("discard_phase")
     need = state.need[seat]
     if need <= 0:
-        return "You have nothing (more) to discard; others are still choosing."
+        return IllegalAction("nothing_to_discard")
     if not cards or len(cards) > need:
-        return f"Discard 1 to {need} cards."
+        return IllegalAction("discard_one") if need == 1 else IllegalAction("discard_count", need=need)
     hand = list(state.players[seat].hand)
     for card in cards:
         if card not in hand:
-            return "You do not hold that card."
+            return IllegalAction("not_in_hand")
         hand.remove(card)
     return None
 

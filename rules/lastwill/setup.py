@@ -156,18 +156,18 @@ def _deal_jobs(state: LastWillState, seats: list[int]) -> list[Event]:
 # --- the handicap pick ---------------------------------------------------------------------------
 
 
-def pick_problem(state: LastWillState, seat: int) -> str | None:
+def pick_problem(state: LastWillState, seat: int) -> IllegalAction | None:
     if seat != 0:
-        return "Only the host (the first seat) picks who is employed."
+        return IllegalAction("host_picks")
     return None
 
 
 def toggle(state: LastWillState, seat: int, target: int) -> list[Event]:
     problem = pick_problem(state, seat)
     if problem is None and not 0 <= target < state.count:
-        problem = "There is no such seat at this table."
+        problem = IllegalAction("no_seat")
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     if target in state.picked:
         state.picked.remove(target)
     else:
@@ -176,13 +176,13 @@ def toggle(state: LastWillState, seat: int, target: int) -> list[Event]:
     return [Event("handicap_toggled", seat, {"target_seat": target, "picked": list(state.picked)})]
 
 
-def confirm_problem(state: LastWillState, seat: int) -> str | None:
+def confirm_problem(state: LastWillState, seat: int) -> IllegalAction | None:
     problem = pick_problem(state, seat)
     if problem is not None:
         return problem
     low, high = data.HANDICAP_MIN_EMPLOYED, state.count - data.HANDICAP_MIN_UNEMPLOYED
     if not low <= len(state.picked) <= high:
-        return f"Pick between {low} and {high} employed seats first."
+        return IllegalAction("pick_count", low=low, high=high)
     return None
 
 
@@ -192,7 +192,7 @@ def confirm(state: LastWillState, seat: int) -> list[Event]:
 
     problem = confirm_problem(state, seat)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
     events = [Event("handicap_picked", seat, {"seats": list(state.picked)})]
     events += _deal_jobs(state, list(state.picked))
     job_set = data.LAST_WILLS[state.last_will].employment

@@ -85,36 +85,43 @@ def pay(state: LastWillState, cost: int, *, white: bool = False, free: str = "")
     state.actions_left -= cost
 
 
-def short(cost: int) -> str:
-    return f"That takes {cost} action{'s' if cost != 1 else ''}; you do not have enough left this turn."
+def short(cost: int) -> IllegalAction:
+    """The move costs ``cost`` actions and the turn has fewer left."""
+    return IllegalAction("no_actions", actions=cost)
 
 
-def turn_problem(state: LastWillState, seat: int) -> str | None:
+def too_dear(player_money: int, amount: int) -> IllegalAction:
+    """Spending ``amount`` would take the seat below the floor (§10: never below £0 while it owns
+    property or holds a job)."""
+    return IllegalAction("too_dear", amount=amount, money=player_money, floor=data.SPEND_DOWN_TO)
+
+
+def turn_problem(state: LastWillState, seat: int) -> IllegalAction | None:
     """Every Actions-phase move but answers needs the seat on turn (the engine refuses it while a
     choice is open, before any handler runs)."""
     if state.phase != ACTIONS:
-        return "That is done in the Actions phase."
+        return IllegalAction("actions_phase")
     if current(state) != seat:
-        return "It is not your turn."
+        return IllegalAction("not_your_turn")
     return None
 
 
 def checked(state: LastWillState, seat: int) -> None:
     problem = turn_problem(state, seat)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise problem
 
 
-def bankrupt_problem(state: LastWillState, seat: int) -> str | None:
+def bankrupt_problem(state: LastWillState, seat: int) -> IllegalAction | None:
     player = state.players[seat]
     if player.bankrupt:
-        return "You have already declared bankruptcy."
+        return IllegalAction("bankrupt_already")
     if player.job:
-        return "You cannot declare bankruptcy while you hold an employment card."
+        return IllegalAction("bankrupt_employed")
     if has_property(player):
-        return "You cannot declare bankruptcy while you own property."
+        return IllegalAction("bankrupt_property")
     if player.money > data.BANKRUPTCY_MAX_MONEY:
-        return f"You can declare bankruptcy only with £{data.BANKRUPTCY_MAX_MONEY} or less."
+        return IllegalAction("bankrupt_money", money=data.BANKRUPTCY_MAX_MONEY)
     return None
 
 

@@ -25,7 +25,7 @@ from bot.registry import GameEntry
 from bot.ui.presenter import Button, Control, Panel, Select
 from bot.ui.safe import chunks
 from cogs.lastwill import TABLE_KINDS, LastWillPresenter
-from rules.core import Action, Event
+from rules.core import Action, Event, IllegalAction
 from rules.lastwill import (
     RULES,
     LastWillState,
@@ -556,3 +556,42 @@ def test_the_opening_tells_what_setup_did(presenter: LastWillPresenter) -> None:
     assert unemployed == [
         f"**Round 1 of 7**: {NAMES[RULES.setup(3, {'employment': 'none'}, 4).start]} is the start player."
     ]
+
+
+# --- the table's language ------------------------------------------------------------------------
+
+
+def test_refusals_are_worded_in_the_players_language(presenter: LastWillPresenter) -> None:
+    """The engine names its reason; the catalog words it, pounds, counts and tokens included."""
+    game = fake_game(RULES.setup(3, {}, 1), 3)
+    cases = [
+        (
+            IllegalAction("too_dear", amount=12, money=3, floor=0),
+            "That spends £12; you have £3 and may not go below £0.",
+            "Cela dépense 12 £ ; vous avez 3 £ et ne pouvez pas descendre sous 0 £.",
+        ),
+        (
+            IllegalAction("no_actions", actions=1),
+            "That takes 1 action; you do not have enough left this turn.",
+            "Cela coûte 1 action ; il ne vous en reste pas assez ce tour-ci.",
+        ),
+        (
+            IllegalAction("slot_takes_either", companion="horse", other_companion="dog"),
+            "Its next slot takes a Horse or a Dog.",
+            "Son prochain emplacement accepte un jeton Cheval ou Chien.",
+        ),
+        (
+            IllegalAction("bought_as_either", type="manor", other_type="mansion"),
+            "This property is bought as a Manor House or a Mansion.",
+            "Cette propriété s'achète en tant que Manoir ou Château.",
+        ),
+    ]
+    for exc, english, french in cases:
+        assert presenter.illegal(game, exc, "en") == english
+        game.row.language = "fr"
+        assert presenter.illegal(game, exc, "fr") == french
+        game.row.language = "en"
+    with pytest.raises(IllegalAction) as info:
+        RULES.apply(game.state, 0, Action("done"))
+    game.row.language = "fr"
+    assert presenter.illegal(game, info.value, "fr") == "Cela se fait pendant la phase d'Actions."

@@ -21,7 +21,7 @@ from bot.registry import REGISTRY
 ROOT = Path(__file__).parents[2]
 CATALOG = Catalog.load()
 GAMES = sorted(entry.name for entry in REGISTRY.public())
-MIGRATING: frozenset[str] = frozenset({"lastwill"})
+MIGRATING: frozenset[str] = frozenset()
 """Games whose engines still raise English sentences (issue 13 moves them to keys, then this goes)."""
 
 

@@ -9,19 +9,18 @@ other ``test_lastwill_*`` files import them from here.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
-from rules.core import Action, Event, InvalidOptions
+from rules.core import Action, Event, IllegalAction, InvalidOptions
 from rules.lastwill import RULES, data
 from rules.lastwill.cards import PROPERTIES
 from rules.lastwill.state import ACTIONS, DISCARD, ERRANDS, PLANNING, LastWillState, Owned, PlanSpace
 from rules.lastwill.turn import start_turn
 from rules.play import canonical, random_playthrough
-from tests.helpers import kinds, refusal
+from tests.helpers import kinds
 
 # --- builders ----------------------------------------------------------------------------------
 
@@ -139,11 +138,14 @@ def act(state: LastWillState, seat: int, text: str) -> list[Event]:
     return events
 
 
-def refused(state: LastWillState, seat: int, text: str, match: str) -> None:
-    """The action is refused with that sentence (``match``, a regular expression) and the state is
-    exactly as it was."""
-    sentence = refusal(RULES, state, seat, Action.decode(text))
-    assert re.search(match, sentence), (match, sentence)
+def refused(state: LastWillState, seat: int, text: str, key: str, **params: object) -> None:
+    """The action is refused for that reason (the engine's key, with exactly these params) and the
+    state is exactly as it was; the catalog words it (``lastwill.illegal.<key>``)."""
+    before = canonical(RULES.dump(state))
+    with pytest.raises(IllegalAction) as info:
+        RULES.apply(state, seat, Action.decode(text))
+    assert canonical(RULES.dump(state)) == before
+    assert (info.value.key, info.value.params) == (key, params)
 
 
 def legal(state: LastWillState, seat: int) -> set[str]:
@@ -305,12 +307,12 @@ def test_handicap_is_a_setup_phase_for_the_host() -> None:
     assert state.phase == "pick" and RULES.waiting_for(state) == frozenset({0})
     assert not any(p.hand for p in state.players)  # nothing dealt before the pick
     assert "empok" not in legal(state, 0) and legal(state, 1) == set()
-    refused(state, 1, "emp.1", "Only the host")
-    refused(state, 0, "empok", "Pick between 1 and 3 employed seats first.")
-    refused(state, 0, "emp.7", "no such seat")
+    refused(state, 1, "emp.1", "host_picks")
+    refused(state, 0, "empok", "pick_count", low=1, high=3)
+    refused(state, 0, "emp.7", "no_seat")
     for seat in (1, 2, 3, 0):
         act(state, 0, f"emp.{seat}")
-    refused(state, 0, "empok", "Pick between 1 and 3")
+    refused(state, 0, "empok", "pick_count", low=1, high=3)
     act(state, 0, "emp.0")  # toggles back off
     events = act(state, 0, "empok")
     assert "handicap_picked" in kinds(events)
@@ -318,8 +320,8 @@ def test_handicap_is_a_setup_phase_for_the_host() -> None:
     assert state.players[0].money == 60 + data.HANDICAP_MONEY[data.EmploymentSet.FIVE]
     assert state.players[1].money == 60 + 11
     assert state.phase == DISCARD
-    refused(state, 0, "emp.1", "before the game starts")
-    refused(state, 0, "empok", "before the game starts")
+    refused(state, 0, "emp.1", "pick_phase")
+    refused(state, 0, "empok", "pick_phase")
 
 
 # --- round 1 discards (simultaneous, private) --------------------------------------------------
@@ -349,13 +351,13 @@ def test_discard_refusals() -> None:
     state = new(3, seed=2)
     card = state.players[0].hand[0]
     other = state.players[1].hand[0]
-    refused(state, 0, f"discard.{other}", "You do not hold that card.")
-    refused(state, 0, "discard." + ".".join(state.players[0].hand[:3]), "Discard 1 to 2 cards.")
+    refused(state, 0, f"discard.{other}", "not_in_hand")
+    refused(state, 0, "discard." + ".".join(state.players[0].hand[:3]), "discard_count", need=2)
     act(state, 0, f"discard.{card}.{state.players[0].hand[1]}")
-    refused(state, 0, f"discard.{state.players[0].hand[0]}", "nothing \\(more\\) to discard")
+    refused(state, 0, f"discard.{state.players[0].hand[0]}", "nothing_to_discard")
     for seat in (1, 2):
         act(state, seat, "discard." + ".".join(state.players[seat].hand[:2]))
-    refused(state, 0, f"discard.{state.players[0].hand[0]}", "Cards are discarded at the start")
+    refused(state, 0, f"discard.{state.players[0].hand[0]}", "discard_phase")
 
 
 # --- planning and drawing -----------------------------------------------------------------------
@@ -371,16 +373,16 @@ def test_planning_is_sequential_from_the_start_player() -> None:
     _through_round_one_discards(state)
     start = state.start
     assert RULES.waiting_for(state) == frozenset({start})
-    refused(state, (start + 1) % 3, "plan.1", "not your turn to choose a plan")
+    refused(state, (start + 1) % 3, "plan.1", "not_your_plan")
     act(state, start, "plan.5")
-    refused(state, (start + 1) % 3, "plan.5", "taken or does not exist")
-    refused(state, (start + 1) % 3, "plan.9", "taken or does not exist")
+    refused(state, (start + 1) % 3, "plan.5", "plan_taken")
+    refused(state, (start + 1) % 3, "plan.9", "plan_taken")
     act(state, (start + 1) % 3, "plan.2")
     assert "plan.5" not in legal(state, (start + 2) % 3)
     act(state, (start + 2) % 3, "plan.8")
     assert state.order == [(start + 1) % 3, start, (start + 2) % 3]
     assert state.phase in ("drawing", "errands")
-    refused(state, start, "plan.1", "Plans are chosen in the Planning phase.")
+    refused(state, start, "plan.1", "plan_phase")
 
 
 def test_drawing_names_decks_first_then_draws_privately() -> None:
@@ -391,17 +393,17 @@ def test_drawing_names_decks_first_then_draws_privately() -> None:
     drawer = state.order[0]
     cards = next(p.cards for p in state.plans if p.pos == state.players[drawer].plan)
     assert cards > 0
-    refused(state, state.order[1], "draw.event", "not your turn to draw")
-    refused(state, drawer, "drawok", f"Name {cards} cards first")
-    refused(state, drawer, "redraw", "not named any cards yet")
-    refused(state, drawer, "draw.special", "Cards are drawn from the property")
+    refused(state, state.order[1], "draw.event", "not_your_draw")
+    refused(state, drawer, "drawok", "name_first", want=cards, named=0)
+    refused(state, drawer, "redraw", "none_named")
+    refused(state, drawer, "draw.special", "regular_decks")
     before = len(state.players[drawer].hand)
     act(state, drawer, "draw.event")
     act(state, drawer, "redraw")
     assert state.split == {}
     for _ in range(cards):
         act(state, drawer, "draw.companion")
-    refused(state, drawer, "draw.companion", "named all your cards")
+    refused(state, drawer, "draw.companion", "all_named")
     events = act(state, drawer, "drawok")
     public = [e for e in events if e.kind == "drew" and e.visible_to is None]
     private = [e for e in events if e.kind == "drew" and e.visible_to == frozenset({drawer})]
@@ -409,8 +411,11 @@ def test_drawing_names_decks_first_then_draws_privately() -> None:
     assert len(private[0].params["cards"]) == cards
     assert len(state.players[drawer].hand) == before + cards
     assert all(data.CARDS[c].deck is data.Deck.COMPANION for c in private[0].params["cards"])
-    refused(state, drawer, "draw.event", "not your turn to draw")
-    refused(state, 0, "draw.event" if state.phase != "drawing" else "plan.1", "Phase|phase|turn")
+    refused(state, drawer, "draw.event", "not_your_draw")
+    if state.phase == "drawing":
+        refused(state, 0, "plan.1", "plan_phase")
+    else:
+        refused(state, 0, "draw.event", "drawing_phase")
 
 
 def test_a_deck_runs_dry_then_reshuffles_its_pile() -> None:
@@ -429,7 +434,7 @@ def test_a_deck_runs_dry_then_reshuffles_its_pile() -> None:
     state.players[2].hand += state.decks["event"] + state.piles["event"]
     state.decks["event"], state.piles["event"] = [], []
     assert "draw.event" not in legal(state, 1)
-    refused(state, 1, "draw.event", "That deck has no more cards.")
+    refused(state, 1, "draw.event", "deck_empty")
 
 
 # --- random play, JSON and hidden information --------------------------------------------------
@@ -539,7 +544,7 @@ def test_school_chums_add_cards_to_the_draw() -> None:
     for card in ("SC5", "SC3", "SC4"):
         put(state, 0, card)
     hand(state, 0)
-    refused(state, 0, "drawok", "Name 3 cards first")
+    refused(state, 0, "drawok", "name_first", want=3, named=0)
     for deck in ("property", "property", "helper"):
         act(state, 0, f"draw.{deck}")
     events = act(state, 0, "drawok")

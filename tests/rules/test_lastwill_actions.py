@@ -7,7 +7,7 @@ moves through ``RULES.apply`` and checks the rule's effect and the invariants.
 from __future__ import annotations
 
 from rules.core import Action
-from rules.lastwill import RULES, data
+from rules.lastwill import RULES, buy_price, data
 from rules.lastwill.state import LastWillState
 from tests.rules.test_lastwill import (
     act,
@@ -48,7 +48,7 @@ def test_an_event_costs_its_actions_and_spends_its_money() -> None:
     assert state.players[0].money == 48 and state.actions_left == 1
     assert state.piles["event"][-1] == "DIN1"
     assert "event.BOAT-D" not in legal(state, 0)  # a Boat Trip takes 2 actions
-    refused(state, 0, "event.BOAT-D", "That takes 2 actions")
+    refused(state, 0, "event.BOAT-D", "no_actions", actions=2)
 
 
 def test_companion_cards_fill_icons_and_the_wild_card_stands_in() -> None:
@@ -99,7 +99,7 @@ def test_nuptial_set_example_two_rings_and_a_gift() -> None:
     options = legal(state, 0)
     assert {"nupt.ER1.WG1", "nupt.ER2.WG1"} <= options
     assert "nupt.ER1.ER2" not in options and "nupt.ER1.ER2.WG1" not in options
-    refused(state, 0, "nupt.ER1.ER2.WG1", "All cards of a nuptial set must have different names.")
+    refused(state, 0, "nupt.ER1.ER2.WG1", "set_names")
     events = act(state, 0, "nupt.WG1.ER1")
     assert only(events, "card_played").params["money"] == 4 + 3
     assert state.actions_left == 1
@@ -114,9 +114,9 @@ def test_a_set_may_mix_event_and_special_nuptial_cards_but_not_equal_names() -> 
     options = legal(state, 0)
     assert "nupt.ER1.WD2" in options and "nupt.BP1.ER1.WD2.WG2" in options
     assert "nupt.WD1.WD2" not in options and "nupt.BP1.BP2" not in options
-    refused(state, 0, "nupt.WD1", "A nuptial set is 2 to 4 nuptial cards")
-    refused(state, 0, "nupt.ER1.DIN1", "A nuptial set is 2 to 4")
-    refused(state, 0, "nupt.ER1.ER1", "Name each card of the set once.")
+    refused(state, 0, "nupt.WD1", "set_size", low=2, high=4)
+    refused(state, 0, "nupt.ER1.DIN1", "set_size", low=2, high=4)
+    refused(state, 0, "nupt.ER1.ER1", "set_repeats")
 
 
 def test_wedding_planner_asks_how_many_pounds_per_nuptial_card() -> None:
@@ -182,9 +182,9 @@ def test_ball_levels_and_the_valet() -> None:
     events = act(state, 0, "ball.BALL1.3")  # 4 actions: 3 plain and the Valet's
     assert only(events, "card_played").params["money"] == 10 + 2  # Sea Dog: party
     assert state.actions_left == 0 and state.valet_left == 0
-    refused(state, 0, "ball.BALL1.9", "That Ball has levels 1 to 4.")
-    refused(state, 0, "ball.DIN1.1", "That card is not a Ball.")
-    refused(state, 0, "ball.BALL1", "Name a Ball and its level.")
+    refused(state, 0, "ball.BALL1.9", "ball_levels", levels=4)
+    refused(state, 0, "ball.DIN1.1", "not_a_ball")
+    refused(state, 0, "ball.BALL1", "name_ball_level")
 
 
 def test_the_valet_pays_only_for_white_cards() -> None:
@@ -194,7 +194,7 @@ def test_the_valet_pays_only_for_white_cards() -> None:
     hand(state, 0, "DIN1", "WAI1", "F3")
     options = legal(state, 0)
     assert "event.DIN1" in options and "lay.WAI1" not in options and "buy.F3" not in options
-    refused(state, 0, "lay.WAI1", "That takes 1 action")
+    refused(state, 0, "lay.WAI1", "no_actions", actions=1)
     act(state, 0, "event.DIN1")
     assert state.valet_left == 0
 
@@ -310,7 +310,7 @@ def test_bachelor_party_discards_helm_or_dine_cards_without_bonus_or_demotion() 
     act(state, 0, "special.BP2")
     assert pending_kind(state) == "bpx"
     assert legal(state, 0) == {"bpx.DIN1", "bpx.RES1", "bpx.BOAT-A", "go"}
-    refused(state, 0, "bpx.F1", "Bachelor Party takes only helm or dine cards")
+    refused(state, 0, "bpx.F1", "bpx_cards")
     events = act(state, 0, "bpx.DIN1.BOAT-A")
     assert only(events, "bp_discarded").params["amount"] == 2  # no Sea Dog bonus for them
     act(state, 0, "go")
@@ -325,7 +325,7 @@ def test_bachelor_party_discards_are_bounded_by_cash() -> None:
     money(state, 0, 3)
     hand(state, 0, "BP2", "DIN1", "DIN2")
     act(state, 0, "special.BP2")
-    refused(state, 0, "bpx.DIN1.DIN2", "You can spend only £1 more.")
+    refused(state, 0, "bpx.DIN1.DIN2", "spend_only", money=1)
     act(state, 0, "bpx.DIN1")
     assert pending_kind(state) == "line" and state.players[0].money == 0
 
@@ -349,16 +349,16 @@ def test_a_dual_property_is_bought_as_one_type_and_switched_for_free() -> None:
     job(state, 0, "E2")  # mansion line
     hand(state, 0, "N2")
     assert {"buy.N2.manor", "buy.N2.mansion"} <= legal(state, 0)
-    refused(state, 0, "buy.N2", "Say which type you buy this dual property as.")
-    refused(state, 0, "buy.N2.farm", "This property is bought as manor or mansion.")
+    refused(state, 0, "buy.N2", "name_type")
+    refused(state, 0, "buy.N2.farm", "bought_as_either", type="manor", other_type="mansion")
     act(state, 0, "buy.N2.manor")
     assert state.pending is None  # bought as a manor: no mansion demotion
     assert state.players[0].money == 50 - max(0, 21 + state.market["manor"])
     left = state.actions_left
     act(state, 0, "as.N2.mansion")
     assert state.players[0].board[0].kind == "mansion" and state.actions_left == left
-    refused(state, 0, "as.N2.mansion", "Switch it to its other type.")
-    refused(state, 0, "as.T1.town", "You own no such dual property.")
+    refused(state, 0, "as.N2.mansion", "switch_other")
+    refused(state, 0, "as.T1.town", "no_dual")
 
 
 def test_a_dual_property_bought_as_the_matching_type_demotes() -> None:
@@ -376,7 +376,7 @@ def test_gardener_counts_a_dual_property_once_as_its_current_type() -> None:
     put(state, 0, "N1", "town")
     events = act(state, 0, "keep.N1")
     assert only(events, "maintained").params == {"card": "N1", "money": 3 + 3, "bonus": 3}
-    refused(state, 0, "keep.N1", "already maintained this round")
+    refused(state, 0, "keep.N1", "maintained_already")
 
 
 def test_n6_comes_with_a_free_horse_that_never_demotes() -> None:
@@ -396,14 +396,14 @@ def test_tokens_go_on_the_next_matching_slot_and_raise_upkeep() -> None:
     put(state, 0, "T4")  # Chef->5, Guest->8
     hand(state, 0, "GST1", "CHF1")
     assert "token.T4.GST1" not in legal(state, 0)
-    refused(state, 0, "token.T4.GST1", "Its next slot takes chef.")
+    refused(state, 0, "token.T4.GST1", "slot_takes", companion="chef")
     act(state, 0, "token.T4.CHF1")
     assert legal(state, 0) == {"line.3", "noline"}
     act(state, 0, "line.3")
     act(state, 0, "token.T4.GST1")
     events = act(state, 0, "keep.T4")
     assert only(events, "maintained").params["money"] == 8
-    refused(state, 0, "token.T4.GST1", "You hold no such companion card.")
+    refused(state, 0, "token.T4.GST1", "no_companion_in_hand")
 
 
 def test_wild_card_token_names_its_companion() -> None:
@@ -412,7 +412,7 @@ def test_wild_card_token_names_its_companion() -> None:
     put(state, 0, "F2")  # Dog->4
     hand(state, 0, "W2")
     assert legal(state, 0) >= {"token.F2.W2.dog"} and "token.F2.W2.horse" not in legal(state, 0)
-    refused(state, 0, "token.F2.W2", "Say which companion the wild card stands for.")
+    refused(state, 0, "token.F2.W2", "name_companion")
     act(state, 0, "token.F2.W2.dog")
     assert legal(state, 0) == {"line.1", "line.4", "noline"}
     assert "W2" in state.decks["wild"]
@@ -426,10 +426,10 @@ def test_expenses_once_a_round_with_slots_formulas_and_bonuses() -> None:
     put(state, 0, "F1", tokens=["horse"])
     events = act(state, 0, "use.RES5")
     assert only(events, "expense_used").params == {"card": "RES5", "money": 3, "bonus": 1}
-    refused(state, 0, "use.RES5", "already used this round")
+    refused(state, 0, "use.RES5", "used_already")
     act(state, 0, "use.TRG1")
     assert state.players[0].money == 50 - 3 - 2
-    refused(state, 0, "use.WAI1", "no such expense")
+    refused(state, 0, "use.WAI1", "no_expense")
 
 
 def test_selling_receives_value_with_market_and_estate_agents_never_below_zero() -> None:
@@ -458,7 +458,7 @@ def test_stewards_give_free_maintain_actions_of_their_kind() -> None:
     assert state.free == {"maintain:farm": 1}
     assert "keep.F8" in legal(state, 0) and "keep.T1" not in legal(state, 0)
     act(state, 0, "keep.F8")
-    refused(state, 0, "keep.T1", "That takes 1 action")
+    refused(state, 0, "keep.T1", "no_actions", actions=1)
 
 
 def test_drop_returns_a_helper_to_its_pile_for_no_action() -> None:
@@ -468,7 +468,7 @@ def test_drop_returns_a_helper_to_its_pile_for_no_action() -> None:
     assert state.players[0].board == [] and state.actions_left == 1
     assert state.piles["helper"][-1] == "CRG1"
     put(state, 0, "F1")
-    refused(state, 0, "drop.F1", "properties are sold, not dropped")
+    refused(state, 0, "drop.F1", "no_board_helper")
 
 
 def test_board_space_limits_and_extensions() -> None:
@@ -476,8 +476,8 @@ def test_board_space_limits_and_extensions() -> None:
     for card in ("WAI1", "WAI2", "WAI3", "COA1", "TAI1"):
         put(state, 0, card)
     hand(state, 0, "SEA1", "F1")
-    refused(state, 0, "lay.SEA1", "Your board has no free space")
-    refused(state, 0, "buy.F1", "no free space")
+    refused(state, 0, "lay.SEA1", "no_space")
+    refused(state, 0, "buy.F1", "no_space")
     state.players[0].extensions = 1
     state.extensions_left -= 1
     act(state, 0, "lay.SEA1")
@@ -523,7 +523,7 @@ def test_personal_secretary_draws_six_keeps_one_once_a_round() -> None:
     events = act(state, 0, f"pick.{cards[2]}")
     assert state.players[0].hand == [cards[2]]
     assert only(events, "secretary_discarded").params["cards"] == cards[:2] + cards[3:]
-    refused(state, 0, "sec.event", "or used it this round")
+    refused(state, 0, "sec.event", "no_secretary")
 
 
 # --- money: limits, debt and bankruptcy (§10) ------------------------------------------------
@@ -535,29 +535,30 @@ def test_property_or_a_job_forbids_spending_below_zero() -> None:
     money(state, 0, 1)
     hand(state, 0, "DIN1", "F3")
     assert "event.DIN1" not in legal(state, 0)
-    refused(state, 0, "event.DIN1", "That spends £2; you have £1 and may not go below £0.")
+    refused(state, 0, "event.DIN1", "too_dear", amount=2, money=1, floor=0)
     job(state, 0, "")
     act(state, 0, "event.DIN1")  # no job, no property: into debt
     assert state.players[0].money == -1
-    refused(state, 0, "buy.F3", "That spends")  # a purchase must be covered by cash
+    price = buy_price(state, 0, "F3", "farm")
+    refused(state, 0, "buy.F3", "too_dear", amount=price, money=-1, floor=0)  # a purchase needs cash
 
 
 def test_bankruptcy_needs_no_job_no_property_and_no_money() -> None:
     state = table()
     job(state, 0, "E1")
     money(state, 0, 0)
-    refused(state, 0, "bankrupt", "while you hold an employment card")
+    refused(state, 0, "bankrupt", "bankrupt_employed")
     job(state, 0, "")
     put(state, 0, "F1")
-    refused(state, 0, "bankrupt", "while you own property")
+    refused(state, 0, "bankrupt", "bankrupt_property")
     act(state, 0, "sell.F1")
-    refused(state, 0, "bankrupt", "only with £0 or less")
+    refused(state, 0, "bankrupt", "bankrupt_money", money=0)
     money(state, 0, 0)
     assert "bankrupt" in legal(state, 0)
     events = act(state, 0, "bankrupt")
     assert only(events, "bankrupt_declared").params["round"] == 1
     assert state.last_round and state.players[0].bankrupt
-    refused(state, 0, "bankrupt", "already declared bankruptcy")
+    refused(state, 0, "bankrupt", "bankrupt_already")
 
 
 def test_done_ends_the_turn_and_loses_unused_actions() -> None:
@@ -565,26 +566,26 @@ def test_done_ends_the_turn_and_loses_unused_actions() -> None:
     events = act(state, 0, "done")
     assert only(events, "turn_ended").params["unused"] == 3
     assert only(events, "turn_started").seat == state.order[1]
-    refused(state, 0, "done", "It is not your turn.")
+    refused(state, 0, "done", "not_your_turn")
 
 
 def test_play_refusals() -> None:
     state = table()
     hand(state, 0, "DIN1", "S3-DIN", "F1")
-    refused(state, 0, "special.DIN1", "Special cards are played with special, event cards with event.")
-    refused(state, 0, "event.S3-DIN", "Special cards are played with special")
-    refused(state, 0, "event.F1", "That is not a card you can play this way.")
-    refused(state, 0, "event.DIN2", "You do not hold that card.")
-    refused(state, 0, "lay.DIN1", "You hold no such helper or expense card.")
-    refused(state, 0, "buy.DIN1", "You hold no such property card.")
-    refused(state, 0, "keep.F1", "You own no such property.")
-    refused(state, 0, "sell.F1", "You own no such property.")
-    refused(state, 0, "use.F1", "You have no such expense on your board.")
-    refused(state, 0, "token.F1.DIN1", "You hold no such companion card.")
-    refused(state, 0, "sec.event", "You have no Personal Secretary")
+    refused(state, 0, "special.DIN1", "wrong_play_kind")
+    refused(state, 0, "event.S3-DIN", "wrong_play_kind")
+    refused(state, 0, "event.F1", "not_playable")
+    refused(state, 0, "event.DIN2", "not_in_hand")
+    refused(state, 0, "lay.DIN1", "no_helper_in_hand")
+    refused(state, 0, "buy.DIN1", "no_property_in_hand")
+    refused(state, 0, "keep.F1", "no_property_owned")
+    refused(state, 0, "sell.F1", "no_property_owned")
+    refused(state, 0, "use.F1", "no_expense")
+    refused(state, 0, "token.F1.DIN1", "no_companion_in_hand")
+    refused(state, 0, "sec.event", "no_secretary")
     put(state, 0, "S1-PS")
-    refused(state, 0, "sec.special", "Name a regular deck that still has cards.")
-    refused(state, 1, "event.DIN1", "It is not your turn.")
+    refused(state, 0, "sec.special", "secretary_deck")
+    refused(state, 1, "event.DIN1", "not_your_turn")
 
 
 def test_token_refusals() -> None:
@@ -592,16 +593,16 @@ def test_token_refusals() -> None:
     put(state, 0, "F3")  # Dog->3
     put(state, 0, "T1")  # no slots
     hand(state, 0, "DOG1", "HOR1")
-    refused(state, 0, "token.F3.DOG1.horse", "A companion card goes on as its own companion.")
-    refused(state, 0, "token.T1.DOG1", "no free companion slot")
+    refused(state, 0, "token.F3.DOG1.horse", "own_companion")
+    refused(state, 0, "token.T1.DOG1", "no_slot")
     act(state, 0, "token.F3.DOG1")
-    refused(state, 0, "token.F3.HOR1", "no free companion slot")
+    refused(state, 0, "token.F3.HOR1", "no_slot")
     state.actions_left = 0
     put(state, 0, "F1")
-    refused(state, 0, "token.F1.HOR1", "That takes 1 action")
+    refused(state, 0, "token.F1.HOR1", "no_actions", actions=1)
     state.actions_left = 0
-    refused(state, 0, "sell.F1", "That takes 1 action")
-    refused(state, 0, "keep.F1", "That takes 1 action")
+    refused(state, 0, "sell.F1", "no_actions", actions=1)
+    refused(state, 0, "keep.F1", "no_actions", actions=1)
 
 
 def test_expense_and_maintenance_cash_refusals() -> None:
@@ -610,19 +611,19 @@ def test_expense_and_maintenance_cash_refusals() -> None:
     put(state, 0, "GC1")  # 1 action, £5
     put(state, 0, "F1")  # upkeep 3
     money(state, 0, 2)
-    refused(state, 0, "use.GC1", "That spends £5; you have £2")
-    refused(state, 0, "keep.F1", "That spends £3; you have £2")
+    refused(state, 0, "use.GC1", "too_dear", amount=5, money=2, floor=0)
+    refused(state, 0, "keep.F1", "too_dear", amount=3, money=2, floor=0)
     state.actions_left = 0
     money(state, 0, 20)
-    refused(state, 0, "use.GC1", "That takes 1 action")
+    refused(state, 0, "use.GC1", "no_actions", actions=1)
 
 
 def test_unknown_kinds_are_not_moves() -> None:
     state = table()
     for text in ("fly", "event", "event.DIN1.DIN2", "plan.x", "discard", "boy.1"):
-        refused(state, 0, text, "not a valid move in Last Will")
-    refused(state, 7, "done", "There is no such seat")
-    refused(state, 0, "go", "There is no open choice to answer.")
+        refused(state, 0, text, "malformed")
+    refused(state, 7, "done", "no_seat")
+    refused(state, 0, "go", "no_choice")
     assert data.CARDS  # the catalogue is loaded
 
 

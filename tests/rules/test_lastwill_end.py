@@ -138,7 +138,7 @@ def test_round_seven_ends_the_game_with_final_income_and_valuation() -> None:
     assert outcome.ranks == (3, 2, 1)  # seat 0 has least money but is still employed
     assert outcome.breakdown[0]["employed"] == 1
     assert only(events, "game_over").params["winners"] == [2]
-    refused(state, 0, "done", "The game is over.")
+    refused(state, 0, "done", "game_over")
 
 
 def test_least_money_wins_and_ties_go_to_fewer_properties_then_are_shared() -> None:

@@ -45,7 +45,7 @@ def test_an_offering_slot_gives_its_card_face_up() -> None:
     assert only(events, "errand").params == {"space": "slot4", "card": card}
     assert state.players[0].hand == [card] and slot.boy == 0
     assert "boy.slot4" not in legal(state, 1)
-    refused(state, 1, "boy.slot4", "Your errand boy cannot go there now")
+    refused(state, 1, "boy.slot4", "errand_closed")
 
 
 def test_two_or_three_players_share_two_boys_on_slots_one_to_three() -> None:
@@ -279,9 +279,9 @@ def test_a_boy_with_nowhere_to_go_is_held_without_asking() -> None:
 
 def test_errand_refusals() -> None:
     state = errands()
-    refused(state, 1, "boy.ext", "It is not your turn to send an errand boy.")
-    refused(state, 0, "boy.nowhere", "Your errand boy cannot go there now")
-    refused(state, 0, "market.farm.farm", "cannot go there now")
+    refused(state, 1, "boy.ext", "not_your_errand")
+    refused(state, 0, "boy.nowhere", "errand_closed")
+    refused(state, 0, "market.farm.farm", "errand_closed")
     act(state, 0, "hold")
     actions_turn(state, 0)
-    refused(state, 0, "boy.ext", "Errand boys go out in the Errands phase.")
+    refused(state, 0, "boy.ext", "errands_phase")

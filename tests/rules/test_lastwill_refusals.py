@@ -1,4 +1,4 @@
-"""Refusals around open choices and phases: each sentence once, the state checked unchanged.
+"""Refusals around open choices and phases: each reason once, the state checked unchanged.
 
 (The refusals of single moves live beside their rules in the other ``test_lastwill_*`` files.)
 """
@@ -38,19 +38,19 @@ def test_an_open_choice_must_be_answered_first_and_only_by_its_seat() -> None:
     hand(state, 0, "DIN1", "DIN2")
     act(state, 0, "event.DIN1")
     assert pending_kind(state) == "line"
-    refused(state, 0, "event.DIN2", "Answer the open choice first.")
-    refused(state, 1, "done", "Another player is answering a choice; wait for them.")
-    refused(state, 1, "noline", "Another player is answering a choice; wait for them.")
-    refused(state, 0, "line.3", "Cover one of the offered employment lines, or decline the demotion.")
-    refused(state, 0, "go", "Cover one of the offered employment lines")
+    refused(state, 0, "event.DIN2", "answer_first")
+    refused(state, 1, "done", "other_answering")
+    refused(state, 1, "noline", "other_answering")
+    refused(state, 0, "line.3", "help_line")
+    refused(state, 0, "go", "help_line")
 
 
 def test_companion_step_refusals() -> None:
     state = table()
     hand(state, 0, "DIN10", "GST1", "HOR1")
     act(state, 0, "event.DIN10")
-    refused(state, 0, "with.HOR1", "does not fit an open icon of this card, or you cannot pay for it.")
-    refused(state, 0, "extra.1", "Add a companion card to the card you are playing, or confirm it.")
+    refused(state, 0, "with.HOR1", "companion_misfit")
+    refused(state, 0, "extra.1", "help_with")
 
 
 def test_companions_are_bounded_by_cash() -> None:
@@ -68,14 +68,14 @@ def test_planner_step_refusal() -> None:
     put(state, 0, "WPL1")
     hand(state, 0, "ER1")
     act(state, 0, "event.ER1")
-    refused(state, 0, "extra.2", "Say how many pounds the Wedding Planner adds")
+    refused(state, 0, "extra.2", "help_extra")
 
 
 def test_bachelor_party_step_refusal() -> None:
     state = table()
     hand(state, 0, "BP2", "DIN1")
     act(state, 0, "special.BP2")
-    refused(state, 0, "noline", "Discard helm or dine cards for Bachelor Party, or confirm.")
+    refused(state, 0, "noline", "help_bpx")
 
 
 def test_target_step_refusals() -> None:
@@ -84,11 +84,11 @@ def test_target_step_refusals() -> None:
     put(state, 0, "F1")
     hand(state, 0, "S2-WPT", "S1-LAC")
     act(state, 0, "special.S2-WPT")
-    refused(state, 0, "target.F1", "Pick one of your properties as the target.")
-    refused(state, 0, "go", "Pick one of your properties as the target.")
+    refused(state, 0, "target.F1", "help_target")
+    refused(state, 0, "go", "help_target")
     act(state, 0, "target.T1")
     act(state, 0, "special.S1-LAC")
-    refused(state, 0, "target.X1", "Pick the property to sell for Lost at Cards, or confirm without a sale.")
+    refused(state, 0, "target.X1", "help_sale")
     act(state, 0, "go")
     assert [item.card for item in state.players[0].board] == ["T1", "F1"]
 
@@ -98,25 +98,25 @@ def test_fair_step_refusal() -> None:
     put(state, 0, "F3")
     hand(state, 0, "S1-BF")
     act(state, 0, "special.S1-BF")
-    refused(state, 0, "fair.F3.horse", "Put a dog or horse token on a farm slot that takes it, or confirm.")
+    refused(state, 0, "fair.F3.horse", "help_fair")
 
 
 def test_dx_and_pick_step_refusals() -> None:
     state = new(3, 1, last_will="lw-4a")
     errand_turn(state, 0)
     act(state, 0, "boy.demext")
-    refused(state, 0, "dx.both", "Choose a demotion or a board extension.")
+    refused(state, 0, "dx.both", "help_dx")
     state = table()
     put(state, 0, "S1-PS")
     act(state, 0, "sec.helper")
-    refused(state, 0, "pick.F99", "Keep one of the cards the Personal Secretary drew.")
+    refused(state, 0, "pick.F99", "help_pick")
     assert len(legal(state, 0)) >= 1
 
 
 def test_phase_refusals() -> None:
     state = new(3, 1)
-    refused(state, 0, "done", "That is done in the Actions phase.")
-    refused(state, 0, "draw.event", "Cards are drawn in the Card Drawing phase.")
-    refused(state, 0, "redraw", "Cards are drawn in the Card Drawing phase.")
-    refused(state, 0, "drawok", "Cards are drawn in the Card Drawing phase.")
-    refused(state, 0, "plan.1", "Plans are chosen in the Planning phase.")
+    refused(state, 0, "done", "actions_phase")
+    refused(state, 0, "draw.event", "drawing_phase")
+    refused(state, 0, "redraw", "drawing_phase")
+    refused(state, 0, "drawok", "drawing_phase")
+    refused(state, 0, "plan.1", "plan_phase")
