@@ -300,13 +300,13 @@ class Hand(Words):
         if isinstance(effect, GainActions):
             return self.t("lastwill.what.gain", lang, actions=self.actions(game, effect.amount))
         if isinstance(effect, DropSteps):
-            return self.t("lastwill.what.drop", lang, steps=effect.steps)
+            return self.tally(game, "lastwill.what.drop", effect.steps)
         if isinstance(effect, FreeSale):
             return self.t("lastwill.what.free_sale", lang)
         if isinstance(effect, FreeTokens):
-            return self.t("lastwill.what.free_tokens", lang, count=effect.count)
+            return self.tally(game, "lastwill.what.free_tokens", effect.count)
         if isinstance(effect, DiscardForMoney):
-            symbols = self.phrase(game, [self.word(game, "symbol", s.value) for s in effect.symbols])
+            symbols = self.either(game, [self.word(game, "symbol", s.value) for s in effect.symbols])
             return self.t(
                 "lastwill.what.discard_for", lang, symbols=symbols, money=self.money(game, effect.each)
             )
@@ -316,13 +316,13 @@ class Hand(Words):
         """A helper's privilege in a few words ("+£1 per Dine card")."""
         lang = self.lang(game)
         if isinstance(privilege, SymbolBonus):
-            symbols = self.phrase(game, [self.word(game, "symbol", s.value) for s in privilege.symbols])
+            symbols = self.either(game, [self.word(game, "symbol", s.value) for s in privilege.symbols])
             key = "lastwill.what.bonus_optional" if privilege.optional else "lastwill.what.bonus"
             return self.t(key, lang, money=self.money(game, privilege.amount), symbols=symbols)
         if isinstance(privilege, OperaBonus):
             return self.t("lastwill.what.opera", lang, money=self.money(game, privilege.amount))
         if isinstance(privilege, MaintainBonus):
-            types = self.phrase(game, [self.word(game, "type", t.value) for t in privilege.types])
+            types = self.either(game, [self.word(game, "type", t.value) for t in privilege.types])
             return self.t(
                 "lastwill.what.gardener", lang, money=self.money(game, privilege.amount), types=types
             )
@@ -333,22 +333,20 @@ class Hand(Words):
                 scope=self.t(f"lastwill.scope.{privilege.scope.value}", lang),
                 money=self.money(game, privilege.amount)
                 if privilege.amount < 0
-                else f"+{self.money(game, privilege.amount)}",
+                else self.t("lastwill.money_plus", lang, amount=self.number(game, privilege.amount)),
             )
         if isinstance(privilege, FreeActions):
-            return self.t(
-                f"lastwill.what.free_{privilege.kind.value}",
-                lang,
-                count=privilege.count,
-                scope=self.t(f"lastwill.scope.{privilege.scope.value}", lang),
+            free = self.free_actions(
+                game, {f"{privilege.kind.value}:{privilege.scope.value}": privilege.count}
             )
+            return self.t("lastwill.what.free", lang, free=self.phrase(game, free))
         if isinstance(privilege, HandLimitBonus):
             return self.t("lastwill.what.hand_limit", lang, amount=privilege.amount)
         if isinstance(privilege, DrawBonus):
             if privilege.deck is None:
-                return self.t("lastwill.what.draw_any", lang, count=privilege.count)
+                return self.tally(game, "lastwill.what.draw_any", privilege.count)
             deck = self.word(game, "deck", privilege.deck.value)
-            return self.t("lastwill.what.draw_deck", lang, count=privilege.count, deck=deck)
+            return self.tally(game, "lastwill.what.draw_deck", privilege.count, deck=deck)
         if isinstance(privilege, ExtraAction):
             return self.t("lastwill.what.valet" if privilege.white_only else "lastwill.what.old_friend", lang)
         if isinstance(privilege, DrawAndKeep):

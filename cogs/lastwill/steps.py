@@ -302,7 +302,7 @@ class Steps(Hand):
         hand: list[str] = view["you"]["hand"]
         keep = len(hand) - need
         lines = [
-            self.t(f"lastwill.panel.discard_{view['discard_for'] or 'limit'}", lang, need=need, keep=keep)
+            self.tally(game, f"lastwill.panel.discard_{view['discard_for'] or 'limit'}", need, keep=keep)
         ]
         if chosen:
             lines.append(self.t("lastwill.panel.discard_chosen", lang, cards=self.cards(game, chosen)))

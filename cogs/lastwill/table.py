@@ -18,7 +18,7 @@ from cogs.lastwill.hand import Hand
 from cogs.lastwill.words import View, as_int, signed
 from rules.core import Action
 from rules.lastwill import data, draw_count, expense_cost, maintain_cost, opera_cost, sale_price
-from rules.lastwill.data import HelperCard
+from rules.lastwill.data import DrawAndKeep, HelperCard
 
 TABLE_KINDS = frozenset(
     {"emp", "empok", "plan", "boy", "market", "hold", "keep", "use", "sell", "drop", "as", "sec", "bankrupt", "done"}
@@ -27,6 +27,10 @@ TABLE_KINDS = frozenset(
 public facts (money, boards, the offering, the errand spaces), so the table hides nothing."""
 BOARD_KINDS = ("keep", "use", "sell", "as", "drop", "sec")
 """The table's board select, in this order: what one does with the cards already laid."""
+SECRETARY = next(
+    p for c in data.ALL_CARDS if isinstance(c, HelperCard) for p in c.privileges if isinstance(p, DrawAndKeep)
+)
+"""What the Personal Secretary draws and keeps (printed on the card, so public)."""
 
 
 class Table(Hand):
@@ -95,11 +99,11 @@ class Table(Hand):
                 note = ""
             found.append(
                 self.t(
-                    "lastwill.purse.seat",
+                    "lastwill.purse.seat_note" if note else "lastwill.purse.seat",
                     lang,
                     player=self.player(game, int(player["seat"])),
                     money=self.money(game, player["money"]),
-                    note=f" ({note})" if note else "",
+                    note=note,
                 )
             )
         return " · ".join(found)
@@ -267,4 +271,8 @@ class Table(Hand):
             params["type"] = self.word(game, "type", action.args[1])
         elif action.kind == "sec":
             params["deck"] = self.word(game, "deck", card)
+            params["draw"], params["keep"] = (
+                self.number(game, SECRETARY.draw),
+                self.number(game, SECRETARY.keep),
+            )
         return Choice(self.t(f"lastwill.choice.{action.kind}", lang, **params), action)

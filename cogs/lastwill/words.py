@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.i18n import plural
 from bot.session import LiveGame
 from bot.ui.presenter import Presenter
 from rules.core import Event
@@ -139,12 +140,13 @@ class Words(Presenter):
         return ", ".join(found) or self.t("lastwill.nothing", self.lang(game))
 
     def split(self, game: LiveGame, counts: object) -> str:
-        """Cards per deck: "3 Event, 2 Property" (a split or a draw's public counts)."""
+        """Cards per deck: "3 Event cards and 2 Property cards" (a split or a draw's public
+        counts), each counted in its own words ("1 carte Propriété")."""
         items = counts.items() if isinstance(counts, dict) else []
         found = [
-            self.t("lastwill.deck_count", self.lang(game), count=n, deck=self.word(game, "deck", deck))
-            for deck, n in sorted(items, key=lambda kv: REGULAR.index(kv[0]) if kv[0] in REGULAR else 9)
-            if n
+            self.count(f"lastwill.deck_count.{deck}", self.lang(game), n)
+            for deck, n in sorted(items, key=lambda kv: REGULAR.index(kv[0]))
+            if deck in REGULAR and as_int(n)
         ]
         return self.phrase(game, found) if found else self.t("lastwill.nothing", self.lang(game))
 
@@ -166,14 +168,22 @@ class Words(Presenter):
         return " · ".join(found) or self.t("lastwill.nothing", self.lang(game))
 
     def budget(self, game: LiveGame, budget: Mapping[str, Any]) -> str:
-        """ "2 actions left (+1 Valet, 1 free maintenance)"."""
+        """ "2 actions left (+1 Valet and 1 free maintenance)"."""
         lang = self.lang(game)
-        text = self.t("lastwill.left", lang, actions=self.actions(game, int(budget.get("actions", 0))))
+        actions = self.actions(game, as_int(budget.get("actions")) or 0)
+        extra = self.extras(game, budget)
+        if not extra:
+            return self.t("lastwill.left", lang, actions=actions)
+        return self.t("lastwill.left_extra", lang, actions=actions, extra=self.phrase(game, extra))
+
+    def extras(self, game: LiveGame, budget: Mapping[str, Any]) -> list[str]:
+        """What a turn has beside its actions: the Valet's action, free buys, sales and upkeep."""
         extra = []
         if as_int(budget.get("valet")):
-            extra.append(self.t("lastwill.turn.valet", lang, count=budget["valet"]))
-        extra += self.free_actions(game, budget.get("free"))
-        return f"{text} ({', '.join(extra)})" if extra else text
+            extra.append(
+                self.t("lastwill.turn.valet", self.lang(game), count=self.number(game, budget["valet"]))
+            )
+        return extra + self.free_actions(game, budget.get("free"))
 
     def free_actions(self, game: LiveGame, free: object) -> list[str]:
         """A turn's free actions, counted: "1 free maintenance", "2 achats ou ventes gratuits"."""
@@ -185,6 +195,40 @@ class Words(Presenter):
         ]
 
     # -- events ----------------------------------------------------------------------------------
+
+    def played_detail(self, game: LiveGame, params: Mapping[str, Any]) -> str:
+        """After a play, an upkeep or an expense: the companions added and the helpers' bonus, a
+        whole catalog phrase each way (" (with Horse; £2 from helpers)"), or nothing."""
+        lang = self.lang(game)
+        companions = params.get("companions")
+        bonus = as_int(params.get("bonus"))
+        found = {
+            "companions": self.cards(game, companions) if companions else "",
+            "bonus": self.money(game, bonus) if bonus else "",
+        }
+        if companions and bonus:
+            return self.t("lastwill.played.with_bonus", lang, **found)
+        if companions:
+            return self.t("lastwill.played.with", lang, **found)
+        if bonus:
+            return self.t("lastwill.played.bonus", lang, **found)
+        return ""
+
+    def tally(self, game: LiveGame, key: str, count: int, **params: Any) -> str:
+        """The catalog's ``key_one`` / ``key_other`` for ``count`` with more params ("3 cartes
+        Événement à la pioche"): :meth:`bot.i18n.Words.count` in the table's language."""
+        return self.catalog.words(self.lang(game)).count(key, count, **params)
+
+    def either(self, game: LiveGame, items: Sequence[str]) -> str:
+        """Alternatives as one phrase: "Helm or Dine", "Manoir ou Château" (``lastwill.or``)."""
+        joiner = self.t("lastwill.or", self.lang(game))
+        if len(items) <= 2:
+            return joiner.join(items)
+        return joiner.join((", ".join(items[:-1]), items[-1]))
+
+    def counted(self, game: LiveGame, key: str, count: object) -> str:
+        """``key_one`` or ``key_other`` as the table's language counts ``count`` (French: 0 is one)."""
+        return f"{key}_{plural(self.lang(game), as_int(count) or 0)}"
 
     def event_param(self, game: LiveGame, key: str, value: Any) -> Any:
         """Cards by name, pounds as ``£12``, actions counted, decks, types, symbols and companions
@@ -244,35 +288,14 @@ class Words(Presenter):
                 params["to"] = self.money(game, prop.track[min(as_int(p.get("to")) or 0, last)])
             params["owner"] = self.player(game, event.seat)
         if kind == "turn_started":
-            extra = []
-            if as_int(p.get("valet")):
-                extra.append(self.t("lastwill.turn.valet", lang, count=p["valet"]))
-            extra += self.free_actions(game, p.get("free"))
-            params["extra"] = "".join(f", {e}" for e in extra)
-        if kind == "card_played":
-            parts = []
-            if p.get("companions"):
-                parts.append(
-                    self.t("lastwill.played.with", lang, companions=self.cards(game, p["companions"]))
-                )
-            if as_int(p.get("bonus")):
-                parts.append(self.t("lastwill.played.bonus", lang, bonus=self.money(game, p["bonus"])))
-            params["extra"] = f" ({'; '.join(parts)})" if parts else ""
-        if kind in ("maintained", "expense_used"):
-            bonus = as_int(p.get("bonus")) or 0
-            params["extra"] = (
-                self.t("lastwill.played.bonus_short", lang, bonus=self.money(game, bonus)) if bonus else ""
-            )
+            actions = self.actions(game, as_int(p.get("actions")) or 0)
+            params["budget"] = self.phrase(game, [actions, *self.extras(game, p)])
+        if kind in ("card_played", "maintained", "expense_used"):
+            params["extra"] = self.played_detail(game, p)
         if kind == "bought":
-            tokens = p.get("free_tokens") or []
-            params["extra"] = (
-                self.t("lastwill.bought_tokens", lang, tokens=params["free_tokens"]) if tokens else ""
-            )
-            record = data.CARDS.get(str(p.get("card")))
-            dual = isinstance(record, PropertyCard) and len(record.types) > 1
-            params["as_type"] = (
-                self.t("lastwill.bought_as", lang, type=params.get("type", "")) if dual else ""
-            )
+            params["tokens"] = params.get("free_tokens", "")
+        if kind == "actions_gained":
+            params["actions"] = self.actions(game, as_int(p.get("amount")) or 0)
         if kind == "plan_chosen":
             params["cards"] = self.count("lastwill.cards", lang, as_int(p.get("cards")) or 0)
             params["boys"] = self.count("lastwill.boys", lang, as_int(p.get("boys")) or 0)
@@ -290,13 +313,13 @@ class Words(Presenter):
         if kind == "employment_dealt":
             params["jobs"] = self.per_seat(game, p.get("jobs"), lambda j: self.job(game, j))
         if kind == "turn_ended":
-            params["unused"] = self.actions(game, as_int(p.get("unused")) or 0)
+            params["count"] = self.number(game, as_int(p.get("unused")) or 0)
         if kind == "valued":
             params["properties"] = self.count("lastwill.properties", lang, as_int(p.get("properties")) or 0)
         if kind == "round_ended":
-            params["count"] = len(p.get("unclaimed") or [])
+            params["count"] = self.number(game, len(p.get("unclaimed") or []))
         if kind == "reshuffled":
-            params["cards"] = self.number(game, as_int(p.get("cards")) or 0)
+            params["count"] = self.number(game, as_int(p.get("cards")) or 0)
         if kind == "game_over":
             params["money"] = self.per_seat(game, p.get("money"), lambda m: self.money(game, m))
         if kind == "handicap_toggled":
@@ -334,7 +357,20 @@ class Words(Presenter):
         if kind == "planner_extra" and not as_int(p.get("amount")):
             return f"{base}_none"
         if kind == "turn_ended" and as_int(p.get("unused")):
-            return f"{base}_unused"
+            return self.counted(game, f"{base}_unused", p.get("unused"))
+        if kind == "round_ended":
+            return self.counted(game, base, len(p.get("unclaimed") or []))
+        if kind == "reshuffled":
+            return self.counted(game, base, p.get("cards"))
+        if kind == "secretary_drew":
+            return self.counted(game, base, p.get("count"))
+        if kind == "wild_returned":
+            return self.counted(game, base, len(p.get("cards") or []))
+        if kind == "bought":
+            record = data.CARDS.get(str(p.get("card")))
+            if p.get("free_tokens"):
+                return f"{base}_free"
+            return f"{base}_as" if isinstance(record, PropertyCard) and len(record.types) > 1 else base
         if kind == "card_played" and not as_int(p.get("money")):
             return f"{base}_free"
         if kind == "valued" and as_int(p.get("penalty")):
@@ -416,7 +452,7 @@ class Words(Presenter):
             for e in run:
                 item = self.t("lastwill.event.depreciated_item", lang, **self.event_params(game, e))
                 owners.setdefault(e.seat, []).append(item)
-            items = "; ".join(
+            items = self.t("lastwill.semicolon", lang).join(
                 self.t("lastwill.per_owner", lang, player=self.player(game, seat), items=", ".join(found))
                 for seat, found in owners.items()
             )

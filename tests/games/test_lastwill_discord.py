@@ -14,17 +14,20 @@ places them, so a restart rebuilds the same game.
 - "My hand" for any seated player at any time, "Catch me up", a spectator refused
 - a restart in the middle of a round keeps the table, the panels and the state
 - ``/game rules lastwill``: the summary, the options and every chosen ruling, in several messages
+- a French table: status, buttons, panels and log in French, a French player's refusal in French
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import simcord
+import simcord.interactions
 
 from bot.client import GameBot
 from bot.i18n import Catalog
@@ -215,16 +218,16 @@ async def test_discards_at_once_then_plans_and_the_drawing_split(
         assert labels(split)[:4] == [f"+1 {d} ({n} left)" for d, n in _left(state)]
         assert f"Confirm (0 of {want} named)" in labels(split) and "Back (start over)" not in labels(split)
         split = panel(await drawer.click(split, label=labels(split)[1]))  # +1 Event
-        assert split.content.startswith("Your split: 1 Event.")
+        assert split.content.startswith("Your split: 1 Event card.")
         split = panel(await drawer.click(split, label="Back (start over)"))
         assert split.content.startswith("Your split: nothing.")
         for _ in range(want):
             split = panel(await drawer.click(split, label=labels(split)[1]))
-        assert f"Your split: {want} Event." in split.content
+        assert f"Your split: {want} Event card{'s' if want > 1 else ''}." in split.content
         before = len((await state_of(bot)).players[state.order[state.cursor]].hand)
         drawn = await drawer.click(split, label=f"Confirm: draw {want}")
         assert private_text(drawn).startswith("You draw ")
-        assert f"{drawer.name} draws {want} Event." in table.recent(2)
+        assert f"{drawer.name} draws {want} Event card{'s' if want > 1 else ''}." in table.recent(2)
         after = await state_of(bot)
         assert len(after.players[state.order[state.cursor]].hand) == before + want
 
@@ -507,3 +510,69 @@ async def test_rules_command_sends_summary_options_and_every_ruling(
         assert "**How this bot plays what the rules leave open:**" in lines
         for text in texts[1:]:
             assert not text.startswith(" ") and text.split("\n")[0] in lines, "cut between lines"
+
+
+# --- a French table ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def french_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[int]]:
+    """User ids whose Discord client is in French: SimCord sends ``locale: en-US``, and these
+    players' interactions are rewritten to ``fr`` as Discord would send them."""
+    french: set[int] = set()
+    build = simcord.interactions.base_payload
+
+    def base_payload(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = build(*args, **kwargs)
+        if kwargs.get("user_id") in french:
+            payload["locale"] = "fr"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    yield french
+
+
+async def test_a_french_table_plays_in_french(
+    tmp_path: Path, lastwill_registered: Callable[[LastWillRules], None], french_clients: set[int]
+) -> None:
+    """``/game new lastwill language:fr``: the status, buttons, panels and log are French, and a
+    French player's refused click is answered in French."""
+    lastwill_registered(RULES)
+    bot = make_bot(tmp_path)
+    async with simcord.run(bot, strict_sync=False) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        members = [guild.add_member(env.create_user(name)) for name in ("ana", "bob", "cy")]
+        french_clients.update(m.id for m in members)
+        lobby = (await members[0].slash(channel, "game new", name="lastwill", language="fr")).response.message
+        for member in members[1:]:
+            await member.click(lobby, label="Rejoindre")
+        await members[0].click(lobby, label="Commencer")
+        table = Table(env, channel, members)
+        board = table.table_message()
+        assert "Manche 1 sur 7 · chacun garde 2 cartes, en secret. Choisissent encore : ana, bob et cy." in (
+            board.content
+        )
+        assert labels(board)[:2] == ["Choisir mes défausses…", "Ma main…"]
+        mine = panel(await members[0].click(board, label="Ma main…"))
+        assert mine.content.startswith(
+            "**Votre main** (4 cartes ; vous pourrez en garder 2 en fin de manche)"
+        )
+        state = await state_of(bot)
+        for index, member in enumerate(members):
+            chosen = panel(await member.click(table.table_message(), label="Choisir mes défausses…"))
+            assert (
+                "**Manche 1 : gardez 2 cartes.** Choisissez les 2 cartes que vous défaussez" in chosen.content
+            )
+            hand = state.players[index].hand
+            await member.select(
+                chosen, [f"discard.{c}" for c in hand[:2]], custom_id=select_id(chosen, f"discard.{hand[0]}")
+            )
+        assert "Défausses révélées : ana " in table.recent(2)
+        state = await state_of(bot)
+        board = table.table_message()
+        plans = [label for label in labels(board) if label.startswith("Plan ")]
+        assert plans and all(" : " in p and " coursier" in p and " action" in p for p in plans), plans
+        idle = members[(state.start + 1) % 3]
+        refused = await idle.click(board, label=plans[0])
+        assert refused.ephemeral and private_text(refused) == "Ce n'est pas à vous de choisir un plan."

@@ -15,6 +15,7 @@ plans; 2 to 5 players), at every step:
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -370,7 +371,7 @@ def test_my_hand_says_what_each_card_would_do(presenter: LastWillPresenter) -> N
         in text
     )
     assert "would earn a demotion: Guest (£1)" in text.split("GST1")[1].split("\n")[0]
-    assert "• **Sea Dog [SEA1]**: lay: 1 action · +£2 per Helm and Party card" in text
+    assert "• **Sea Dog [SEA1]**: lay: 1 action · +£2 per Helm or Party card" in text
     labels = [c.label for c in shown.controls if isinstance(c, Button)]
     assert "Play Dinner: 1 action, £3" in labels
     assert "Play Ball: choose a level…" in labels and "Play a nuptial set…" in labels
@@ -595,3 +596,92 @@ def test_refusals_are_worded_in_the_players_language(presenter: LastWillPresente
         RULES.apply(game.state, 0, Action("done"))
     game.row.language = "fr"
     assert presenter.illegal(game, info.value, "fr") == "Cela se fait pendant la phase d'Actions."
+
+
+ENGLISH_WORDS = frozenset(
+    {
+        "the", "and", "with", "from", "turn", "round", "draws", "draw", "plays", "play", "buys", "buy",
+        "spends", "spend", "left", "cards", "card", "boys", "boy", "choose", "your", "you", "takes", "take",
+        "goes", "sells", "keeps", "keep", "deck", "decks", "player", "players", "free", "upkeep",
+        "value", "income", "job", "sacked", "employed", "money", "game", "over", "nothing", "nobody",
+        "hand", "errand", "errands", "planning", "drawing", "discards", "slot", "market", "property",
+        "event", "helper", "companion", "special", "wild", "dinner", "farm", "town", "house", "manor",
+        "mansion", "horse", "dog", "chef", "guest", "dine", "carriage", "mask", "helm", "party", "ring",
+        "gains", "more", "steps", "tokens", "token", "toggle", "confirm", "end", "done", "back", "level",
+        "add", "sell", "maintain", "use", "switch", "discard", "lay", "put", "not", "is", "are", "of",
+        "to", "for", "at", "by", "it", "its", "who", "has", "what", "each", "still", "choosing",
+    }
+)  # fmt: skip
+"""English words a French table must never read (none is also a French word the catalog uses)."""
+
+
+def french_texts(presenter: LastWillPresenter, game: Any, events: list[Event]) -> Iterator[str]:
+    """Everything a French table and its players read after one move: status, buttons, every
+    panel a waiting seat can open, the log and private lines."""
+    yield presenter.status(game, RULES.view(game.state, None))
+    for seat in sorted(RULES.waiting_for(game.state)):
+        every: list[Control] = list(presenter.controls(game))
+        for found in panels(presenter, game, seat):
+            yield found.text
+            every += found.controls
+        for control in every:
+            if isinstance(control, Select):
+                yield control.placeholder
+                for choice in control.choices:
+                    yield choice.label
+                    yield choice.description or ""
+            else:
+                yield control.label
+    yield from presenter.lines(game, events)
+    for event in events:
+        if not event.public:
+            yield presenter.private_line(game, event) or ""
+
+
+@pytest.mark.parametrize(("players", "options"), [(3, {}), (4, {"employment": "handicap"})])
+def test_a_french_table_reads_in_french(
+    presenter: LastWillPresenter, players: int, options: dict[str, object]
+) -> None:
+    """A whole game in French: no blank left, no English card, job or word, refusals in French."""
+    catalog = Catalog.load()
+    english_names = {
+        catalog.own(f"lastwill.{table}.{key}", "en")
+        for table, keys in (("card", data.CARD_NAME_KEYS.values()), ("job", data.JOB_NAME_KEYS.values()))
+        for key in keys
+    } - {
+        catalog.own(f"lastwill.{table}.{key}", "fr")
+        for table, keys in (("card", data.CARD_NAME_KEYS.values()), ("job", data.JOB_NAME_KEYS.values()))
+        for key in keys
+    }
+    ids = sorted(data.CARDS, key=len, reverse=True)
+    state = RULES.setup(players, options, 2)
+    game = fake_game(state, players)
+    game.row.language = "fr"
+    rng = random.Random(2)
+    read: set[str] = set(presenter.opening(game))
+    refusals: set[str] = set()
+    for _step in range(3000):
+        if RULES.outcome(state) is not None:
+            break
+        seat = rng.choice(sorted(RULES.waiting_for(state)))
+        idle = next((s for s in range(players) if s not in RULES.waiting_for(state)), None)
+        if idle is not None:
+            with pytest.raises(IllegalAction) as info:
+                RULES.apply(state, idle, rng.choice(RULES.legal_actions(state, seat)))
+            refusals.add(presenter.illegal(game, info.value, "fr"))
+        events = RULES.apply(state, seat, policy(rng, RULES.legal_actions(state, seat)))
+        read |= set(french_texts(presenter, game, events))
+    assert RULES.outcome(state) is not None
+    game.status = "finished"
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    read |= set(presenter.standings(game, outcome)) | refusals
+    assert len(refusals) > 3
+    for text in read:
+        assert "{" not in text, text
+        assert not [name for name in english_names if name in text], text
+        plain = text
+        for card_id in ids:
+            plain = plain.replace(card_id, " ")
+        words = {word.lower() for word in re.findall(r"[^\W\d_]+", plain)}
+        assert not words & ENGLISH_WORDS, (sorted(words & ENGLISH_WORDS), text)
