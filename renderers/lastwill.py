@@ -624,7 +624,7 @@ def last_move_text(view: View, names: Sequence[str], words: kit.Words) -> str:
 PENDING = ("with", "pay", "extra", "bpx", "target", "sale", "fair", "line", "dx", "pick")
 """Open choices the status line names (``lastwill.image.task.<kind>``); any other reads "a choice"."""
 SOURCES = ("opera", "demote", "demext")
-"""Errand spaces that open a choice, named as the messages name them (``lastwill.space.<space>``)."""
+"""Errand spaces that open a choice, named in the status line (``lastwill.image.source.<space>``)."""
 
 
 def status_lines(view: View, names: Sequence[str], words: kit.Words) -> tuple[str, str]:
@@ -644,7 +644,7 @@ def status_lines(view: View, names: Sequence[str], words: kit.Words) -> tuple[st
     if isinstance(pending, Mapping):
         source = str(pending.get("source") or "")
         if source in SOURCES:
-            card = words(f"lastwill.space.{source}")
+            card = words(f"lastwill.image.source.{source}")
         else:
             card = " + ".join(card_name(c, words) for c in source.split(".") if c)
         kind = str(pending.get("kind"))
