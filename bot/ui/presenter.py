@@ -272,8 +272,6 @@ class Presenter:
         the catalog lacks is a bug, logged; the player still gets an honest "not allowed".
         """
         key = f"{self.game}.illegal.{exc.key}"
-        if " " in exc.key and not exc.params:  # MIGRATING: an engine not yet moved to keys (issue 13)
-            return exc.key
         if not self.catalog.has(key, lang):
             log.error("no catalog sentence for %s's refusal %s", self.game, exc)
             return self.t("host.refuse.illegal", lang)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.registry import REGISTRY, GameEntry
+from renderers.kit import Words
 from renderers.lastwill import render as render_lastwill
 from renderers.monopoly import render
 from rules.lastwill import RULES as LASTWILL
@@ -41,11 +42,22 @@ def registered() -> Iterator[Callable[[MonopolyRules], None]]:
     yield from _registered(lambda rules: GameEntry(rules, render, "cogs.monopoly"), RULES)
 
 
-def public_board(view: dict[str, Any], names: Sequence[str]) -> bytes:
+def public_board(view: dict[str, Any], names: Sequence[str], words: Words) -> bytes:
     """Last Will's real board, with a check that only the public view (no seat's ``you``) ever
     reaches a renderer."""
     assert "you" not in view and view["game"] == "lastwill", "the renderer gets the public view only"
-    return render_lastwill(view, names)
+    return render_lastwill(view, names, words)
+
+
+@pytest.fixture(autouse=True)
+def boards_are_drawn(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """A board that fails to draw only costs the picture in play (the host logs it and goes on),
+    so a game test would pass over a broken renderer: here that log line fails the test."""
+    yield
+    failed = [
+        r.getMessage() for r in caplog.records if "could not" in r.getMessage() and "draw" in r.getMessage()
+    ]
+    assert not failed, failed
 
 
 @pytest.fixture

@@ -52,7 +52,7 @@ PROPS = "My properties"
 DEAL = "Propose a deal"
 
 
-def stub_render(view: dict[str, Any], names: Any) -> bytes:
+def stub_render(view: dict[str, Any], names: Any, words: Any) -> bytes:
     """A one-pixel board, for the pure presenter checks (the picture is not under test)."""
     assert "seed" not in view and "rng" not in view, "the renderer gets the public view only"
     return TINY_PNG

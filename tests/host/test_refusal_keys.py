@@ -21,8 +21,6 @@ from bot.registry import REGISTRY
 ROOT = Path(__file__).parents[2]
 CATALOG = Catalog.load()
 GAMES = sorted(entry.name for entry in REGISTRY.public())
-MIGRATING: frozenset[str] = frozenset()
-"""Games whose engines still raise English sentences (issue 13 moves them to keys, then this goes)."""
 
 
 def raised(folder: Path) -> list[tuple[str, int, str, frozenset[str]]]:
@@ -55,8 +53,6 @@ def blanks(template: str) -> set[str]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_refusal_has_a_sentence_in_every_language(game: str) -> None:
-    if game in MIGRATING:
-        pytest.skip(f"{game}'s engine still raises sentences")
     calls = raised(ROOT / "rules" / game)
     assert calls, f"rules/{game} raises no IllegalAction?"
     problems = []
@@ -78,8 +74,6 @@ def test_every_refusal_has_a_sentence_in_every_language(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_every_refusal_sentence_is_raised_somewhere(game: str) -> None:
     """No dead sentences: a key in ``<game>.illegal`` that no engine raises is left over."""
-    if game in MIGRATING:
-        pytest.skip(f"{game}'s engine still raises sentences")
     used = {key for _, _, key, _ in raised(ROOT / "rules" / game)}
     prefix = f"{game}.illegal."
     written = {key.removeprefix(prefix) for key in CATALOG.keys("en") if key.startswith(prefix)}
