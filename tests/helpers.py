@@ -3,7 +3,8 @@
 The SimCord basics (a bot, a table, a message's ids and labels) are in ``tests/host/discord_kit.py``;
 these are the steps the games' Discord tests (``tests/games``) and the host's pattern tests repeat:
 a private panel and its text, a public click, the saved state, who sits where, a message's
-buttons and selects, a pinned table seed, and a bare game for a presenter below Discord.
+buttons and selects, a pinned table seed, a bare game for a presenter below Discord, the shipped
+catalog's French and English (``fr``, ``en``), and every renderer's caches forgotten at once.
 """
 
 from __future__ import annotations
@@ -15,8 +16,14 @@ from typing import Any
 import discord
 import pytest
 
+import renderers.california
+import renderers.estates
+import renderers.lastwill
+import renderers.monopoly
 from bot.client import GameBot
+from bot.i18n import shipped
 from bot.registry import GameEntry
+from renderers import kit
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
 from tests.host.discord_kit import Table, ids, labels
@@ -29,6 +36,27 @@ TINY_PNG = (
 """A one-pixel PNG, for a stand-in board when the picture is not under test."""
 TABLE_SEED = 20261125
 """The lobby's table seed most Discord tests pin (see :func:`pinned_seed`)."""
+
+
+# --- words and pictures ------------------------------------------------------------------------
+
+
+def fr(key: str, **params: object) -> str:
+    """``key`` in the shipped French catalog."""
+    return shipped().text(key, "fr", **params)
+
+
+def en(key: str, **params: object) -> str:
+    """``key`` in the shipped English catalog."""
+    return shipped().text(key, "en", **params)
+
+
+def clear_render_caches() -> None:
+    """Forget every renderer's cached layers and sprites and the kit's glyph masks, so the next
+    picture is drawn from scratch (nothing is pasted from an earlier render)."""
+    for game in (renderers.california, renderers.estates, renderers.monopoly, renderers.lastwill):
+        game.clear_caches()
+    kit._text_mask.cache_clear()
 
 
 # --- rules -------------------------------------------------------------------------------------

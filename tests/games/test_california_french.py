@@ -6,7 +6,7 @@ be French (sentences from ``fr.toml``, and none of a list of English giveaways),
 the board and "My mansion" images hand to Pillow is checked to come from the French catalog.
 
 SimCord sends every interaction with ``locale: en-US``; the players here have French Discord
-clients, made by rewriting the payload SimCord builds, as ``tests/host/test_language.py`` does.
+clients, made by rewriting the payload SimCord builds (``french_clients``, ``tests/conftest.py``).
 The game's refusals stay in the table's language whatever a player's client is; the host's own
 refusals and answers follow the client (``tests/host/test_language.py``).
 """
@@ -15,24 +15,16 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
 import simcord
-import simcord.interactions
-from PIL import ImageDraw
 
-import renderers.california as california
-from bot.i18n import Catalog
-from renderers import kit
-from tests.helpers import buttons, pinned_seed
+from tests.helpers import buttons, fr, pinned_seed
 from tests.host.discord_kit import Table, labels, make_bot, playable
 
 fixed_seed = pinned_seed()
-CATALOG = Catalog.load()
 
 ENGLISH = re.compile(
     r"\b(silver|gold|coin|bought|took|day|days|mansion|catch|rematch|standings|guest|gift|gifts"
@@ -43,49 +35,6 @@ ENGLISH = re.compile(
 
 IMAGE_FRENCH = {"MAGASIN", "BANQUE", "CARTES", "Dernier", "coup", "Pioche", "Sac", "Cadeaux", "argent"}
 IMAGE_FRENCH |= {"LÉGENDE", "GRENIER", "grenier", "Manoir", "pièce", "meublée", "supplément", "prix"}
-
-
-def fr(key: str, **params: object) -> str:
-    return CATALOG.text(key, "fr", **params)
-
-
-def en(key: str, **params: object) -> str:
-    return CATALOG.text(key, "en", **params)
-
-
-@pytest.fixture
-def french_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[int]]:
-    """User ids whose Discord client is in French: their interactions carry ``locale: fr``."""
-    french: set[int] = set()
-    build = simcord.interactions.base_payload
-
-    def base_payload(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        record, payload = build(*args, **kwargs)
-        if kwargs.get("user_id") in french:
-            payload["locale"] = "fr"
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    yield french
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string any picture hands to Pillow from now on, cached layers and glyphs forgotten
-    first so that none is drawn from an earlier test's cache."""
-    seen: list[str] = []
-    real = ImageDraw.ImageDraw.text
-
-    def text(self: ImageDraw.ImageDraw, xy: Any, value: Any, *args: Any, **kwargs: Any) -> None:
-        seen.append(str(value))
-        real(self, xy, value, *args, **kwargs)
-
-    california.clear_caches()
-    kit._text_mask.cache_clear()
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    yield seen
-    california.clear_caches()
-    kit._text_mask.cache_clear()
 
 
 def english_in(text: str) -> list[str]:

@@ -22,7 +22,6 @@ from typing import Any
 import discord
 import pytest
 import simcord
-import simcord.interactions
 from simcord.results import to_discord_message
 
 from bot.client import GameBot
@@ -34,7 +33,7 @@ from renderers.estates import cube_label
 from renderers.kit import Words
 from rules.core import Action, IllegalAction
 from rules.estates import RULES, data
-from tests.helpers import TINY_PNG, bare_game, button, buttons, pinned_seed
+from tests.helpers import TINY_PNG, bare_game, button, buttons, fr, pinned_seed
 from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable
 
 ORIGINAL = REGISTRY.get("estates")
@@ -730,29 +729,6 @@ async def test_rounds_option_and_rules_summary(tmp_path: Path) -> None:
 
 
 # --- a French table ---------------------------------------------------------------------------
-
-FR = Catalog.load()
-
-
-def fr(key: str, **params: object) -> str:
-    return FR.text(key, "fr", **params)
-
-
-@pytest.fixture
-def french_clients(monkeypatch: pytest.MonkeyPatch) -> set[int]:
-    """User ids whose Discord client is in French (SimCord sends ``en-US``; Discord would send
-    ``fr``): the host answers their refusals in French."""
-    french: set[int] = set()
-    build = simcord.interactions.base_payload
-
-    def base_payload(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        record, payload = build(*args, **kwargs)
-        if kwargs.get("user_id") in french:
-            payload["locale"] = "fr"
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    return french
 
 
 async def test_a_french_table_plays_and_refuses_in_french(

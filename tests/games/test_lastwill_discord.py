@@ -20,14 +20,12 @@ places them, so a restart rebuilds the same game.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
 import simcord
-import simcord.interactions
 
 from bot.client import GameBot
 from bot.i18n import Catalog
@@ -513,23 +511,6 @@ async def test_rules_command_sends_summary_options_and_every_ruling(
 
 
 # --- a French table ----------------------------------------------------------------------------
-
-
-@pytest.fixture
-def french_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[int]]:
-    """User ids whose Discord client is in French: SimCord sends ``locale: en-US``, and these
-    players' interactions are rewritten to ``fr`` as Discord would send them."""
-    french: set[int] = set()
-    build = simcord.interactions.base_payload
-
-    def base_payload(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        record, payload = build(*args, **kwargs)
-        if kwargs.get("user_id") in french:
-            payload["locale"] = "fr"
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    yield french
 
 
 async def test_a_french_table_plays_in_french(

@@ -14,9 +14,9 @@ import simcord
 
 from bot.i18n import Catalog
 from cogs.lobby import ENDED, OPEN
+from tests.helpers import en, fr
 from tests.host.discord_kit import make_bot
-from tests.host.test_language import en, fr, open_table, start
-from tests.host.test_language import french_clients as french_clients  # the fixture
+from tests.host.test_language import open_table, start
 
 CATALOG = Catalog.load()
 

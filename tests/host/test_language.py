@@ -5,54 +5,27 @@ have it, else English): its messages, buttons and a game's private panels.  The 
 to one player (refusals, command answers) follow that player's Discord locale when we have it.
 
 SimCord sends every interaction with ``locale: en-US``; the French player below is made by
-rewriting the payload SimCord builds, exactly as Discord would send it for a French client.
+rewriting the payload SimCord builds, exactly as Discord would send it for a French client
+(``french_clients``, ``tests/conftest.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 import simcord
-import simcord.interactions
 
-from bot.i18n import Catalog
+from tests.helpers import en, fr
 from tests.host.discord_kit import Table, labels, make_bot
 from tests.host.test_discord_flow import play_to_end
-
-CATALOG = Catalog.load()
 
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: 20261125)
-
-
-@pytest.fixture
-def french_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[int]]:
-    """User ids whose Discord client is in French: their interactions carry ``locale: fr``."""
-    french: set[int] = set()
-    build = simcord.interactions.base_payload
-
-    def base_payload(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        record, payload = build(*args, **kwargs)
-        if kwargs.get("user_id") in french:
-            payload["locale"] = "fr"
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    yield french
-
-
-def fr(key: str, **params: object) -> str:
-    return CATALOG.text(key, "fr", **params)
-
-
-def en(key: str, **params: object) -> str:
-    return CATALOG.text(key, "en", **params)
 
 
 async def open_table(

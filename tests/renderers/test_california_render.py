@@ -8,17 +8,19 @@ import io
 import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 import renderers.california as california
 from bot.i18n import words
 from renderers import kit
 from rules.california import RULES
 from rules.play import random_playthrough
+from tests.helpers import clear_render_caches
 
 EN = words("en")
 """The boards as an English table sees them."""
@@ -342,24 +344,21 @@ FRENCH = {
 """French words the pictures of a whole French game draw somewhere (board and "My mansion")."""
 
 
-def drawn_words(monkeypatch: pytest.MonkeyPatch, draw: Any) -> list[str]:
-    """Every string handed to Pillow while ``draw()`` runs, from scratch (no cached layer, sprite or
-    glyph mask hides a word drawn by an earlier render)."""
-    seen: list[str] = []
-    real = ImageDraw.ImageDraw.text
+@pytest.fixture
+def drawn_words(drawn: list[str]) -> Callable[[Callable[[], object]], list[str]]:
+    """``drawn_words(draw)``: every string handed to Pillow while ``draw()`` runs, from scratch.
 
-    def text(self: ImageDraw.ImageDraw, xy: Any, value: Any, *args: Any, **kwargs: Any) -> None:
-        seen.append(str(value))
-        real(self, xy, value, *args, **kwargs)
+    Built on the shared ``drawn`` record (``tests/conftest.py``) for a test that draws more than once
+    (French, then English): before each drawing the record is emptied and every renderer's caches
+    are forgotten, so no cached layer, sprite or glyph mask hides a word an earlier drawing drew."""
 
-    california.clear_caches()
-    kit._text_mask.cache_clear()
-    with monkeypatch.context() as patch:
-        patch.setattr(ImageDraw.ImageDraw, "text", text)
+    def during(draw: Callable[[], object]) -> list[str]:
+        clear_render_caches()
+        drawn.clear()
         draw()
-    california.clear_caches()
-    kit._text_mask.cache_clear()
-    return seen
+        return list(drawn)
+
+    return during
 
 
 def every_picture(language: kit.Words, players: int) -> None:
@@ -377,30 +376,32 @@ def words_of(strings: list[str]) -> set[str]:
 
 
 @pytest.mark.parametrize("players", [2, 5])
-def test_a_french_table_sees_french_pictures(monkeypatch: pytest.MonkeyPatch, players: int) -> None:
+def test_a_french_table_sees_french_pictures(
+    drawn_words: Callable[[Callable[[], object]], list[str]], players: int
+) -> None:
     """Every word a French table's board and mansions draw is the French catalog's: no English word
     of the English pictures is left, and nothing is cut short to fit."""
-    french = drawn_words(monkeypatch, lambda: every_picture(FR, players))
+    french = drawn_words(lambda: every_picture(FR, players))
     found = words_of(french)
     assert not found & ENGLISH, sorted(found & ENGLISH)
     assert found >= FRENCH, sorted(FRENCH - found)
     assert not [s for s in french if s.endswith("...")], "a French word did not fit"
-    english = drawn_words(monkeypatch, lambda: every_picture(EN, players))
+    english = drawn_words(lambda: every_picture(EN, players))
     assert not words_of(english) & (FRENCH - {"or", "Ma", "Gr"}), sorted(words_of(english) & FRENCH)
     assert not [s for s in english if s.endswith("...")], "an English word did not fit"
 
 
 def test_the_end_of_a_french_game_names_the_winner_and_counts_the_loan(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_words: Callable[[Callable[[], object]], list[str]],
 ) -> None:
     view = RULES.view(random_playthrough(RULES, 2, 2024, check=False).state, None)
     assert view["over"]
-    board = drawn_words(monkeypatch, lambda: california.render(view, SHORT[:2], FR))
+    board = drawn_words(lambda: california.render(view, SHORT[:2], FR))
     assert FR("california.image.game_over") in board
     assert any(s.endswith(" gagne") or s.startswith("Égalité : ") for s in board), board
     me = view["players"][0]
     me["score"] = {**me["score"], "loan": -2, "total": me["score"]["total"] - 2}
-    mansion = drawn_words(monkeypatch, lambda: california.render_mansion(view, SHORT[:2], 0, FR))
+    mansion = drawn_words(lambda: california.render_mansion(view, SHORT[:2], 0, FR))
     score = next(s for s in mansion if s.startswith("Score "))
     assert score.endswith(" − 2 emprunt") and "cadeau" in score and "case" in score, score
 

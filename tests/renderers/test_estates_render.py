@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 import renderers.estates as estates
 from bot.i18n import words
@@ -461,23 +461,6 @@ def test_the_holdings_zoom_shows_only_the_seats_own_figures() -> None:
 
 
 # --- the table's language -------------------------------------------------------------------------
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string the renderer hands to Pillow from now on (its caches emptied first, so cached
-    sprites and words are drawn again)."""
-    seen: list[str] = []
-    real = ImageDraw.ImageDraw.text
-
-    def text(self: ImageDraw.ImageDraw, xy: Any, value: Any, *args: Any, **kwargs: Any) -> None:
-        seen.append(str(value))
-        real(self, xy, value, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    estates.clear_caches()
-    yield seen
-    estates.clear_caches()
 
 
 def _every_phase(players: int, seed: int, rounds: int = 1) -> list[dict[str, Any]]:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import copy
 import io
 import re
-from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 import renderers.monopoly as monopoly
 from bot.i18n import words
@@ -273,25 +272,6 @@ def over_view() -> dict[str, Any]:
     view = _views(6, 1)[-1]
     assert view["phase"] == "over"
     return view
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string the renderer hands to Pillow from now on (caches emptied, so nothing is
-    pasted from a mask drawn before)."""
-    seen: list[str] = []
-    real = ImageDraw.ImageDraw.text
-
-    def text(self: ImageDraw.ImageDraw, xy: Any, value: Any, *args: Any, **kwargs: Any) -> None:
-        seen.append(str(value))
-        real(self, xy, value, *args, **kwargs)
-
-    monopoly.clear_caches()
-    kit._text_mask.cache_clear()
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    yield seen
-    monopoly.clear_caches()
-    kit._text_mask.cache_clear()
 
 
 ENGLISH_WORDS = (

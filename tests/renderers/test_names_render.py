@@ -7,12 +7,11 @@ TrueType font carries for the Basic Multilingual Plane), independently of how ``
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
 import pytest
-from PIL import ImageDraw
 
 import renderers.california
 import renderers.estates
@@ -109,20 +108,6 @@ def test_names_the_font_cannot_draw_fall_back_to_the_seat_label() -> None:
         "Ana",
         "Player 6",
     ]
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string any renderer hands to Pillow to draw from now on."""
-    seen: list[str] = []
-    real = ImageDraw.ImageDraw.text
-
-    def text(self: ImageDraw.ImageDraw, xy: Any, value: Any, *args: Any, **kwargs: Any) -> None:
-        seen.append(str(value))
-        real(self, xy, value, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    yield seen
 
 
 @pytest.mark.parametrize(("game", "rules", "render", "clear", "players"), GAMES, ids=[g[0] for g in GAMES])
