@@ -12,7 +12,7 @@ rerolled(secret; private), target_reached(total), gg(), ended().
 
 Refusals name their reason and leave the words to the host: ``IllegalAction("add_range",
 amount=9)`` is shown as the catalog's ``toy.illegal.add_range`` ("You can add 1 to 3, not 9."),
-in the reader's language, with ``amount`` formatted; the sentences are in ``tests/toygame/cog.py``.
+in the table's language, with ``amount`` formatted; the sentences are in ``tests/toygame/cog.py``.
 """
 
 from __future__ import annotations
@@ -198,9 +198,35 @@ class ToyRules:
         }
         if seat is not None:
             view["secret"] = state.secrets[seat]
+            view["rerolled"] = state.rerolled[seat]
         if state.phase == "over":
             view["secrets"] = list(state.secrets)
         return view
+
+    def sample_state(self, view: Mapping[str, Any], seat: int, seed: int) -> ToyState:
+        """A state ``seat`` could be in: its own secret and reroll as its view shows them; the
+        others' secrets (hidden until the end) drawn 1-6 and their rerolls guessed, from ``seed``."""
+        rng = Rng(seed)
+        players = len(view["points"])
+        shown = view.get("secrets")
+        secrets = (
+            [int(x) for x in shown] if isinstance(shown, list) else [1 + rng.below(6) for _ in range(players)]
+        )
+        rerolled = [rng.below(2) == 1 for _ in range(players)]
+        secrets[seat] = int(view["secret"])
+        rerolled[seat] = bool(view["rerolled"])
+        return ToyState(
+            target=int(view["target"]),
+            points=[int(x) for x in view["points"]],
+            secrets=secrets,
+            knocked=[bool(x) for x in view["knocked"]],
+            rng=Rng(rng.next64()),
+            rerolled=rerolled,
+            turn=int(view["turn"]),
+            total=int(view["total"]),
+            phase=str(view["phase"]),
+            cheered=[bool(x) for x in view["cheered"]],
+        )
 
     def dump(self, state: ToyState) -> dict[str, JSON]:
         return {
