@@ -13,6 +13,10 @@ from typing import Any
 
 from renderers.kit import Words
 from rules.core import JSON, Rules
+from rules.search import Hints, PlainHints
+
+PLAIN = PlainHints()
+"""Hints for a game that gives none: bots search it with uniform playouts and its outcome."""
 
 Renderer = Callable[[dict[str, JSON], Sequence[str], Words], bytes]
 """A public view, the players' names (seat order) and the table's language in, PNG bytes out."""
@@ -25,6 +29,8 @@ class GameEntry:
     cog: str
     hidden: bool = False
     """Hidden games (the test game) are playable but not offered to users."""
+    hints: Hints[Any] = PLAIN
+    """What bot players know about the game's positions (``rules/<game>/heuristics.py``)."""
 
     @property
     def name(self) -> str:
