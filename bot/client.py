@@ -14,6 +14,7 @@ from bot.config import Settings
 from bot.i18n import Catalog
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, Registry
+from bot.services.bot_players import BotPlayers
 from bot.services.clocks import Clocks
 from bot.services.deadlines import Hours
 from bot.services.mine import MineService
@@ -78,6 +79,7 @@ class GameBot(commands.Bot):
         self.scheduler = Scheduler(
             self.sessions, Reminders(self.sessions, nudges), Timers(self.sessions, nudges)
         )
+        self.bots = BotPlayers(self.sessions, nudges, self.settings.bot_delay)
         self.clocks = Clocks(self.sessions, self.scheduler)
         self.tables.away = self.clocks.away  # one dict: a table shows who is away as /game away sets it
         await self.clocks.load()
@@ -115,8 +117,12 @@ class GameBot(commands.Bot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
         try:
             await self.tables.resume()
+            moving = await self.bots.resume()
         except StoreError as exc:
             log.error("could not check the tables after connecting: %s", exc)
+        else:
+            if moving:
+                log.info("bot players resumed in %d game(s)", moving)
 
     def server_language(self, interaction: discord.Interaction) -> str:
         """The server's preferred language when we have a catalog for it, else the bot's

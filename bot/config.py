@@ -52,6 +52,8 @@ class Settings:
     """Hours a table waits on a player before reminding them (then again, up to 3 times); 0: off."""
     timer_hours: int = 0
     """Hours after which a table makes a waited-on player's default move; 0: off."""
+    bot_delay: float = 2.0
+    """Seconds a bot player waits before moving, so people can follow the table (0 in tests)."""
 
     def __repr__(self) -> str:  # never show the token, even in a traceback
         token = "set" if self.token else "missing"
@@ -86,6 +88,7 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
     language = merged.get("GAMEHOST_LANGUAGE", "en").strip() or "en"
     remind_hours = _hours_setting(merged, "GAMEHOST_REMIND_HOURS", 24)
     timer_hours = _hours_setting(merged, "GAMEHOST_TIMER_HOURS", 0)
+    bot_delay = _seconds_setting(merged, "GAMEHOST_BOT_DELAY", 2.0)
     return Settings(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
         # Absolute from here on, and logged at start: a relative path silently meant another
@@ -97,10 +100,26 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         plugins=merged.get("GAMEHOST_PLUGINS", "").strip(),
         remind_hours=remind_hours,
         timer_hours=timer_hours,
+        bot_delay=bot_delay,
     )
 
 
 MAX_CLOCK_HOURS = 24 * 60
+MAX_BOT_DELAY = 60.0
+
+
+def _seconds_setting(merged: Mapping[str, str], key: str, default: float) -> float:
+    """Seconds from 0 to a minute (decimals allowed); empty means ``default``."""
+    text = merged.get(key, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not text.isascii() or not 0.0 <= value <= MAX_BOT_DELAY:
+        raise ConfigError(f"{key} must be a number of seconds from 0 to {MAX_BOT_DELAY:g}, not {text!r}.")
+    return value
 
 
 def _hours_setting(merged: Mapping[str, str], key: str, default: int) -> int:

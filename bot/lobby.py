@@ -110,6 +110,9 @@ class LobbyService:
                 now=self.sessions.clock(),
                 rematch_of=game_id,
             )
+            for seat in old.seats:  # the bots stay for the rematch; people join again themselves
+                if seat.bot is not None:
+                    await self.store.add_seat(new_id, seat.user_id, seat.name, seat.bot)
         return await self.sessions.load(new_id), True
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
@@ -132,6 +135,31 @@ class LobbyService:
             if len(game.seats) >= game.entry.rules.max_players:
                 raise Refusal("host.refuse.table_full", max=game.entry.rules.max_players)
             await self.store.add_seat(game_id, user_id, name)
+            await self.sessions.refresh_seats(game_id)
+
+    async def add_bot(self, game_id: int, user_id: int, level: str, name: str) -> None:
+        """The host seats a bot (``level`` easy or normal) named ``name``; its user id is negative,
+        the next one free at this table, so it can never be a Discord user's."""
+        async with self.sessions.lock(game_id):
+            game = await self._lobby(game_id)
+            if user_id != game.row.host_id:
+                raise Refusal("host.refuse.host_only_bots")
+            if len(game.seats) >= game.entry.rules.max_players:
+                raise Refusal("host.refuse.table_full", max=game.entry.rules.max_players)
+            bot_id = min([0, *(s.user_id for s in game.seats)]) - 1
+            await self.store.add_seat(game_id, bot_id, name, level)
+            await self.sessions.refresh_seats(game_id)
+
+    async def remove_bot(self, game_id: int, user_id: int) -> None:
+        """The host takes back the last bot seated."""
+        async with self.sessions.lock(game_id):
+            game = await self._lobby(game_id)
+            if user_id != game.row.host_id:
+                raise Refusal("host.refuse.host_only_bots")
+            bots = [s for s in game.seats if s.bot is not None]
+            if not bots:
+                raise Refusal("host.refuse.no_bots")
+            await self.store.remove_seat(game_id, bots[-1].user_id)
             await self.sessions.refresh_seats(game_id)
 
     async def leave(self, game_id: int, user_id: int) -> None:
@@ -170,7 +198,7 @@ class LobbyService:
             # The seed decides every shuffle, so it is secret and unguessable.
             seed = seed if seed is not None else secrets.randbits(62)
             state = rules.setup(len(game.seats), game.row.options, seed)
-            seats = [SeatRow(i, s.user_id, s.name) for i, s in enumerate(game.seats)]
+            seats = [SeatRow(i, s.user_id, s.name, s.bot) for i, s in enumerate(game.seats)]
             now = self.sessions.clock()
             waiting, defaults = rules.waiting_for(state), self.sessions.hours
             await self.store.start(

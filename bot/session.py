@@ -90,6 +90,20 @@ class LiveGame:
     def user_of(self, seat: int) -> int:
         return self.seats[seat].user_id
 
+    def is_bot(self, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and self.seats[seat].bot is not None
+
+    def mention(self, seat: int) -> str:
+        """How a message calls this seat's player: a ping for a person, the name for a bot
+        (a bot has no Discord account to ping)."""
+        if self.is_bot(seat):
+            return self.seats[seat].name
+        return f"<@{self.user_of(seat)}>"
+
+    def people(self) -> list[int]:
+        """The user ids of the seats people play (the ones a message may ping)."""
+        return [s.user_id for s in self.seats if s.bot is None]
+
     def waiting(self) -> frozenset[int]:
         if self.status != "active":
             return frozenset()
@@ -243,6 +257,9 @@ class SessionService:
         self.hours = Hours(DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS)
         """The bot's default reminder and timer, for tables and servers that set none."""
         self.cache_size = cache_size
+        self.listeners: list[Callable[[int], None]] = []
+        """Told the id of every game that has just moved (a commit, an undo, a start), with no
+        await in between: bot players (``bot.services.bot_players``) move on it."""
         self._games: dict[int, LiveGame] = {}  # insertion order doubles as least-recently-used order
         self._locks: dict[int, asyncio.Lock] = {}
         self._generations: dict[int, int] = {}
@@ -356,6 +373,11 @@ class SessionService:
             log.error("game %s marked broken: could not rebuild from the action log: %s", row.id, exc)
             await self.store.set_status(row.id, "broken", reason="replay_failed", now=self.clock())
             return None
+
+    def moved(self, game_id: int) -> None:
+        """Tell :attr:`listeners` that ``game_id`` has moved."""
+        for listener in self.listeners:
+            listener(game_id)
 
     async def refresh_seats(self, game_id: int) -> None:
         """After a lobby change to the seats: the cached copy follows, and reads under way retry."""
@@ -473,6 +495,7 @@ class SessionService:
         self._bump(game_id)
         if finished:
             await self._rank(game)
+        self.moved(game_id)
         millis = (time.perf_counter() - started) * 1000
         if public:
             log.info("game %s seat %s %s accepted in %.1f ms", game_id, seat, action.kind, millis)

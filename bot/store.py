@@ -147,6 +147,11 @@ MIGRATIONS: tuple[str, ...] = (
         asked_at  REAL    NOT NULL
     );
     """,
+    # 6: bot players (issue 14).  A seat a bot fills says how well it plays; people's seats are
+    # NULL.  A bot's user id is negative (no Discord user has one), unique within its game.
+    """
+    ALTER TABLE seats ADD COLUMN bot TEXT CHECK (bot IN ('easy', 'normal'));
+    """,
 )
 
 
@@ -177,6 +182,8 @@ class SeatRow:
     seat: int
     user_id: int
     name: str
+    bot: str | None = None
+    """``"easy"`` or ``"normal"`` for a seat a bot plays; ``None`` for a person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -760,8 +767,8 @@ class Store:
         async with self._transaction() as db:
             await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.name) for s in seats],
+                "INSERT INTO seats (game_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.user_id, s.name, s.bot) for s in seats],
             )
             cur = await db.execute(
                 "UPDATE games SET status = 'active', seed = ?, snapshot = ?, version = 0, public_version = 0,"
@@ -778,15 +785,15 @@ class Store:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._fetch(
-            "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            "SELECT seat, user_id, name, bot FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
         )
-        return [SeatRow(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+        return [SeatRow(int(r[0]), int(r[1]), str(r[2]), None if r[3] is None else str(r[3])) for r in rows]
 
-    async def add_seat(self, game_id: int, user_id: int, name: str) -> None:
+    async def add_seat(self, game_id: int, user_id: int, name: str, bot: str | None = None) -> None:
         await self._write(
-            "INSERT INTO seats (game_id, seat, user_id, name) VALUES"
-            " (?, (SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?), ?, ?)",
-            (game_id, game_id, user_id, name),
+            "INSERT INTO seats (game_id, seat, user_id, name, bot) VALUES"
+            " (?, (SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?), ?, ?, ?)",
+            (game_id, game_id, user_id, name, bot),
         )
 
     async def remove_seat(self, game_id: int, user_id: int) -> None:
@@ -1300,6 +1307,15 @@ class Store:
                 [(rank, game_id, seat) for seat, rank in enumerate(ranks)],
             )
 
+    async def games_with_bots(self) -> list[int]:
+        """Running games with a bot seat: their bots are moved again after a restart."""
+        rows = await self._fetch(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE g.status = 'active' AND s.bot IS NOT NULL ORDER BY g.id",
+            (),
+        )
+        return [int(r[0]) for r in rows]
+
     async def unranked_games(self, guild_id: int | None) -> list[int]:
         """Finished games (of one server, or all) with a seat whose place was never written."""
         sql = (
@@ -1369,7 +1385,7 @@ class Store:
         Abandoned and broken games count for nothing; a move taken back counts for nothing
         (its replacement is the move that was made).
         """
-        where = "s.user_id = ?"
+        where = "s.user_id = ? AND s.bot IS NULL"  # a bot has no record of its own
         params: list[Any] = [user_id]
         if guild_id is not None:
             where += " AND g.guild_id = ?"
@@ -1399,13 +1415,15 @@ class Store:
 
     async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10) -> list[BoardRow]:
         """A server's best players at one game: most wins, then the best share of wins, then the
-        most games; abandoned games do not count.  Each named as in their newest game here."""
+        most games; abandoned games do not count, and bots are not players here (their seats
+        count for the people they played against, not on the board).  Each named as in their
+        newest game here."""
         rows = await self._fetch(
             "SELECT s.user_id, COUNT(*) AS played, COALESCE(SUM(s.rank = 1), 0) AS won,"
             " (SELECT s2.name FROM seats s2 JOIN games g2 ON g2.id = s2.game_id"
             "  WHERE s2.user_id = s.user_id AND g2.guild_id = ? ORDER BY g2.id DESC LIMIT 1)"
             " FROM seats s JOIN games g ON g.id = s.game_id"
-            " WHERE g.guild_id = ? AND g.game = ? AND g.status = 'finished'"
+            " WHERE g.guild_id = ? AND g.game = ? AND g.status = 'finished' AND s.bot IS NULL"
             " GROUP BY s.user_id ORDER BY won DESC, CAST(won AS REAL) / played DESC, played DESC, s.user_id"
             " LIMIT ?",
             (guild_id, guild_id, game, limit),

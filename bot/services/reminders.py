@@ -70,7 +70,8 @@ class Reminders:
                 self.sessions.hours,
             )
         player = await store.player(game.user_of(wait.seat))
-        if hours.remind <= 0:
+        if hours.remind <= 0 or game.is_bot(wait.seat):
+            # Reminders off, or a bot's seat: a bot needs no nudge (its own driver moves it).
             await store.move_reminder(game.id, wait.seat, due, None)  # reminders were turned off
             return False
         if player.away_until is not None and player.away_until > now:

@@ -138,6 +138,11 @@ def plan_undo(
     return Plan(target, tuple(dropped), state, others)
 
 
+def _people(game: LiveGame, seats: frozenset[int]) -> frozenset[int]:
+    """The seats whose players must agree to an undo: bots agree to anything."""
+    return frozenset(s for s in seats if not game.is_bot(s))
+
+
 class UndoService:
     """Asks for, answers and carries out undos; every change under the game's lock."""
 
@@ -155,13 +160,13 @@ class UndoService:
             if version != game.public_version:
                 raise Refusal("host.refuse.stale")
             plan = await self._plan(game, seat)
-            if not plan.others:
+            if not _people(game, plan.others):
                 return await self._commit(game, plan)
             # The move is the one at this public version, so an open request is this seat's own.
             request, created = await self.store.ask_undo(
                 game_id, version=game.public_version, seat=seat, now=self.sessions.clock()
             )
-            return Asked(game, request, plan.others, created)
+            return Asked(game, request, _people(game, plan.others), created)
 
     async def answer(self, game_id: int, user_id: int, version: int, *, accept: bool) -> Answered:
         """Another player (or the asker, to withdraw) answered the request asked at ``version``.
@@ -176,7 +181,7 @@ class UndoService:
                 if request is not None and request.version != game.public_version:
                     await self.store.drop_undo(game_id, version=request.version)
                 raise Refusal("host.undo.closed_you")
-            others = frozenset(range(len(game.seats))) - {request.seat}
+            others = _people(game, frozenset(range(len(game.seats))) - {request.seat})
             if not accept:
                 await self.store.drop_undo(game_id, version=version)
                 return Answered(game, request, seat, False, frozenset())
@@ -261,6 +266,7 @@ class UndoService:
             raise Refusal("host.refuse.stale") from None
         finally:
             self.sessions.forget(game.id)
+        self.sessions.moved(game.id)
         log.info(
             "game %s: seat %s took back its move of version %s",
             game.id,

@@ -32,7 +32,9 @@ log = logging.getLogger(__name__)
 MAX_ID = 100
 # [0-9], not \d: \d also matches "١٢" and "１", which int() would happily read as 12 and 1.
 _REF = re.compile(r"(?P<gid>[0-9]{1,12}):(?P<ver>[0-9]{1,9}):(?P<ref>[A-Za-z0-9_.\-]{1,80})")
-_LOBBY = re.compile(r"(?P<gid>[0-9]{1,12}):(?P<op>join|leave|start|cancel|withdraw|rematch)")
+_LOBBY = re.compile(
+    r"(?P<gid>[0-9]{1,12}):(?P<op>join|leave|start|cancel|withdraw|rematch|bot_easy|bot_normal|unbot)"
+)
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,

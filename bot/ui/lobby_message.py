@@ -11,6 +11,7 @@ import logging
 import discord
 
 from bot.lobby import LobbyService, options_summary
+from bot.services.bot_players import Level, bot_name
 from bot.session import LiveGame, Refusal
 from bot.ui import safe
 from bot.ui.components import Malformed, lobby_button, parse_lobby
@@ -43,6 +44,7 @@ class LobbyDesk:
                 await safe.defer(interaction)
                 await self.edit(game, interaction)
                 await self.tables.open_table(game)
+                self.tables.sessions.moved(game.id)  # a bot may play first, once its table is out
                 return
             elif op == "cancel":
                 moderator = _is_moderator(interaction)
@@ -61,6 +63,13 @@ class LobbyDesk:
             elif op == "rematch":
                 await self.rematch(interaction, game_id)
                 return
+            elif op in ("bot_easy", "bot_normal"):
+                level = Level.EASY if op == "bot_easy" else Level.NORMAL
+                seated = [s.name for s in (await self.tables.sessions.load(game_id)).seats]
+                name = bot_name(seated, level, lambda key: self.tables.t(key, language))
+                await self.lobby.add_bot(game_id, user.id, level.value, name)
+            elif op == "unbot":
+                await self.lobby.remove_bot(game_id, user.id)
             elif op == "withdraw":
                 game = await self.lobby.withdraw(game_id, user.id, user.display_name)
                 await safe.reply(
@@ -91,7 +100,7 @@ class LobbyDesk:
             )
             return
         await safe.defer(interaction, thinking=True, ephemeral=True)
-        others = [seat for seat in old.seats if seat.user_id != user.id]
+        others = [seat for seat in old.seats if seat.user_id != user.id and seat.bot is None]
         invite = self.tables.t(
             "host.rematch.open", lang, old=old.id, players=" ".join(f"<@{s.user_id}>" for s in others)
         )
@@ -176,7 +185,7 @@ class LobbyDesk:
             return
         gone = []
         for seat in game.seats:
-            if guild.get_member(seat.user_id) is not None:
+            if seat.bot is not None or guild.get_member(seat.user_id) is not None:
                 continue
             try:
                 await guild.fetch_member(seat.user_id)
@@ -225,7 +234,12 @@ class LobbyDesk:
             ("leave", "secondary"),
             ("start", "primary"),
             ("cancel", "danger"),
+            ("bot_normal", "secondary"),
+            ("bot_easy", "secondary"),
+            ("unbot", "secondary"),
         ):
+            if op == "unbot" and not any(s.bot for s in game.seats):
+                continue
             view.add_item(lobby_button(game.id, op, self.tables.t(f"host.lobby.{op}", lang), style))
         return view
 

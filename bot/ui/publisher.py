@@ -417,7 +417,7 @@ class Publisher:
             "host.table.head", lang, game=game.entry.rules.title, id=game.id, move=game.public_version
         )
         status = presenter.status(game, view)
-        mentions = " ".join(f"<@{game.user_of(s)}>" for s in sorted(game.waiting()))
+        mentions = " ".join(game.mention(s) for s in sorted(game.waiting()) if not game.is_bot(s))
         body = "\n".join(lines[-MAX_LINES:])
         parts = [part for part in (body, head, status, *self._away_lines(game), note, mentions) if part]
         return clip("\n".join(parts))
@@ -530,6 +530,7 @@ class Publisher:
             for s in sorted(
                 _newcomers(game, await self._pinged(game)) | ({ping} if ping is not None else set())
             )
+            if not game.is_bot(s)
         ]
         sent = await self._send(
             channel_id,
@@ -622,7 +623,7 @@ class Publisher:
         if outcome is not None:
             parts.append(self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id))
             parts.extend(self.presenter(game).standings(game, outcome))
-        parts.append(" ".join(f"<@{seat.user_id}>" for seat in game.seats))
+        parts.append(" ".join(f"<@{user_id}>" for user_id in game.people()))
         return clip("\n".join(p for p in parts if p)) or "\u200b"
 
     def _final_view(self, game: LiveGame) -> discord.ui.View:
@@ -676,7 +677,7 @@ class Publisher:
                 content=self._final_content(game, history),
                 view=self._final_view(game),
                 allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(id=s.user_id) for s in game.seats], everyone=False, roles=False
+                    users=[discord.Object(id=u) for u in game.people()], everyone=False, roles=False
                 ),
             )
             if sent is None:

@@ -15,7 +15,12 @@ from bot.config import Settings
 
 def settings(tmp: Path) -> Settings:
     return Settings(
-        token=None, database=tmp / "host.sqlite3", dev_guild=None, log_level="INFO", language="en"
+        token=None,
+        database=tmp / "host.sqlite3",
+        dev_guild=None,
+        log_level="INFO",
+        language="en",
+        bot_delay=0.0,
     )
 
 

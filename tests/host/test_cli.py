@@ -36,7 +36,16 @@ from rules.core import Action
 
 REPO = Path(__file__).resolve().parents[2]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-REPORT_KEYS = {"game", "players", "games", "actions", "seconds", "actions_per_second", "invariant_failures"}
+REPORT_KEYS = {
+    "game",
+    "players",
+    "games",
+    "actions",
+    "seconds",
+    "actions_per_second",
+    "invariant_failures",
+    "checked",
+}
 SENTINEL = "SENTINEL-TOKEN-must-never-be-printed-0123456789"
 TIMEOUT = 60  # seconds for any offline command; they normally take well under one
 
@@ -97,6 +106,15 @@ def _no_env_file(tmp_path: Path) -> None:
 # -- simulate ------------------------------------------------------------------------------------
 
 
+def test_simulate_without_checks_says_so(tmp_path: Path) -> None:
+    """``--no-check``: the engine's own speed, as bot players' playouts run it."""
+    _no_env_file(tmp_path)
+    done = cli(tmp_path, "simulate", "toy", "--players", "2", "--games", "3", "--no-check")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["checked"] is False and report["actions"] > 0 and report["invariant_failures"] == 0
+
+
 def test_simulate_prints_one_json_report(tmp_path: Path) -> None:
     _no_env_file(tmp_path)
     done = cli(tmp_path, "simulate", "toy", "--players", "2", "--games", "5", "--seed", "3")
@@ -108,6 +126,7 @@ def test_simulate_prints_one_json_report(tmp_path: Path) -> None:
     assert report["game"] == "toy"
     assert report["players"] == 2
     assert report["games"] == 5
+    assert report["checked"] is True
     assert report["invariant_failures"] == 0
     assert isinstance(report["actions"], int) and report["actions"] > 0
     assert isinstance(report["seconds"], (int, float)) and report["seconds"] >= 0
@@ -141,6 +160,7 @@ def test_simulate_is_deterministic_per_seed(tmp_path: Path) -> None:
         "games": 4,
         "actions": first["actions"],
         "invariant_failures": 0,
+        "checked": True,
     }
     # The same seed draws the same board, byte for byte; the next seed's game is another one.
     pictures = []

@@ -256,7 +256,14 @@ async def test_lobby_buttons(tmp_path: Path) -> None:
         ana, bob, cy = (guild.add_member(env.create_user(n)) for n in ("ana", "bob", "cy"))
         created = await ana.slash(channel, "game new", name="toy", options="target=5")
         lobby = created.response.message
-        assert "target=5" in lobby.content and set(labels(lobby)) == {"Join", "Leave", "Start", "Cancel"}
+        assert "target=5" in lobby.content and set(labels(lobby)) == {
+            "Join",
+            "Leave",
+            "Start",
+            "Cancel",
+            "Add a bot",
+            "Add an easy bot",
+        }
         await bob.click(lobby, label="Join")
         again = await bob.click(lobby, label="Join")
         assert again.ephemeral and "already seated" in again.response.content

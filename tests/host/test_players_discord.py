@@ -133,7 +133,7 @@ async def test_settings_are_for_managers_and_shape_the_next_table(tmp_path: Path
         (post,) = forum.threads
         assert row.thread_id == post.id and general.history() == []
         lobby = post.history()[0]
-        assert set(labels(lobby)) == {"Join", "Leave", "Start", "Cancel"}
+        assert set(labels(lobby)) == {"Join", "Leave", "Start", "Cancel", "Add a bot", "Add an easy bot"}
         await mod.click(lobby, label="Join")
         await ria.click(lobby, label="Start")
         assert any(m.attachments for m in post.history()), "the board is in the post"
@@ -154,7 +154,14 @@ async def test_settings_are_for_managers_and_shape_the_next_table(tmp_path: Path
         final = post.history()[-1]
         await mod.click(final, label="Rematch")
         assert len(forum.threads) == 2
-        assert set(labels(forum.threads[-1].history()[0])) == {"Join", "Leave", "Start", "Cancel"}
+        assert set(labels(forum.threads[-1].history()[0])) == {
+            "Join",
+            "Leave",
+            "Start",
+            "Cancel",
+            "Add a bot",
+            "Add an easy bot",
+        }
         # A text channel: a message there and its own thread.
         tables = guild.create_text_channel("tables-text")
         await mod.slash(general, "game settings", channel=tables)
