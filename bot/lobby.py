@@ -144,6 +144,8 @@ class LobbyService:
             game = await self._lobby(game_id)
             if user_id != game.row.host_id:
                 raise Refusal("host.refuse.host_only_bots")
+            if not game.entry.has_bots:
+                raise Refusal("host.refuse.no_bots_here", game=game.entry.rules.title)
             if len(game.seats) >= game.entry.rules.max_players:
                 raise Refusal("host.refuse.table_full", max=game.entry.rules.max_players)
             bot_id = min([0, *(s.user_id for s in game.seats)]) - 1

@@ -36,6 +36,12 @@ class GameEntry:
     def name(self) -> str:
         return self.rules.name
 
+    @property
+    def has_bots(self) -> bool:
+        """Whether bots can play it: a bot thinks on states sampled from its seat's view, so
+        the game must offer ``sample_state`` (``rules.search.SearchRules``)."""
+        return callable(getattr(self.rules, "sample_state", None))
+
 
 class Registry:
     def __init__(self) -> None:

@@ -240,6 +240,8 @@ class LobbyDesk:
         ):
             if op == "unbot" and not any(s.bot for s in game.seats):
                 continue
+            if op.startswith("bot_") and not game.entry.has_bots:
+                continue
             view.add_item(lobby_button(game.id, op, self.tables.t(f"host.lobby.{op}", lang), style))
         return view
 
