@@ -154,6 +154,18 @@ def fee(pos: int) -> int:
     return -(-value * MORTGAGE_INTEREST_PERCENT // 100)
 
 
+# Derived per-position tables (from the board above), read where the engine runs for every seat at
+# every step of play: a tuple index instead of a lookup through ``BOARD`` and ``GROUPS``.
+SITES: Final[tuple[int, ...]] = tuple(p for p in PROPERTIES if BOARD[p].kind == SITE)
+IS_SITE: Final[tuple[bool, ...]] = tuple(s.kind == SITE for s in BOARD)
+GROUP_AT: Final[tuple[tuple[int, ...], ...]] = tuple(
+    GROUPS.get(s.group, ()) if s.price else () for s in BOARD
+)
+"""Each position's colour group (airports and utilities: their own kind; other spaces: empty)."""
+MORTGAGE_VALUE: Final[tuple[int, ...]] = tuple(mortgage_value(p) for p in range(SPACES))
+REPAY_COST: Final[tuple[int, ...]] = tuple(repay_cost(p) for p in range(SPACES))
+
+
 # --- Cards -----------------------------------------------------------------------------------
 
 DECKS: Final[tuple[str, ...]] = (CHANCE, TIPJAR)

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.core import JSON, Action, Event, IllegalAction
-from rules.monopoly import data, holdings
+from rules.monopoly import data, holdings, moves
 from rules.monopoly.state import Fee, MonopolyState, Offer, Terms
-from rules.monopoly.tokens import space_token
+from rules.monopoly.tokens import SPACE_TOKENS
 
 CLOSED: dict[str, Callable[[int], IllegalAction]] = {
     "accepted": lambda n: IllegalAction("offer_accepted", offer=n),
@@ -38,25 +38,16 @@ VERBS = {"accept": "accepted", "reject": "rejected", "counter": "countered", "wi
 
 
 def tradeable(state: MonopolyState, seat: int, pos: int) -> bool:
-    return (
-        0 <= pos < data.SPACES
-        and bool(data.BOARD[pos].price)
-        and state.owner[pos] == seat
-        and not holdings.improved(state, pos)
-    )
-
-
-def _unimproved(state: MonopolyState) -> list[int]:
-    """Every property that may change hands as far as buildings go (what :func:`tradeable`
-    asks of each one, for the whole board at once)."""
-    built = {data.BOARD[p].group for p in data.PROPERTIES if state.level[p]}
-    return [p for p in data.PROPERTIES if data.BOARD[p].kind != data.SITE or data.BOARD[p].group not in built]
+    """``seat`` owns property ``pos`` and no site of its group has a building."""
+    if not 0 <= pos < data.SPACES or state.owner[pos] != seat or not data.BOARD[pos].price:
+        return False
+    return not data.IS_SITE[pos] or not any(map(state.level.__getitem__, data.GROUP_AT[pos]))
 
 
 def terms_json(terms: Terms) -> dict[str, JSON]:
     return {
         "spaces": list(terms.props),
-        "tokens": [space_token(p) for p in terms.props],
+        "tokens": [SPACE_TOKENS[p] for p in terms.props],
         "cards": list(terms.cards),
         "cash": terms.cash,
     }
@@ -72,8 +63,13 @@ def offer_params(offer: Offer) -> dict[str, JSON]:
     }
 
 
+_ONLY: tuple[frozenset[int], ...] = tuple(frozenset({seat}) for seat in range(data.MAX_PLAYERS))
+"""Who sees a seat's private draft events: the seat alone (built once; drafting is most of
+random play's moves)."""
+
+
 def _private(seat: int, kind: str, params: dict[str, JSON]) -> Event:
-    return Event(kind, seat, params, visible_to=frozenset({seat}))
+    return Event(kind, seat, params, visible_to=_ONLY[seat])
 
 
 def _draft_event(seat: int, draft: Offer) -> Event:
@@ -83,34 +79,67 @@ def _draft_event(seat: int, draft: Offer) -> Event:
 # --- drafting -------------------------------------------------------------------------------
 
 
-def draft_actions(state: MonopolyState, seat: int) -> list[Action]:
-    """Every drafting step open to ``seat`` (amounts as a ladder: ``data.CASH_STEPS``).
+def draft_actions(state: MonopolyState, memo: holdings.Index, seat: int) -> list[Action]:
+    """Every drafting step open to ``seat`` (amounts as a ladder: ``data.CASH_STEPS``); ``memo``
+    is the state's ``holdings.index``, which keeps the toggles (this runs for every seat at nearly
+    every step of play).
 
     ``deal.<seat>`` is listed only while no draft is open (chosen (engine): applying it still
     restarts an open draft; listing it beside every toggle made random play restart drafts
     more often than it finished them)."""
-    acts = [
-        Action("deal", (other,)) for other in range(state.players) if other != seat and state.alive[other]
-    ]
+    deals = memo.deals.get(seat)
+    if deals is None:
+        alive = state.alive
+        deals = memo.deals[seat] = [
+            moves.deal(other) for other in range(state.players) if other != seat and alive[other]
+        ]
     draft = state.drafts[seat]
     if draft is None:
-        return acts
+        return list(deals)
     to = draft.recipient
-    free = _unimproved(state)  # once per call: this runs for every seat at every step of random play
-    acts += [Action("give", (p,)) for p in free if state.owner[p] == seat]
-    acts += [Action("want", (p,)) for p in free if state.owner[p] == to]
-    acts += [Action("givec", (d,)) for d, holder in state.getout.items() if holder == seat]
-    acts += [Action("wantc", (d,)) for d, holder in state.getout.items() if holder == to]
-    acts += [Action("cash", (n,)) for n in _ladder(state.cash[seat])]
-    acts += [Action("ask", (n,)) for n in _ladder(state.cash[to])]
-    if send_problem(state, seat) is None:
-        acts.append(Action("send"))
-    acts.append(Action("drop"))
+    acts = deals + holdings.trade_actions(state, memo, "give", seat)
+    acts += holdings.trade_actions(state, memo, "want", to)
+    getout = state.getout
+    if seat in getout.values():
+        acts += [moves.with_deck("givec", deck) for deck, holder in getout.items() if holder == seat]
+    if to in getout.values():
+        acts += [moves.with_deck("wantc", deck) for deck, holder in getout.items() if holder == to]
+    acts += moves.ladder("cash", state.cash[seat])
+    acts += moves.ladder("ask", state.cash[to])
+    if _sendable(state, memo, seat, draft):
+        acts.append(moves.SEND)
+    acts.append(moves.DROP)
     return acts
 
 
-def _ladder(cash: int) -> list[int]:
-    return sorted({n for n in data.CASH_STEPS if n <= cash} | {cash})
+def _sendable(state: MonopolyState, memo: holdings.Index, seat: int, draft: Offer) -> bool:
+    """``send_problem(state, seat) is None``, asked without building a refusal and with ``memo``'s
+    sets of tradeable property (``tests/rules/test_monopoly_speed.py`` compares the two)."""
+    if draft.give.empty() and draft.want.empty():
+        return False
+    for offer in state.offers:
+        if offer.proposer == seat:
+            return False
+    to = draft.recipient
+    return (
+        state.alive[to]
+        and _can_give(state, memo, draft.give, seat)
+        and _can_give(state, memo, draft.want, to)
+    )
+
+
+def _can_give(state: MonopolyState, memo: holdings.Index, terms: Terms, holder: int) -> bool:
+    """``holder`` still has what ``terms`` name (what :func:`_give_problem` and
+    :func:`_want_problem` check)."""
+    if terms.props:
+        free = holdings.free_of(state, memo, holder)
+        for pos in terms.props:
+            if pos not in free:
+                return False
+    for deck in terms.cards:
+        if state.getout.get(deck) != holder:
+            return False
+    return terms.cash <= state.cash[holder]
 
 
 def _draft(state: MonopolyState, seat: int) -> Offer:
@@ -393,9 +422,9 @@ def fee_actions(state: MonopolyState, seat: int) -> list[Action]:
     acts: list[Action] = []
     for fee in state.fees:
         if fee.seat == seat:
-            acts.append(Action("keep", (fee.pos,)))
+            acts.append(moves.at("keep", fee.pos))
             if state.cash[seat] >= data.repay_cost(fee.pos):
-                acts.append(Action("lift", (fee.pos,)))
+                acts.append(moves.at("lift", fee.pos))
     return acts
 
 

@@ -115,7 +115,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.core import Action, Event, IllegalAction
-from rules.monopoly import arguments, auction, data, deals, debt, holdings, overlays, rent, shortage, turn
+from rules.monopoly import (
+    arguments,
+    auction,
+    data,
+    deals,
+    debt,
+    holdings,
+    moves,
+    overlays,
+    rent,
+    shortage,
+    turn,
+)
 from rules.monopoly.state import OPENING, OVER, MonopolyState
 from rules.rng import Rng
 
@@ -156,13 +168,19 @@ def new_state(players: int, turns: int, rent_mode: str, seed: int) -> MonopolySt
 # --- who acts --------------------------------------------------------------------------------
 
 
+_ALONE: tuple[frozenset[int], ...] = tuple(frozenset({seat}) for seat in range(data.MAX_PLAYERS))
+"""One seat waited for, the common case (the seat on turn, a bidder): built once, not per call."""
+
+
 def waiting_for(state: MonopolyState) -> frozenset[int]:
     if state.phase == OVER:
         return frozenset()
     if state.auction is not None:
-        return frozenset({state.auction.turn})
+        return _ALONE[state.auction.turn]
     if state.shortage is not None:
         return frozenset(state.shortage.asked)
+    if not (state.debts or state.fees or state.offers or state.claims):
+        return frozenset(state.rolling) if state.phase == OPENING else _ALONE[state.turn]
     waiting = {d.debtor for d in state.debts} | {f.seat for f in state.fees}
     if not waiting:
         waiting = set(state.rolling) if state.phase == OPENING else {state.turn}
@@ -172,40 +190,39 @@ def waiting_for(state: MonopolyState) -> frozenset[int]:
 
 
 def legal_actions(state: MonopolyState, seat: int) -> list[Action]:
-    """Overlay actions, then turn actions, answers and claims, then any-time actions."""
+    """Overlay actions, then turn actions, answers and claims, then any-time actions.
+
+    Each part is skipped outright when the state has nothing of its kind (no debt, fee, offer
+    or claim): this runs for every seat at nearly every step of random play and of a bot's
+    playouts."""
     if state.phase == OVER or not 0 <= seat < state.players or not state.alive[seat]:
         return []
     if state.auction is not None:
         if state.auction.turn != seat:
             return []
-        return [Action("bid", (n,)) for n in auction.listed_bids(state, seat)] + [Action("pass")]
+        return [moves.numbered("bid", n) for n in auction.listed_bids(state, seat)] + [moves.PASS]
     if state.shortage is not None:
         return shortage.claim_actions(state, seat)
     acts: list[Action] = []
-    if debt.bankrupt_problem(state, seat) is None:
-        acts.append(Action("bankrupt"))
-    acts += deals.fee_actions(state, seat)
-    if not state.debts and not state.fees:
+    if state.debts and debt.bankrupt_problem(state, seat) is None:
+        acts.append(moves.BANKRUPT)
+    if state.fees:
+        acts += deals.fee_actions(state, seat)
+    elif not state.debts:
         acts += turn.actions(state, seat)
     for offer in state.offers:
         if offer.recipient == seat:
-            acts += [Action(kind, (offer.number,)) for kind in ("accept", "reject", "counter")]
+            number = offer.number
+            acts += [moves.numbered(kind, number) for kind in ("accept", "reject", "counter")]
         if offer.proposer == seat:
-            acts.append(Action("withdraw", (offer.number,)))
-    acts += [Action("rent", (c.pos,)) for c in state.claims if c.owner == seat]
+            acts.append(moves.numbered("withdraw", offer.number))
+    if state.claims:
+        acts += [moves.at("rent", c.pos) for c in state.claims if c.owner == seat]
     if state.phase == OPENING:
         return acts
-    calm = not state.debts
-    for pos in holdings.properties_of(state, seat):
-        if calm and shortage.build_problem(state, seat, pos) is None:
-            acts.append(Action("build", (pos,)))
-        if holdings.sell_problem(state, seat, pos) is None:
-            acts.append(Action("sell", (pos,)))
-        if holdings.mortgage_problem(state, seat, pos) is None:
-            acts.append(Action("mort", (pos,)))
-        if calm and holdings.repay_problem(state, seat, pos) is None:
-            acts.append(Action("unmort", (pos,)))
-    acts += deals.draft_actions(state, seat)
+    memo = holdings.index(state)
+    acts += holdings.holding_actions(state, memo, seat, calm=not state.debts)
+    acts += deals.draft_actions(state, memo, seat)
     return acts
 
 
@@ -233,8 +250,10 @@ def _remember_last(state: MonopolyState, events: list[Event]) -> None:
     """The board marks the last public event that concerns a space (a move, a purchase, a rent,
     a house); bookkeeping (a turn starting) and private drafts leave the mark where it was."""
     for event in reversed(events):
+        if event.visible_to is not None:
+            continue
         where = event.params.get("space", event.params.get("to"))
-        if event.visible_to is None and isinstance(where, int) and not isinstance(where, bool):
+        if isinstance(where, int) and not isinstance(where, bool):
             state.last = {"kind": event.kind, "seat": event.seat, "space": where}
             return
 
@@ -261,6 +280,8 @@ def _gate(state: MonopolyState, seat: int, kind: str) -> None:
 
 def _after_action(state: MonopolyState) -> list[Event]:
     """Pay debts that can now be paid, run what waited for them, open queued auctions, lapse offers."""
+    if not (state.debts or state.pending_move is not None or state.auction_queue or state.offers):
+        return []  # nothing waits (the common case): the loop below would find no step
     events: list[Event] = []
     while True:
         step = debt.settle(state)

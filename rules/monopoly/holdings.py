@@ -8,8 +8,11 @@ state except the ``do_*`` functions, which run only after their problem check sa
 
 from __future__ import annotations
 
-from rules.core import Event, IllegalAction
-from rules.monopoly import data
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rules.core import Action, Event, IllegalAction
+from rules.monopoly import data, moves
 from rules.monopoly.state import MonopolyState
 from rules.monopoly.tokens import space_token
 
@@ -216,6 +219,157 @@ def do_repay(state: MonopolyState, seat: int, pos: int) -> Event:
     state.mortgaged[pos] = False
     to_bank(state, seat, cost)
     return Event("repaid", seat, {"space": pos, "token": space_token(pos), "cost": cost})
+
+
+@dataclass(slots=True)
+class Index:
+    """What listing actions reads from the holdings, per seat, kept on the state as ``state.memo``.
+
+    Random play and a bot's playouts list every seat's actions at nearly every step, while the
+    holdings (owners, buildings, mortgages, the bank's buildings, who is still in) change only
+    on a purchase, a trade, a building, a mortgage or a bankruptcy.  The index is checked against
+    the state at every use (a few list and int comparisons, cheap next to what it saves) and
+    rebuilt when anything differs, so a state changed by hand (tests arrange positions that way)
+    never gets stale facts; it is never saved.  Per seat, filled when first asked: ``holding``
+    (see :func:`holding_actions`), ``trading`` (``give``/``want`` actions for its unimproved
+    property), ``free`` (that property as a set) and ``deals`` (``deal.<seat>`` for every other
+    seat still in).
+    """
+
+    owner: list[int | None]
+    level: list[int]
+    mortgaged: list[bool]
+    alive: list[bool]
+    houses: int
+    hotels: int
+    holding: dict[int, list[tuple[Action, int, bool]]] = field(default_factory=dict)
+    trading: dict[tuple[str, int], list[Action]] = field(default_factory=dict)
+    free: dict[int, frozenset[int]] = field(default_factory=dict)
+    deals: dict[int, list[Action]] = field(default_factory=dict)
+
+
+def index(state: MonopolyState) -> Index:
+    """The state's :class:`Index`, brought up to date with its holdings.
+
+    A mortgage taken or repaid (random play's most frequent change of holdings) forgets only its
+    owner's ``holding`` entries: building, selling and mortgaging a property depend on mortgages
+    within its group, whose sites are then all that owner's, and trading ignores mortgages.  Any
+    other change starts an empty index."""
+    memo: Index | None = state.memo
+    if (
+        memo is not None
+        and memo.owner == state.owner
+        and memo.level == state.level
+        and memo.alive == state.alive
+        and memo.houses == state.houses
+        and memo.hotels == state.hotels
+    ):
+        if memo.mortgaged != state.mortgaged:
+            was, now = memo.mortgaged, state.mortgaged
+            for pos in data.PROPERTIES:
+                holder = state.owner[pos]
+                if was[pos] != now[pos] and holder is not None:
+                    memo.holding.pop(holder, None)
+            memo.mortgaged = list(now)
+        return memo
+    memo = Index(
+        list(state.owner),
+        list(state.level),
+        list(state.mortgaged),
+        list(state.alive),
+        state.houses,
+        state.hotels,
+    )
+    state.memo = memo
+    return memo
+
+
+NO_CASH = -(1 << 62)
+"""The cash an action needs when it needs none (selling, mortgaging)."""
+
+
+def holding_actions(state: MonopolyState, memo: Index, seat: int, calm: bool) -> list[Action]:
+    """``build``, ``sell``, ``mort`` and ``unmort`` open to ``seat``, property by property in board
+    order (building and repaying only when ``calm``: nobody is in debt).
+
+    Exactly what asking :func:`shortage.build_problem <rules.monopoly.shortage.build_problem>`,
+    :func:`sell_problem`, :func:`mortgage_problem` and :func:`repay_problem` of each property
+    says (``tests/rules/test_monopoly_speed.py`` compares the two).  What depends on the
+    holdings alone comes from the :class:`Index`; only cash and calm are read per call, since
+    this runs for every seat at nearly every step of play, where it was most of the engine's time.
+    ``memo`` is the state's :func:`index`.
+    """
+    entries = memo.holding.get(seat)
+    if entries is None:
+        entries = memo.holding[seat] = _holding_entries(state, seat)
+    cash = state.cash[seat]
+    if calm:
+        return [action for action, need, _quiet in entries if cash >= need]
+    return [action for action, need, quiet in entries if not quiet and cash >= need]
+
+
+def _holding_entries(state: MonopolyState, seat: int) -> list[tuple[Action, int, bool]]:
+    """``seat``'s holding actions as the holdings allow them: (action, cash it needs, whether it
+    waits for calm), in the order :func:`holding_actions` lists them."""
+    owner, level, mortgaged = state.owner, state.level, state.mortgaged
+    entries: list[tuple[Action, int, bool]] = []
+    for pos in data.PROPERTIES:
+        if owner[pos] != seat:
+            continue
+        held_mortgaged = mortgaged[pos]
+        if data.IS_SITE[pos]:
+            group = data.GROUP_AT[pos]
+            here = level[pos]
+            levels = [level[p] for p in group]
+            low, high = min(levels), max(levels)
+            if (
+                here == low
+                and here < data.HOTEL
+                and (state.hotels if here == data.MAX_HOUSES else state.houses) > 0
+                and all(owner[p] == seat for p in group)
+                and not any(mortgaged[p] for p in group)
+            ):
+                entries.append((moves.at("build", pos), B[pos].house_cost, True))
+            if here and here >= high:
+                entries.append((moves.at("sell", pos), NO_CASH, False))
+            if not held_mortgaged and not high:
+                entries.append((moves.at("mort", pos), NO_CASH, False))
+        elif not held_mortgaged:
+            entries.append((moves.at("mort", pos), NO_CASH, False))
+        if held_mortgaged:
+            entries.append((moves.at("unmort", pos), data.REPAY_COST[pos], True))
+    return entries
+
+
+def unimproved(state: MonopolyState) -> Sequence[int]:
+    """Every property that may change hands as far as buildings go (what ``deals.tradeable``
+    asks of each one, for the whole board at once): all of them until a group is built on."""
+    level = state.level
+    built = {B[p].group for p in data.SITES if level[p]}
+    if not built:
+        return data.PROPERTIES
+    return [p for p in data.PROPERTIES if not data.IS_SITE[p] or B[p].group not in built]
+
+
+def trade_actions(state: MonopolyState, memo: Index, kind: str, holder: int) -> list[Action]:
+    """``give.<pos>`` (or ``want.<pos>``) for every unimproved property ``holder`` owns, from
+    ``memo`` (the state's :func:`index`: a draft's toggles are listed at every step a draft is open)."""
+    key = (kind, holder)
+    found = memo.trading.get(key)
+    if found is None:
+        owner = state.owner
+        found = memo.trading[key] = [moves.at(kind, p) for p in unimproved(state) if owner[p] == holder]
+    return found
+
+
+def free_of(state: MonopolyState, memo: Index, holder: int) -> frozenset[int]:
+    """The properties ``holder`` may trade (owned, no building on their group), from ``memo``:
+    every ``p`` with ``deals.tradeable(state, holder, p)``."""
+    found = memo.free.get(holder)
+    if found is None:
+        owner = state.owner
+        found = memo.free[holder] = frozenset(p for p in unimproved(state) if owner[p] == holder)
+    return found
 
 
 # --- worth ----------------------------------------------------------------------------------

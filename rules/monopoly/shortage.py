@@ -14,7 +14,7 @@ action is open to anyone (chosen), so every claimed site stays legal.
 from __future__ import annotations
 
 from rules.core import Action, Event, IllegalAction
-from rules.monopoly import auction, holdings
+from rules.monopoly import auction, holdings, moves
 from rules.monopoly.state import MonopolyState, Shortage
 
 
@@ -63,7 +63,7 @@ def claim_actions(state: MonopolyState, seat: int) -> list[Action]:
     if shortage is None or seat not in shortage.asked:
         return []
     sites = holdings.could_build(state, seat, shortage.item)
-    return [Action("claim", (p,)) for p in sites] + [Action("noclaim")]
+    return [moves.at("claim", p) for p in sites] + [moves.NOCLAIM]
 
 
 def answer(state: MonopolyState, seat: int, action: Action) -> list[Event]:

@@ -200,6 +200,9 @@ class MonopolyState:
     last: dict[str, JSON] | None = None
     """The last public move, for the board to mark: ``kind`` (its last public event), ``seat``
     and ``space`` (a position, or None).  A private move (a draft) leaves it as it was."""
+    memo: Any = field(default=None, repr=False, compare=False)
+    """Facts derived from the holdings for listing actions (``holdings.Index``): never saved,
+    checked against the state at every use and rebuilt when it differs."""
 
 
 def _last(value: Any) -> dict[str, JSON] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.core import Action, Event, IllegalAction
-from rules.monopoly import arguments, auction, cards, data, deals, debt, holdings, rent
+from rules.monopoly import arguments, auction, cards, data, deals, debt, holdings, moves, rent
 from rules.monopoly.state import BUY, END, OPENING, OVER, ROLL, MonopolyState
 from rules.monopoly.tokens import space_token
 
@@ -26,20 +26,20 @@ def roll_dice(state: MonopolyState) -> list[int]:
 def actions(state: MonopolyState, seat: int) -> list[Action]:
     """The turn's own actions for ``seat``, once no debt or fee holds the turn up."""
     if state.phase == OPENING:
-        return [Action("roll")] if seat in state.rolling else []
+        return [moves.ROLL] if seat in state.rolling else []
     if seat != state.turn or state.pending_move is not None:
         return []
     if state.phase == ROLL:
-        acts = [Action("roll")]
+        acts = [moves.ROLL]
         if state.pool[seat] is not None:
             if state.cash[seat] >= data.POOL_FINE:
-                acts.append(Action("fine"))
-            acts += [Action("card", (d,)) for d, holder in state.getout.items() if holder == seat]
+                acts.append(moves.FINE)
+            acts += [moves.with_deck("card", d) for d, holder in state.getout.items() if holder == seat]
         return acts
     if state.phase == BUY:
         pos = state.position[seat]
-        return ([Action("buy")] if state.cash[seat] >= B[pos].price else []) + [Action("decline")]
-    return [Action("end")]
+        return ([moves.BUY] if state.cash[seat] >= B[pos].price else []) + [moves.DECLINE]
+    return [moves.END]
 
 
 # --- rolling ---------------------------------------------------------------------------------
