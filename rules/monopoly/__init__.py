@@ -20,7 +20,6 @@ from rules.core import (
     Event,
     OptionSpec,
     Outcome,
-    Rules,
     check_players,
     rank_by,
     validate_options,
@@ -28,10 +27,12 @@ from rules.core import (
 from rules.monopoly import data, engine, holdings
 from rules.monopoly.fingerprint import fingerprint as _fingerprint
 from rules.monopoly.invariants import invariants as _invariants
+from rules.monopoly.sample import sample_state as _sample_state
 from rules.monopoly.state import OVER, SCHEMA, MonopolyState, dump_state, load_state
 from rules.monopoly.timeout import timeout_action as _timeout_action
 from rules.monopoly.tokens import card_token, parse_card, parse_space, space_name, space_token
 from rules.monopoly.view import view as _view
+from rules.search import SearchRules
 
 
 class MonopolyRules:
@@ -122,6 +123,11 @@ class MonopolyRules:
         (``timeout`` lists every case with its reason)."""
         return _timeout_action(state, seat)
 
+    def sample_state(self, view: Mapping[str, JSON], seat: int, seed: int) -> MonopolyState:
+        """A state ``seat`` could be in, from its view: the decks' order and the dice drawn from
+        ``seed`` (``sample`` says what is hidden and how it is drawn)."""
+        return _sample_state(view, seat, seed)
+
     def sealed(self, state: MonopolyState) -> JSON:
         """The dice's draw counter and both decks' order (a card can be drawn without a roll in the
         same move: a move held up by the Pool Party fine lands once the fine is paid)."""
@@ -129,7 +135,7 @@ class MonopolyRules:
 
 
 RULES = MonopolyRules()
-_CHECK: Rules[MonopolyState] = RULES  # mypy proves the contract is met
+_CHECK: SearchRules[MonopolyState] = RULES  # mypy proves the contract (and bots' sampling) is met
 
 __all__ = [
     "RULES",

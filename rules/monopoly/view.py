@@ -4,7 +4,7 @@ In Monopoly all money and holdings are public (rulebook: deeds lie face up, cash
 the open), so the public view is the whole table: cash, positions, deeds, buildings, mortgages,
 the bank's supply, get-out card holders, the auction, debts, claims and open offers.  Hidden:
 the order of both decks (only their sizes are shown) and the generator.  A seat's own view adds
-only its private deal draft (``you``).
+its private deal draft and the public facts of the table's history a state needs (``you``).
 
 Shape (renderer contract)::
 
@@ -20,7 +20,8 @@ Shape (renderer contract)::
     offers[{offer, from_seat, to_seat, give, want}]
     opening: {rolling, rolls [[seat, total]]}
     result: None | {ranks, scores, winners}
-    you (seat views only): {seat, draft: None | {to_seat, give, want}}
+    you (seat views only): {seat, draft: None | {to_seat, give, want},
+                            table: {out, again, pending_move, auction_queue, shortage_queue, next_offer}}
 """
 
 from __future__ import annotations
@@ -130,5 +131,26 @@ def view(state: MonopolyState, seat: int | None, result: dict[str, JSON] | None 
     }
     if seat is not None and 0 <= seat < state.players:
         draft = state.drafts[seat]
-        out["you"] = {"seat": seat, "draft": None if draft is None else deals.offer_params(draft)}
+        out["you"] = {
+            "seat": seat,
+            "draft": None if draft is None else deals.offer_params(draft),
+            "table": _table(state),
+        }
     return out
+
+
+def _table(state: MonopolyState) -> dict[str, JSON]:
+    """What a seated player remembers from watching the table and the board does not draw: the
+    order players went bankrupt in, whether the last roll was a double still to be played
+    again, the Pool Party move waiting for its fine, the bankrupt's property the bank will
+    auction next, the claimed buildings still to be sold, and the next offer's number.  All of it
+    was announced publicly as it happened; a bot player's sampled states need it
+    (``sample.sample_state``), and the renderer does not, so it stays out of the public view."""
+    return {
+        "out": list(state.out),
+        "again": state.again,
+        "pending_move": state.pending_move,
+        "auction_queue": list(state.auction_queue),
+        "shortage_queue": [list(entry) for entry in state.shortage_queue],
+        "next_offer": state.next_offer,
+    }
