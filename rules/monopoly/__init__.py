@@ -24,7 +24,7 @@ from rules.core import (
     rank_by,
     validate_options,
 )
-from rules.monopoly import data, engine, holdings
+from rules.monopoly import data, engine, heuristics, holdings
 from rules.monopoly.fingerprint import fingerprint as _fingerprint
 from rules.monopoly.invariants import invariants as _invariants
 from rules.monopoly.sample import sample_state as _sample_state
@@ -137,7 +137,11 @@ class MonopolyRules:
 RULES = MonopolyRules()
 _CHECK: SearchRules[MonopolyState] = RULES  # mypy proves the contract (and bots' sampling) is met
 
+HINTS = heuristics.HINTS
+"""What bot players know about Monopoly positions (``heuristics``)."""
+
 __all__ = [
+    "HINTS",
     "RULES",
     "MonopolyRules",
     "MonopolyState",
