@@ -131,11 +131,8 @@ def _sendable(state: MonopolyState, memo: holdings.Index, seat: int, draft: Offe
 def _can_give(state: MonopolyState, memo: holdings.Index, terms: Terms, holder: int) -> bool:
     """``holder`` still has what ``terms`` name (what :func:`_give_problem` and
     :func:`_want_problem` check)."""
-    if terms.props:
-        free = holdings.free_of(state, memo, holder)
-        for pos in terms.props:
-            if pos not in free:
-                return False
+    if terms.props and not holdings.free_of(state, memo, holder).issuperset(terms.props):
+        return False
     for deck in terms.cards:
         if state.getout.get(deck) != holder:
             return False

@@ -232,8 +232,8 @@ class Index:
     rebuilt when anything differs, so a state changed by hand (tests arrange positions that way)
     never gets stale facts; it is never saved.  Per seat, filled when first asked: ``holding``
     (see :func:`holding_actions`), ``trading`` (``give``/``want`` actions for its unimproved
-    property), ``free`` (that property as a set) and ``deals`` (``deal.<seat>`` for every other
-    seat still in).
+    property), ``free`` (that property as a set), ``deals`` (``deal.<seat>`` for every other
+    seat still in) and ``owned`` (its property, which a mortgage does not change).
     """
 
     owner: list[int | None]
@@ -246,6 +246,7 @@ class Index:
     trading: dict[tuple[str, int], list[Action]] = field(default_factory=dict)
     free: dict[int, frozenset[int]] = field(default_factory=dict)
     deals: dict[int, list[Action]] = field(default_factory=dict)
+    owned: dict[int, list[int]] = field(default_factory=dict)
 
 
 def index(state: MonopolyState) -> Index:
@@ -301,21 +302,24 @@ def holding_actions(state: MonopolyState, memo: Index, seat: int, calm: bool) ->
     """
     entries = memo.holding.get(seat)
     if entries is None:
-        entries = memo.holding[seat] = _holding_entries(state, seat)
+        owned = memo.owned.get(seat)
+        if owned is None:
+            owner = state.owner
+            owned = memo.owned[seat] = [pos for pos in data.PROPERTIES if owner[pos] == seat]
+        entries = memo.holding[seat] = _holding_entries(state, seat, owned)
     cash = state.cash[seat]
     if calm:
         return [action for action, need, _quiet in entries if cash >= need]
     return [action for action, need, quiet in entries if not quiet and cash >= need]
 
 
-def _holding_entries(state: MonopolyState, seat: int) -> list[tuple[Action, int, bool]]:
+def _holding_entries(state: MonopolyState, seat: int, owned: list[int]) -> list[tuple[Action, int, bool]]:
     """``seat``'s holding actions as the holdings allow them: (action, cash it needs, whether it
-    waits for calm), in the order :func:`holding_actions` lists them."""
+    waits for calm), in the order :func:`holding_actions` lists them; ``owned`` is the seat's
+    property in board order."""
     owner, level, mortgaged = state.owner, state.level, state.mortgaged
     entries: list[tuple[Action, int, bool]] = []
-    for pos in data.PROPERTIES:
-        if owner[pos] != seat:
-            continue
+    for pos in owned:
         held_mortgaged = mortgaged[pos]
         if data.IS_SITE[pos]:
             group = data.GROUP_AT[pos]
