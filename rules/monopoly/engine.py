@@ -108,6 +108,10 @@ rolling, moving, landing, the Pool Party, buying, ending), ``cards.py`` (Chance 
 ``rent.py`` (rent and ``rent=ask`` claims), ``overlays.py`` (bids, bankruptcy, keep/lift),
 ``holdings.py``, ``deals.py`` and ``shortage.py`` (the any-time actions), ``arguments.py``
 (malformed actions) and ``fingerprint.py`` (what an any-time action means, for its button).
+``moves.py`` holds the listed actions, built once (``legal_actions`` runs for every seat at
+nearly every step of random play and bot playouts, so it reads holdings through
+``holdings.index`` and builds no refusal to decide what to list).  Bot players: ``sample.py``
+(a state a seat could be in, from its view) and ``heuristics.py`` (their hints).
 """
 
 from __future__ import annotations
