@@ -182,3 +182,19 @@ def test_a_bot_beats_random_players() -> None:
         assert outcome is not None
         wins += outcome.ranks[bot] == 1
     assert wins >= 5, wins
+
+
+def test_a_decision_cannot_depend_on_what_the_seat_cannot_see() -> None:
+    """Two tables that differ only in deck order, dice to come and another seat's draft: the bot
+    sees one view, so with one seed it makes one move after the same search."""
+    state = table()
+    state.pool[0] = 0  # at the Pool Party: rolling or paying is searched, not a lone move
+    other = RULES.load(RULES.dump(state))
+    other.decks["chance"].reverse()
+    other.rng = Rng(12345, 6)
+    other.drafts[1] = Offer(0, 1, 0, Terms(cash=10), Terms())
+    assert RULES.view(other, 0) == RULES.view(state, 0)
+    for seed in range(3):
+        mine = choose(RULES, HINTS, RULES.view(state, 0), 0, seed, QUICK)
+        theirs = choose(RULES, HINTS, RULES.view(other, 0), 0, seed, QUICK)
+        assert mine.playouts == QUICK.playouts and mine == theirs
