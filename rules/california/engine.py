@@ -74,7 +74,17 @@ from rules.rng import Rng
 from . import data
 from .data import COLOURS
 from .invariants import invariants
-from .placement import ATTIC, TARGETS, Target, furniture_counts, grid, refuse_placement, targets
+from .placement import (
+    ATTIC,
+    TARGETS,
+    Target,
+    furniture_counts,
+    grid,
+    layout,
+    options,
+    refuse_placement,
+    targets,
+)
 from .state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player, State
 
 COIN = Action("coin")
@@ -104,6 +114,15 @@ ALL_ACTIONS: tuple[Action, ...] = (
 """Every action the game knows, legal or not (for fuzzers and user interfaces)."""
 
 _BONUS_POINTS = tuple(points for _, _, points in data.BONUS_CARDS)
+_BONUS_NEEDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((c, k) for c, k in enumerate(needs) if k) for _, needs, _ in data.BONUS_CARDS
+)
+"""Per bonus card, only the colours it asks for, as (colour, count): checked after every furnishing."""
+_WAITING = tuple(frozenset((seat,)) for seat in range(data.MAX_PLAYERS))
+"""``waiting_for`` answers from these rather than building a set on every call."""
+_NOBODY: frozenset[int] = frozenset()
+_TILE_TYPE = tuple((TILE_KIND[t], TILE_COLOUR[t]) for t in range(data.TILE_COUNT))
+"""Tiles of the same kind and colour go to the same places: ``legal_actions`` asks once per type."""
 
 
 # --- small pure helpers (also for the Discord layer and the renderer) -------------
@@ -129,7 +148,7 @@ def placements(state: State, seat: int, store: int, slot: int) -> list[tuple[Tar
     if tile is None:
         return []
     p = state.players[seat]
-    return [(target, state.bank + fee) for target, fee in targets(state.n, p, grid(p), tile)]
+    return [(target, state.bank + fee) for target, fee in targets(state.n, p, tile)]
 
 
 def can_borrow(state: State, seat: int) -> bool:
@@ -226,13 +245,18 @@ def new_state(players: int, seed: int) -> State:
 
 
 def waiting_for(state: State) -> frozenset[int]:
-    return frozenset() if state.over else frozenset((state.turn,))
+    return _NOBODY if state.over else _WAITING[state.turn]
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
-    if state.over or not 0 <= seat < state.n:
+    """The seat's moves, in a fixed order: ``coin``, then every affordable purchase (store,
+    slot, then target order; a ``loan_buy`` where only a loan makes it affordable), then
+    ``loan`` or ``repay``.  Playouts call this on every move, hence the shared action objects
+    and one placement answer per tile type."""
+    players = state.players
+    if state.over or not 0 <= seat < len(players):
         return []
-    p = state.players[seat]
+    p = players[seat]
     out: list[Action] = []
     if seat == state.turn:
         out.append(COIN)
@@ -240,22 +264,24 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         money = p.money
         reach = money + data.LOAN_AMOUNT if not p.loan and state.loan_supply else money
         if reach >= base:
-            colours = grid(p)
-            seen: dict[tuple[str, int], list[tuple[Target, int]]] = {}
+            n = len(players)
+            plan = layout(p)
+            seen: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
             for store, tiles in enumerate(state.stores):
                 for slot, tile in enumerate(tiles):
                     if tile is None:
                         continue
-                    key = (TILE_KIND[tile], TILE_COLOUR[tile])
+                    key = _TILE_TYPE[tile]
                     where = seen.get(key)
                     if where is None:
-                        where = seen[key] = targets(state.n, p, colours, tile)
+                        where = seen[key] = options(n, p, plan, tile)
                     actions, borrowing = _BUY[store][slot], _LOAN_BUY[store][slot]
-                    for target, fee in where:
-                        if base + fee <= money:
-                            out.append(actions[_TARGET_INDEX[target]])
-                        elif base + fee <= reach:
-                            out.append(borrowing[_TARGET_INDEX[target]])
+                    for index, fee in where:
+                        cost = base + fee
+                        if cost <= money:
+                            out.append(actions[index])
+                        elif cost <= reach:
+                            out.append(borrowing[index])
     if p.loan:
         if p.money >= data.LOAN_REPAYMENT:
             out.append(REPAY)
@@ -272,7 +298,7 @@ def apply(state: State, seat: int, action: Action) -> list[Event]:
         raise IllegalAction("not_an_action")
     if state.over:
         raise IllegalAction("game_over")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
         raise IllegalAction("no_such_seat")
     kind = action.kind
     if kind in (BUY, LOAN_BUY):
@@ -375,11 +401,11 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
     if tile is None:
         raise IllegalAction("empty_slot", store=store, slot=slot)
     p = state.players[seat]
-    colours = grid(p)
-    where = dict(targets(state.n, p, colours, tile))
-    if target not in where:
-        refuse_placement(p, colours, tile, target, bool(where))
-    base, fee = state.bank, where[target]
+    where = options(len(state.players), p, layout(p), tile)
+    fee = dict(where).get(_TARGET_INDEX[target])
+    if fee is None:
+        refuse_placement(p, grid(p), tile, target, bool(where))
+    base = state.bank
     cost = base + fee
     reach = p.money + data.LOAN_AMOUNT
     if borrow:
@@ -484,8 +510,7 @@ def _furnish(state: State, seat: int, space: int, tile: int, events: list[Event]
                 events.append(Event("no_gift_left", seat, {"colour": colour}))
     counts = furniture_counts(p)
     for card, owner in enumerate(state.bonus):
-        needs = data.BONUS_CARDS[card][1]
-        if owner is None and all(have >= need for have, need in zip(counts, needs, strict=True)):
+        if owner is None and all(counts[wanted] >= need for wanted, need in _BONUS_NEEDS[card]):
             state.bonus[card] = seat
             params = {
                 "card": card,
@@ -501,7 +526,7 @@ def _check_ending(state: State, seat: int, events: list[Event]) -> None:
         return
     if bonus_points(state, seat) >= data.END_BONUS_POINTS:
         state.ending = "bonus"
-    elif all(t is not None for s, t in enumerate(state.players[seat].rooms) if s != data.PRINTED_SPACE):
+    elif state.players[seat].rooms.count(None) == 1:  # only the printed room's space, never a tile
         state.ending = "mansion"
     else:
         return

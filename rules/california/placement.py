@@ -8,7 +8,7 @@ lists, with prices, before the player commits).
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from rules.core import IllegalAction
 
@@ -60,28 +60,100 @@ def furniture_counts(p: Player) -> list[int]:
     return counts
 
 
-def targets(players: int, p: Player, colours: list[int], tile: int) -> list[tuple[Target, int]]:
-    """Every legal place for ``tile`` in ``p``'s mansion, with the fee due there.
+class Layout(NamedTuple):
+    """A mansion's ground floor as 16-bit masks (bit ``s`` is space ``s``): what placement asks.
 
-    ``colours`` is ``grid(p)``, passed in so a caller checking several tiles
-    builds it once.
+    Placement questions are set operations (empty spaces touching a colour, rooms of a colour
+    without furniture), and bots' playouts ask them thousands of times a second, so the floor
+    is read once into masks and each question is a few integer operations.
+    """
+
+    empty: int  # spaces with no room (the printed room is never empty)
+    rooms: list[int]  # per colour: spaces holding a room of that colour, the printed one included
+    furnished: int  # spaces holding furniture
+
+
+Option = tuple[int, int]
+"""A legal place for a tile as (index into :data:`TARGETS`, fee in silver)."""
+
+ATTIC_INDEX, EXPAND_INDEX = TARGETS.index(ATTIC), TARGETS.index(EXPAND)
+_BIT = tuple(1 << s for s in SPACES)
+_PRINTED_BIT = _BIT[data.PRINTED_SPACE]
+_FULL = (1 << data.SPACES) - 1
+_NOT_LAST_COLUMN = sum(_BIT[s] for s in SPACES if s % data.COLUMNS != data.COLUMNS - 1)
+_NOT_FIRST_COLUMN = sum(_BIT[s] for s in SPACES if s % data.COLUMNS != 0)
+_ATTIC_OPTION: tuple[Option, ...] = ((ATTIC_INDEX, 0),)
+_EXPAND_OPTION: tuple[Option, ...] = ((EXPAND_INDEX, 0),)
+_FEE_TABLES: tuple[tuple[int, ...], ...] = (*data.FEES.values(), (0,) * data.SPACES)
+"""Fee per space: one table per board side, then all zeros (furniture pays no fee)."""
+_FEE_TABLE = {
+    n: list(data.FEES).index(data.board_side(n)) for n in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)
+}
+_NO_FEE = len(_FEE_TABLES) - 1
+_SPACE_OPTIONS: dict[int, tuple[Option, ...]] = {}
+"""Memo: (fee table, mask of spaces) -> those spaces with their fees, in space order.  A pure
+function of its key, filled as positions meet new masks (a few thousand at most in practice)."""
+
+
+def layout(p: Player) -> Layout:
+    """The masks of ``p``'s ground floor (see :class:`Layout`)."""
+    empty = 0
+    rooms = [0] * len(COLOURS)
+    for bit, t in zip(_BIT, p.rooms, strict=True):
+        if t is None:
+            empty |= bit
+        else:
+            rooms[TILE_COLOUR[t]] |= bit
+    rooms[data.BOARD_PRINTED_COLOURS[p.board]] |= _PRINTED_BIT
+    furnished = 0
+    for bit, t in zip(_BIT, p.furniture, strict=True):
+        if t is not None:
+            furnished |= bit
+    return Layout(empty & ~_PRINTED_BIT, rooms, furnished)
+
+
+def adjacent(mask: int) -> int:
+    """The spaces orthogonally next to any space of ``mask`` (the 4 x 4 floor, no wrapping)."""
+    return (
+        (mask << data.COLUMNS)
+        | (mask >> data.COLUMNS)
+        | ((mask & _NOT_LAST_COLUMN) << 1)
+        | ((mask & _NOT_FIRST_COLUMN) >> 1)
+    ) & _FULL
+
+
+def _space_options(table: int, mask: int) -> tuple[Option, ...]:
+    key = table << data.SPACES | mask
+    found = _SPACE_OPTIONS.get(key)
+    if found is None:
+        fee = _FEE_TABLES[table]
+        found = _SPACE_OPTIONS[key] = tuple((s, fee[s]) for s in SPACES if mask & _BIT[s])
+    return found
+
+
+def options(players: int, p: Player, plan: Layout, tile: int) -> tuple[Option, ...]:
+    """Every legal place for ``tile`` in ``p``'s mansion (``plan`` is ``layout(p)``), as
+    (target index, fee) pairs in the order of :data:`TARGETS`.
+
+    A room goes on an empty space, touching a room of its colour if the mansion has one;
+    furniture into an unfurnished room of its colour, else the attic if a space is free there;
+    an attic expansion onto the expansion space if it is free.
     """
     kind, c = TILE_KIND[tile], TILE_COLOUR[tile]
     if kind == ROOM:
-        fee = fees(players)
-        if c in colours:
-            return [
-                (s, fee[s]) for s in SPACES if colours[s] < 0 and any(colours[x] == c for x in NEIGHBOURS[s])
-            ]
-        return [(s, fee[s]) for s in SPACES if colours[s] < 0]
+        same = plan.rooms[c]
+        return _space_options(_FEE_TABLE[players], plan.empty & adjacent(same) if same else plan.empty)
     if kind == FURNITURE:
-        rooms: list[tuple[Target, int]] = [
-            (s, 0) for s in SPACES if colours[s] == c and p.furniture[s] is None
-        ]
-        if rooms:
-            return rooms
-        return [(ATTIC, 0)] if len(p.attic) < attic_capacity(p) else []
-    return [(EXPAND, 0)] if p.expansion is None else []
+        free = plan.rooms[c] & ~plan.furnished
+        if free:
+            return _space_options(_NO_FEE, free)
+        return _ATTIC_OPTION if len(p.attic) < attic_capacity(p) else ()
+    return _EXPAND_OPTION if p.expansion is None else ()
+
+
+def targets(players: int, p: Player, tile: int) -> list[tuple[Target, int]]:
+    """Every legal place for ``tile`` in ``p``'s mansion, with the fee due there."""
+    return [(TARGETS[index], fee) for index, fee in options(players, p, layout(p), tile)]
 
 
 def refuse_placement(p: Player, colours: list[int], tile: int, target: Target, placeable: bool) -> NoReturn:
