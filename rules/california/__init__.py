@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players, validate_options
+from rules.core import JSON, Action, Event, OptionSpec, Outcome, check_players, validate_options
+from rules.search import SearchRules
 
 from . import data, engine
 from .engine import (
@@ -34,6 +35,7 @@ from .engine import (
 )
 from .invariants import invariants as _invariants
 from .placement import ATTIC, EXPAND, TARGETS, fees
+from .sample import sample_state as _sample_state
 from .state import SCHEMA, TILE_COLOUR, TILE_KIND, Player, State
 from .timeout import timeout_action as _timeout_action
 from .tokens import BonusCard, bonus_card_token, parse_bonus_card
@@ -90,13 +92,18 @@ class CaliforniaRules:
         """Take a coin (``timeout``: it spends nothing and still moves the day on)."""
         return _timeout_action(state, seat)
 
+    def sample_state(self, view: Mapping[str, JSON], seat: int, seed: int) -> State:
+        """A state ``seat`` could be in, from its own view: the unseen tiles reshuffled into the
+        draw stack and a fresh ``Rng`` drawn from ``seed`` (``rules.california.sample``)."""
+        return _sample_state(view, seat, seed)
+
     def sealed(self, state: State) -> JSON:
         """The draw counter and the face-down stack and bag: every refill turns tiles up."""
         return [state.rng.draws, list(state.stack), list(state.bag)]
 
 
 RULES = CaliforniaRules()
-_CHECK: Rules[State] = RULES  # mypy proves the contract is met
+_CHECK: SearchRules[State] = RULES  # mypy proves the contract (bots' sampling included) is met
 
 __all__ = [
     "ALL_ACTIONS",

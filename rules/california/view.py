@@ -1,7 +1,12 @@
 """What a seat (or a spectator) sees: the whole table, as plain JSON data.
 
 California has no secrets but the order of the draw stack and of the bag,
-which appear only as sizes.  The view holds tokens, never words (colour keys,
+which appear only as sizes.  A seat's own view (``seat`` not None) adds
+``bag_tiles``, the ids in the bag in id order (never its drawing order): each
+of them lay face up in a store when a day ended, so a player who watched the
+table knows them, and a bot player needs them to sample states that fit what
+it saw (``rules.california.sample``).  The spectators' view keeps the sizes
+only, as the board image does.  The view holds tokens, never words (colour keys,
 tile kinds, bonus card indices and tokens): the renderer and the presenter
 name them in the table's language.  The renderer draws from ``view(state, None)``;
 ``last`` (the last public move) lets it outline what that move changed.
@@ -52,7 +57,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "loan_markers_left": state.loan_supply,
         "last": _last_view(state),
         "players": [_player_view(state, s) for s in range(state.n)],
-    }
+    } | ({} if seat is None else {"bag_tiles": sorted(state.bag)})
 
 
 def _last_view(state: State) -> dict[str, Any] | None:
