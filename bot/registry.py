@@ -80,7 +80,14 @@ def _register_builtin_games() -> None:
     import rules.lastwill
     import rules.monopoly
 
-    REGISTRY.register(GameEntry(rules.california.RULES, renderers.california.render, "cogs.california"))
+    REGISTRY.register(
+        GameEntry(
+            rules.california.RULES,
+            renderers.california.render,
+            "cogs.california",
+            hints=rules.california.heuristics.HINTS,
+        )
+    )
     REGISTRY.register(GameEntry(rules.estates.RULES, renderers.estates.render, "cogs.estates"))
     REGISTRY.register(
         GameEntry(

@@ -18,7 +18,7 @@ from typing import Any
 from rules.core import JSON, Action, Event, OptionSpec, Outcome, check_players, validate_options
 from rules.search import SearchRules
 
-from . import data, engine
+from . import data, engine, heuristics
 from .engine import (
     ALL_ACTIONS,
     BUY,
@@ -128,6 +128,7 @@ __all__ = [
     "can_borrow",
     "data",
     "fees",
+    "heuristics",
     "offers",
     "parse_bonus_card",
     "placements",

@@ -151,6 +151,12 @@ def placements(state: State, seat: int, store: int, slot: int) -> list[tuple[Tar
     return [(target, state.bank + fee) for target, fee in targets(state.n, p, tile)]
 
 
+def purchase(store: int, slot: int, target: int, borrow: bool = False) -> Action:
+    """The ``buy`` (or with ``borrow`` the ``loan_buy``) of ``store``/``slot`` to ``TARGETS[target]``,
+    as the shared object ``legal_actions`` lists (for bots' quick moves; not a legality check)."""
+    return (_LOAN_BUY if borrow else _BUY)[store][slot][target]
+
+
 def can_borrow(state: State, seat: int) -> bool:
     """Whether ``seat`` could take a loan now (no open loan, a marker left, the game running)."""
     return not state.over and 0 <= seat < state.n and not state.players[seat].loan and state.loan_supply > 0

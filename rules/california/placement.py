@@ -69,7 +69,7 @@ class Layout(NamedTuple):
     """
 
     empty: int  # spaces with no room (the printed room is never empty)
-    rooms: list[int]  # per colour: spaces holding a room of that colour, the printed one included
+    rooms: tuple[int, ...]  # per colour: spaces holding a room of that colour, the printed one included
     furnished: int  # spaces holding furniture
 
 
@@ -95,8 +95,26 @@ _SPACE_OPTIONS: dict[int, tuple[Option, ...]] = {}
 function of its key, filled as positions meet new masks (a few thousand at most in practice)."""
 
 
+_LAYOUTS: dict[tuple[int | None, ...], Layout] = {}
+"""Memo: a floor (board, room and furniture tiles) -> its :class:`Layout`.  Legal moves, the
+purchase itself and a bot's quick move all ask about the same floor on every move, and states
+sampled from one view share their floors, so most questions are answered from here."""
+_LAYOUTS_LIMIT = 50_000
+"""Entries kept before the memo starts afresh (bounds its memory, a few tens of MB)."""
+
+
 def layout(p: Player) -> Layout:
-    """The masks of ``p``'s ground floor (see :class:`Layout`)."""
+    """The masks of ``p``'s ground floor (see :class:`Layout`); shared, never to be changed."""
+    key = (p.board, *p.rooms, *p.furniture)
+    found = _LAYOUTS.get(key)
+    if found is None:
+        if len(_LAYOUTS) >= _LAYOUTS_LIMIT:
+            _LAYOUTS.clear()
+        found = _LAYOUTS[key] = _layout(p)
+    return found
+
+
+def _layout(p: Player) -> Layout:
     empty = 0
     rooms = [0] * len(COLOURS)
     for bit, t in zip(_BIT, p.rooms, strict=True):
@@ -109,7 +127,7 @@ def layout(p: Player) -> Layout:
     for bit, t in zip(_BIT, p.furniture, strict=True):
         if t is not None:
             furnished |= bit
-    return Layout(empty & ~_PRINTED_BIT, rooms, furnished)
+    return Layout(empty & ~_PRINTED_BIT, tuple(rooms), furnished)
 
 
 def adjacent(mask: int) -> int:
