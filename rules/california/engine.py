@@ -357,7 +357,7 @@ def _coin(state: State, seat: int) -> list[Event]:
     if state.bank == 0:
         _end_day(state, seat, "bank", events)
     else:
-        state.turn = (seat + 1) % state.n
+        state.turn = (seat + 1) % len(state.players)
     return events
 
 
@@ -399,7 +399,8 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
     if len(args) != 3 or args[2] not in _TARGET_INDEX:
         store = slot = -1
     else:
-        store, slot = (a if isinstance(a, int) else -1 for a in args[:2])
+        store = args[0] if isinstance(args[0], int) else -1
+        slot = args[1] if isinstance(args[1], int) else -1
     if not (0 <= store < data.STORES and 0 <= slot < data.STORE_SLOTS):
         raise IllegalAction("bad_purchase", stores=data.STORES, slots=data.STORE_SLOTS)
     target = args[2]
@@ -408,7 +409,7 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
         raise IllegalAction("empty_slot", store=store, slot=slot)
     p = state.players[seat]
     where = options(len(state.players), p, layout(p), tile)
-    fee = dict(where).get(_TARGET_INDEX[target])
+    fee = _fee_at(where, _TARGET_INDEX[target])
     if fee is None:
         refuse_placement(p, grid(p), tile, target, bool(where))
     base = state.bank
@@ -475,7 +476,8 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
     else:
         p.expansion = tile
     _check_ending(state, seat, events)
-    day_ends = all(t is None for t in state.stores[store])
+    tiles = state.stores[store]
+    day_ends = tiles.count(None) == len(tiles)
     state.last = {
         "seat": seat,
         "action": "buy",
@@ -490,8 +492,16 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
     if day_ends:
         _end_day(state, seat, "store", events, store=store)
     else:
-        state.turn = (seat + 1) % state.n
+        state.turn = (seat + 1) % len(state.players)
     return events
+
+
+def _fee_at(where: tuple[tuple[int, int], ...], index: int) -> int | None:
+    """The fee of target ``index`` among a tile's legal places, or None if it is not one."""
+    for option, fee in where:
+        if option == index:
+            return fee
+    return None
 
 
 def _furnish(state: State, seat: int, space: int, tile: int, events: list[Event]) -> None:

@@ -27,9 +27,9 @@ from rules.rng import Rng
 from rules.search import PlainHints
 
 from . import data
-from .engine import BUY, COIN, LOAN_BUY, purchase
-from .placement import ATTIC_INDEX, Layout, adjacent, layout, options
-from .state import EXPANSION, FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player, State
+from .engine import BUY, COIN, LOAN_BUY
+from .placement import ATTIC, Layout, adjacent, layout
+from .state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player, State
 
 _BONUS_NEEDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((c, k) for c, k in enumerate(needs) if k) for _, needs, _ in data.BONUS_CARDS
@@ -40,7 +40,8 @@ _CARDS_FOR: tuple[tuple[int, ...], ...] = tuple(
     for colour in range(len(data.COLOURS))
 )
 """Per colour, the bonus cards that ask for its furniture."""
-_TILE_TYPE = tuple((TILE_KIND[t], TILE_COLOUR[t]) for t in range(data.TILE_COUNT))
+_NEED = tuple(needs for _, needs, _ in data.BONUS_CARDS)
+_TOTAL_NEED = tuple(sum(needs) for needs in _NEED)
 _FEES = {n: data.FEES[data.board_side(n)] for n in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)}
 
 
@@ -62,6 +63,8 @@ class Weights:
     """A rollout buys when a tile's gain minus its price in points exceeds this, else takes a coin."""
     rollout_random: float = 0.1
     """Share of rollout moves picked at random among the coin and the purchases."""
+    rollout_draws: int = 3
+    """Purchases a rollout move draws at random and values before it picks one (or a coin)."""
     room_targets: int = 2
     """Room spaces searched per store tile (the cheapest, roomiest first)."""
 
@@ -78,16 +81,18 @@ class CaliforniaHints(PlainHints):
         """Each seat's points as they stand plus what its money, empty rooms, guests and bonus
         card progress promise for the days left (nothing once the game ends tonight)."""
         w = self.weights
-        days_left = 0 if state.ending is not None else data.DAYS - state.day
-        future = min(1.0, (days_left + 0.5) / 4)
+        if state.over or state.ending is not None:
+            future = 0.0
+        else:  # the rest of today, then each day left, up to what a purse can fund
+            future = min(1.0, (data.DAYS - state.day + 0.5) / 4)
         out = []
         for seat, p in enumerate(state.players):
             points, money = _points(state, seat, p)
             estimate = points + 0.001 * money  # most money breaks a tie
             if future:
                 plan = layout(p)
-                rooms = sum(bin(m).count("1") for m in plan.rooms)
-                empty_rooms = rooms - bin(plan.furnished).count("1")
+                rooms = sum(m.bit_count() for m in plan.rooms)
+                empty_rooms = rooms - plan.furnished.bit_count()
                 guests = state.guests.count(seat)
                 estimate += future * (
                     w.silver * money
@@ -114,7 +119,7 @@ class CaliforniaHints(PlainHints):
         plain: set[tuple[int, str, int]] = set()
         for action in actions:
             if action.kind not in (BUY, LOAN_BUY):
-                if action is COIN or action == COIN:
+                if action == COIN:
                     kept.append(action)
                 continue
             store, slot = action.args[0], action.args[1]
@@ -140,19 +145,41 @@ class CaliforniaHints(PlainHints):
     # --- rollout: a quick, sensible move ----------------------------------------------
 
     def rollout(self, state: State, seat: int, actions: list[Action], rng: Rng) -> Action:
-        """Mostly the purchase that gains most for its price when it is worth it (the cheapest
-        space for it, no loan), else a coin; now and then a random coin or purchase."""
-        if len(actions) == 1:
-            return actions[0]
+        """A purchase that pays for itself, else a coin.  A few purchases drawn at random from
+        the legal ones are valued (what they score minus their price) and the best is bought if
+        it clears the margin; now and then the move is any coin or purchase at random.  Valuing
+        a few draws rather than every purchase keeps a playout move cheap, and varied."""
+        if len(actions) == 1 or actions[0] != COIN:
+            return actions[0]  # off turn: a loan or a repayment, which playouts never ask for
         w = self.weights
-        if rng.next64() < w.rollout_random * _WORD:
-            playable = [a for a in actions if a.kind == BUY or a is COIN or a == COIN]
-            return rng.choice(playable) if playable else actions[0]
-        best = _best_purchase(state, seat, w)
-        return best if best is not None else (COIN if COIN in actions else actions[0])
+        moves = len(actions) - (actions[-1].kind in _MONEY_KINDS)  # the coin and the purchases
+        if moves == 1:
+            return COIN
+        word = rng.next64()  # one draw serves every choice below (each takes a few bits of it)
+        if (word & 0xFFFF) < w.rollout_random * 0x10000:
+            return actions[(word >> 16) % moves]
+        word >>= 16
+        p = state.players[seat]
+        fees = _FEES[len(state.players)]
+        plan = layout(p)
+        best, best_value = COIN, w.buy_margin
+        for _ in range(w.rollout_draws):
+            word, drawn = divmod(word, moves - 1)
+            action = actions[1 + drawn]
+            if action.kind != BUY:
+                continue
+            store, slot, target = action.args
+            assert isinstance(store, int) and isinstance(slot, int)
+            tile = state.stores[store][slot]
+            assert tile is not None
+            fee = fees[target] if TILE_KIND[tile] == ROOM and isinstance(target, int) else 0
+            value = _gain(state, seat, p, plan, tile, target == ATTIC, w) - w.silver * (state.bank + fee)
+            if value > best_value:
+                best, best_value = action, value
+        return best
 
 
-_WORD = float(1 << 64)
+_MONEY_KINDS = ("loan", "repay")
 
 
 def _points(state: State, seat: int, p: Player) -> tuple[int, int]:
@@ -194,7 +221,7 @@ def _room_spot(plan: Layout, fees: tuple[int, ...], target: object) -> tuple[int
     """How good a space is for a new room: cheapest first, then the one with the most empty
     neighbours (rooms of its colour must touch, so it leaves that colour room to grow)."""
     assert isinstance(target, int)
-    return fees[target], -bin(adjacent(1 << target) & plan.empty).count("1")
+    return fees[target], -(adjacent(1 << target) & plan.empty).bit_count()
 
 
 def _guest_gain(state: State, seat: int, colour: int, w: Weights) -> float:
@@ -208,83 +235,39 @@ def _guest_gain(state: State, seat: int, colour: int, w: Weights) -> float:
     return gain
 
 
-def _bonus_gain(state: State, counts: list[int], colour: int) -> float:
-    """Bonus points a furniture of ``colour`` on the ground floor would take at once."""
+def _bonus_gain(state: State, counts: list[int], colour: int, w: Weights) -> float:
+    """What a furniture of ``colour`` on the ground floor does for the untaken bonus cards: the
+    points of each card it completes, and for each card it advances, the progress ``values``
+    counts (``bonus_progress`` of the card's points per furniture it asks for)."""
     gain = 0.0
     counts[colour] += 1
     for card in _CARDS_FOR[colour]:
-        if state.bonus[card] is None and all(counts[c] >= k for c, k in _BONUS_NEEDS[card]):
+        if state.bonus[card] is not None:
+            continue
+        needs = _BONUS_NEEDS[card]
+        if all(counts[c] >= k for c, k in needs):
             gain += _BONUS_POINTS[card]
+        elif counts[colour] <= _NEED[card][colour]:
+            gain += w.bonus_progress * _BONUS_POINTS[card] / _TOTAL_NEED[card]
     counts[colour] -= 1
     return gain
 
 
-def _best_purchase(state: State, seat: int, w: Weights) -> Action | None:
-    """The affordable purchase (no loan) with the best gain minus price, if above the margin;
-    each tile type is valued once, at its cheapest space."""
-    p = state.players[seat]
-    base, money = state.bank, p.money
-    if money < base:
-        return None
-    n = len(state.players)
-    plan = layout(p)
-    counts: list[int] | None = None
-    best: Action | None = None
-    best_value = w.buy_margin
-    seen: dict[tuple[str, int], tuple[int, int, float] | None] = {}
-    for store, tiles in enumerate(state.stores):
-        for slot, tile in enumerate(tiles):
-            if tile is None:
-                continue
-            key = _TILE_TYPE[tile]
-            if key in seen:
-                found = seen[key]
-            else:
-                where = options(n, p, plan, tile)
-                if where:
-                    index, fee = min(where, key=_fee)
-                    if counts is None and key[0] != EXPANSION:
-                        counts = _counts(p)
-                    found = (index, fee, _gain(state, seat, p, plan, counts, tile, index, w) - w.silver * fee)
-                else:
-                    found = None
-                seen[key] = found
-            if found is None or base + found[1] > money:
-                continue
-            value = found[2] - w.silver * base
-            if value > best_value:
-                best_value, best = value, purchase(store, slot, found[0])
-    return best
-
-
-def _fee(option: tuple[int, int]) -> int:
-    return option[1]
-
-
-def _gain(
-    state: State,
-    seat: int,
-    p: Player,
-    plan: Layout,
-    counts: list[int] | None,
-    tile: int,
-    index: int,
-    w: Weights,
-) -> float:
-    """What placing ``tile`` at ``TARGETS[index]`` scores now or soon, in points, before its price."""
+def _gain(state: State, seat: int, p: Player, plan: Layout, tile: int, attic: bool, w: Weights) -> float:
+    """What placing ``tile`` scores now or soon, in points, before its price (``attic``: a
+    furniture going to the attic)."""
     kind, colour = TILE_KIND[tile], TILE_COLOUR[tile]
     if kind == ROOM:
         gain = 1.0
         if not plan.rooms[colour] & ~plan.furnished:
             gain += w.empty_room
-        if counts is not None and any(TILE_COLOUR[t] == colour for t in p.attic):
-            gain += _guest_gain(state, seat, colour, w) + _bonus_gain(state, counts, colour)
+        if any(TILE_COLOUR[t] == colour for t in p.attic):  # that furniture moves in
+            gain += _guest_gain(state, seat, colour, w) + _bonus_gain(state, _counts(p), colour, w)
         return gain
     if kind == FURNITURE:
-        if index == ATTIC_INDEX:
+        if attic:
             return 1.0 if not p.attic else w.empty_room
-        assert counts is not None
-        return _guest_gain(state, seat, colour, w) + _bonus_gain(state, counts, colour)
+        return _guest_gain(state, seat, colour, w) + _bonus_gain(state, _counts(p), colour, w)
     return 1.0
 
 

@@ -21,7 +21,7 @@ The sample depends on the view and the seed only, never on the real state's hidd
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules.core import JSON
@@ -58,21 +58,13 @@ def sample_state(view: Mapping[str, JSON], seat: int, seed: int) -> State:
     last = _last(view.get("last"))
     on_show = {t for tiles in stores for t in tiles if t is not None} | set(bag)
     bought = last.get("tile") if last is not None and last.get("action") == "buy" else None
-    free = {key: [t for t in ids if t not in on_show] for key, ids in _TILES_OF.items()}
-    free_at = dict.fromkeys(free, 0)
-
-    def take(kind: str, colour: int) -> int:
-        key = (kind, colour)
-        index = free_at[key]
-        free_at[key] = index + 1
-        return free[key][index]
-
-    players = [_player(v, take) for v in view["players"]]
+    free = {key: iter([t for t in ids if t not in on_show]) for key, ids in _TILES_OF.items()}
+    players = [_player(v, free) for v in view["players"]]
     if last is not None and isinstance(bought, int):
         _place_last(players, last, bought)
     used = on_show | {t for p in players for t in _pieces(p)}
     stack = [t for t in range(data.TILE_COUNT) if t not in used]
-    rng.shuffle(stack)
+    _shuffle(stack, rng)
     bank = int(view["bank"])
     held = sum(p.money for p in players) + bank * data.GOLD
     turn = view["turn"]
@@ -97,27 +89,43 @@ def sample_state(view: Mapping[str, JSON], seat: int, seed: int) -> State:
     )
 
 
-def _player(v: Mapping[str, Any], take: Callable[[str, int], int]) -> Player:
+def _player(v: Mapping[str, Any], free: Mapping[tuple[str, int], Iterator[int]]) -> Player:
     """One mansion from its view: each piece the next free id of its kind and colour."""
     mansion = v["mansion"]
     rooms: list[int | None] = [None] * data.SPACES
     furniture: list[int | None] = [None] * data.SPACES
     for space in mansion["spaces"]:
-        s = space["space"]
-        if space["room"] is not None and not space["printed"]:
-            rooms[s] = take(ROOM, _COLOUR[space["room"]])
-        if space["furniture"] is not None:
-            furniture[s] = take(FURNITURE, _COLOUR[space["furniture"]])
+        room, piece = space["room"], space["furniture"]
+        if room is not None and not space["printed"]:
+            rooms[space["space"]] = next(free[ROOM, _COLOUR[room]])
+        if piece is not None:
+            furniture[space["space"]] = next(free[FURNITURE, _COLOUR[piece]])
     return Player(
         board=int(mansion["board"]) - 1,
         money=int(v["money"]),
         rooms=rooms,
         furniture=furniture,
-        attic=[take(FURNITURE, _COLOUR[key]) for key in mansion["attic"]],
-        expansion=take(EXPANSION, -1) if mansion["expansion"] else None,
+        attic=[next(free[FURNITURE, _COLOUR[key]]) for key in mansion["attic"]],
+        expansion=next(free[EXPANSION, -1]) if mansion["expansion"] else None,
         loan=bool(v["loan"]),
         gifts=int(v["gifts"]),
     )
+
+
+def _shuffle(tiles: list[int], rng: Rng) -> None:
+    """Fisher-Yates, drawing several indices from each 64-bit word of ``rng`` (a mixed-radix
+    split of the word, refreshed once fewer than 32 bits are left, so no index is biased by
+    more than 2**-25).  ``Rng.shuffle`` spends a word per index; a sample shuffles up to 80
+    tiles for every playout a bot plays, and this is several times cheaper."""
+    word = rng.next64()
+    for i in range(len(tiles) - 1, 0, -1):
+        if word < _FRESH:
+            word = rng.next64()
+        word, j = divmod(word, i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+
+
+_FRESH = 1 << 32
 
 
 def _last(shown: Any) -> LastMove | None:

@@ -1,0 +1,171 @@
+"""California's bot hints (``rules.california.heuristics``): sensible, cheap and always legal.
+
+Positions are built with the rules tests' helpers (tiles pulled from the stack, so every
+conservation law holds).
+"""
+
+from __future__ import annotations
+
+from rules.california import COIN, LOAN, REPAY, RULES, State
+from rules.california.data import BLUE, GREEN, RED
+from rules.california.heuristics import HINTS, CaliforniaHints, Weights
+from rules.core import Action
+from rules.play import random_playthrough
+from rules.rng import Rng
+from rules.search import Budget, choose, reward
+from tests.rules.test_california import empty_store_but, furnish, game, offer, room, set_money, sound
+
+
+def positions(players: int, seeds: range, every: int = 5) -> list[State]:
+    found = []
+    for seed in seeds:
+        run = random_playthrough(RULES, players, seed, check=False)
+        state = RULES.setup(players, {}, seed)
+        for step, (seat, action) in enumerate(run.log):
+            if step % every == 0:
+                found.append(RULES.load(RULES.dump(state)))
+            RULES.apply(state, seat, action)
+        found.append(state)
+    return found
+
+
+def set_price(state: State, coins: int) -> None:
+    """Leave ``coins`` gold coins on the bank, as if the others had gone back to the stock."""
+    state.minted -= (state.bank - coins) * 5
+    state.bank = coins
+
+
+def test_values_give_one_number_per_seat_and_follow_the_score_at_the_end() -> None:
+    for players in (2, 5):
+        for state in positions(players, range(2), every=30):
+            values = HINTS.values(state)
+            assert len(values) == players
+            if state.over:
+                scores = RULES.outcome(state).scores  # type: ignore[union-attr]
+                assert [round(v) for v in values] == list(scores)
+
+
+def test_values_count_points_and_what_money_and_rooms_promise_while_days_remain() -> None:
+    state = game(players=3)
+    room(state, 1, 0, GREEN)  # one point more than seat 0
+    assert HINTS.values(state)[1] > HINTS.values(state)[0]
+    set_money(state, 2, 20)  # money is worth something early on...
+    assert HINTS.values(state)[2] > HINTS.values(state)[0]
+    state.ending = "bonus"  # ...and only breaks ties once the game ends tonight
+    assert HINTS.values(state)[1] > HINTS.values(state)[2] > HINTS.values(state)[0]
+
+
+def test_candidates_are_legal_never_empty_and_drop_bare_loans_and_repayments() -> None:
+    for players in (2, 3, 4, 5):
+        for state in positions(players, range(2)):
+            if state.over:
+                continue
+            for seat in range(players):
+                actions = RULES.legal_actions(state, seat)
+                if not actions:
+                    continue
+                kept = HINTS.candidates(state, seat, actions)
+                assert kept and all(a in actions for a in kept)
+                if seat == state.turn:
+                    assert COIN in kept and LOAN not in kept and REPAY not in kept
+
+
+def test_candidates_search_one_slot_per_tile_type_and_the_cheapest_room_spaces() -> None:
+    state = game(players=3, turn=0)
+    set_money(state, 0, 30)
+    offer(state, 0, 0, "room", RED)
+    offer(state, 0, 1, "room", RED)  # the same buy as slot 0
+    offer(state, 0, 2, "furniture", BLUE)  # no blue room: the attic
+    offer(state, 0, 3, "expansion")
+    empty_store_but(state, 1, 0)
+    offer(state, 1, 0, "room", RED)  # same type, other store: buying it empties store 1
+    sound(state)
+    kept = HINTS.candidates(state, 0, RULES.legal_actions(state, 0))
+    buys = [a.args for a in kept if a.kind == "buy"]
+    assert [b for b in buys if b[:2] == (0, 1)] == []
+    assert len([b for b in buys if b[:2] == (0, 0)]) == Weights().room_targets
+    assert (0, 2, "attic") in buys and (0, 3, "expansion") in buys
+    assert any(b[:2] == (1, 0) for b in buys)
+    fees = RULES.view(state, 0)["players"][0]["mansion"]["spaces"]
+    chosen = [fees[b[2]]["fee"] for b in buys if b[:2] == (0, 0)]
+    assert max(chosen) == min(fees[s]["fee"] for s in range(16) if s != 12)
+
+
+def test_a_loan_buy_is_searched_only_for_a_tile_no_plain_purchase_can_take() -> None:
+    state = game(players=4, turn=0)
+    set_money(state, 0, 5)  # price 4: fee-0 spaces are affordable, the others need a loan
+    offer(state, 0, 0, "room", GREEN)
+    offer(state, 0, 1, "expansion")
+    actions = RULES.legal_actions(state, 0)
+    assert any(a.kind == "loan_buy" and a.args[:2] == (0, 0) for a in actions)
+    kept = HINTS.candidates(state, 0, actions)
+    assert not any(a.kind == "loan_buy" and a.args[:2] == (0, 0) for a in kept)
+    set_money(state, 0, 2)  # now only a loan buys anything
+    kept = HINTS.candidates(state, 0, RULES.legal_actions(state, 0))
+    assert any(a.kind == "loan_buy" for a in kept)
+
+
+def test_rollout_moves_are_legal_and_buy_a_cheap_scoring_tile_rather_than_a_coin() -> None:
+    rng = Rng(4)
+    for state in positions(3, range(2)):
+        if state.over:
+            continue
+        actions = RULES.legal_actions(state, state.turn)
+        assert HINTS.rollout(state, state.turn, actions, rng) in actions
+    state = game(players=3, turn=1)
+    set_price(state, 1)
+    set_money(state, 1, 3)
+    room(state, 1, 0, GREEN)
+    offer(state, 0, 0, "furniture", GREEN)  # a guest for one silver, and nothing else on offer
+    empty_store_but(state, 0, 0)
+    empty_store_but(state, 1, -1)
+    sound(state)
+    actions = RULES.legal_actions(state, 1)
+    greedy = CaliforniaHints(Weights(rollout_random=0.0))
+    assert greedy.rollout(state, 1, actions, rng) == Action("buy", (0, 0, 0))
+    set_money(state, 1, 0)
+    assert greedy.rollout(state, 1, RULES.legal_actions(state, 1), rng) == COIN
+
+
+def test_rollout_furnishes_for_a_guest_before_it_renovates() -> None:
+    state = game(players=4, turn=0)
+    set_price(state, 2)
+    set_money(state, 0, 4)
+    room(state, 0, 8, GREEN)
+    furnish(state, 0, 12, RED, guest=True)  # a guest already: the green one brings a gift
+    offer(state, 0, 0, "room", BLUE)
+    offer(state, 0, 1, "furniture", GREEN)
+    sound(state)
+    greedy = CaliforniaHints(Weights(rollout_random=0.0))
+    move = greedy.rollout(state, 0, RULES.legal_actions(state, 0), Rng(1))
+    assert move == Action("buy", (0, 1, 8))
+
+
+def test_search_with_the_hints_chooses_a_legal_move_from_the_view_alone() -> None:
+    for state in positions(3, range(1), every=40):
+        if state.over:
+            continue
+        seat = state.turn
+        decision = choose(RULES, HINTS, RULES.view(state, seat), seat, 3, Budget(30, 20))
+        assert decision.action in RULES.legal_actions(state, seat)
+        assert 0.0 <= reward(RULES, HINTS, state, seat) <= 1.0
+
+
+def test_a_bot_with_the_hints_beats_random_players() -> None:
+    """A small budget already wins most 3-player games against uniformly random seats."""
+    wins = 0.0
+    games = 6
+    for seed in range(games):
+        state = RULES.setup(3, {}, seed)
+        bot = seed % 3
+        rng = Rng(seed)
+        while RULES.outcome(state) is None:
+            seat = state.turn
+            if seat == bot:
+                action = choose(RULES, HINTS, RULES.view(state, seat), seat, rng.next64(), Budget(40, 20)).action
+            else:
+                action = rng.choice(RULES.legal_actions(state, seat))
+            RULES.apply(state, seat, action)
+        ranks = RULES.outcome(state).ranks  # type: ignore[union-attr]
+        wins += ranks[bot] == 1
+    assert wins >= 5, wins
