@@ -162,7 +162,9 @@ def test_a_bot_with_the_hints_beats_random_players() -> None:
         while RULES.outcome(state) is None:
             seat = state.turn
             if seat == bot:
-                action = choose(RULES, HINTS, RULES.view(state, seat), seat, rng.next64(), Budget(40, 20)).action
+                action = choose(
+                    RULES, HINTS, RULES.view(state, seat), seat, rng.next64(), Budget(40, 20)
+                ).action
             else:
                 action = rng.choice(RULES.legal_actions(state, seat))
             RULES.apply(state, seat, action)
