@@ -1,6 +1,8 @@
 """California (Michael Schacht): renovate and furnish a mansion, attract guests, collect gifts.
 
-``RULES`` is the one object the host needs; it satisfies :class:`rules.core.Rules`.
+``RULES`` is the one object the host needs; it satisfies :class:`rules.core.Rules`, and
+:class:`rules.search.SearchRules` for bot players (``RULES.sample_state`` builds a state from a
+seat's view; ``heuristics.HINTS`` tells the bots' search how positions stand).
 The other names are small pure helpers for the Discord layer and the renderer
 (the current price, every placement of a store tile with its total price and
 the action that buys it there now, a loan included when one is needed).

@@ -7,13 +7,17 @@ every action chosen, every event the engine emitted (kind, seat, params, visibil
 final dump.  :data:`BEHAVIOUR_HASH` was recorded on the engine before any optimisation
 (commit 95f23cd); a different hash means behaviour changed.  Each seat's legal actions at
 every step are in the hash too, in order, since random play and bots pick from that list.
+Placement now works on bit masks of the floor; a second test checks them, tile by tile,
+against the rules as the engine read them before.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from rules.california import RULES
+from rules.california import ATTIC, EXPAND, RULES, data, fees
+from rules.california.placement import NEIGHBOURS, SPACES, attic_capacity, grid, targets
+from rules.california.state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player
 from rules.core import Event
 from rules.play import canonical, random_playthrough
 
@@ -49,3 +53,36 @@ def behaviour_hash() -> str:
 
 def test_every_choice_event_and_final_state_is_as_before_the_speed_work() -> None:
     assert behaviour_hash() == BEHAVIOUR_HASH
+
+
+def reference_targets(players: int, p: Player, tile: int) -> list[tuple[object, int]]:
+    """The placement rules as the engine read them before the masks: a room on an empty space,
+    touching its colour if the mansion has it; furniture into an empty room of its colour, else
+    the attic if there is space; the expansion if none yet."""
+    colours = grid(p)
+    kind, c = TILE_KIND[tile], TILE_COLOUR[tile]
+    if kind == ROOM:
+        fee = fees(players)
+        free = [s for s in SPACES if colours[s] < 0]
+        if c in colours:
+            free = [s for s in free if any(colours[x] == c for x in NEIGHBOURS[s])]
+        return [(s, fee[s]) for s in free]
+    if kind == FURNITURE:
+        rooms: list[tuple[object, int]] = [
+            (s, 0) for s in SPACES if colours[s] == c and p.furniture[s] is None
+        ]
+        return rooms or ([(ATTIC, 0)] if len(p.attic) < attic_capacity(p) else [])
+    return [(EXPAND, 0)] if p.expansion is None else []
+
+
+def test_the_floor_masks_place_every_tile_as_the_rules_say() -> None:
+    checked = 0
+    for players in (2, 4, 5):
+        for seed in range(4):
+            for stop in (15, 45, None):  # early, middle and finished floors
+                run = random_playthrough(RULES, players, seed, check=False, stop_after=stop)
+                for p in run.state.players:
+                    for tile in range(data.TILE_COUNT):
+                        assert targets(players, p, tile) == reference_targets(players, p, tile)
+                        checked += 1
+    assert checked > 10_000
