@@ -88,7 +88,9 @@ def _register_builtin_games() -> None:
             hints=rules.california.heuristics.HINTS,
         )
     )
-    REGISTRY.register(GameEntry(rules.estates.RULES, renderers.estates.render, "cogs.estates"))
+    REGISTRY.register(
+        GameEntry(rules.estates.RULES, renderers.estates.render, "cogs.estates", hints=rules.estates.HINTS)
+    )
     REGISTRY.register(
         GameEntry(
             rules.monopoly.RULES,

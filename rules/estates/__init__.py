@@ -8,12 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players, validate_options
+from rules.core import JSON, Action, Event, OptionSpec, Outcome, check_players, validate_options
 from rules.estates import data, engine
+from rules.estates.heuristics import HINTS
 from rules.estates.invariants import invariants as _invariants
+from rules.estates.sample import sample_state as _sample_state
 from rules.estates.state import SCHEMA, EstatesState, dump_state, load_state
 from rules.estates.timeout import timeout_action as _timeout_action
 from rules.estates.view import view as _view
+from rules.search import SearchRules
 
 
 class EstatesRules:
@@ -55,6 +58,11 @@ class EstatesRules:
     def view(self, state: EstatesState, seat: int | None) -> dict[str, JSON]:
         return _view(state, seat)
 
+    def sample_state(self, view: Mapping[str, JSON], seat: int, seed: int) -> EstatesState:
+        """A state ``seat`` could be in, from its view alone: rivals' money and the rooftop pile's
+        order drawn from ``seed`` within what is public (``rules.estates.sample``)."""
+        return _sample_state(view, seat, seed)
+
     def dump(self, state: EstatesState) -> dict[str, JSON]:
         return dump_state(state)
 
@@ -80,6 +88,6 @@ class EstatesRules:
 
 
 RULES = EstatesRules()
-_CHECK: Rules[EstatesState] = RULES  # mypy proves the contract is met
+_CHECK: SearchRules[EstatesState] = RULES  # mypy proves the contract (and bots' sampling) is met
 
-__all__ = ["RULES", "EstatesRules", "EstatesState"]
+__all__ = ["HINTS", "RULES", "EstatesRules", "EstatesState"]
