@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rules.core import Action
 from rules.estates import board, data
@@ -39,9 +40,19 @@ ROW_TAU = 2.0
 """How sharply the row needing the most work is taken for the loser (a softmax temperature over
 the pieces each row still needs): 2 means a row two pieces behind another is e (~2.7) times more
 likely to be the one left incomplete."""
-MONEY_WEIGHT = 0.4
-"""Points a check in hand is worth to a position: it scores nothing at the end, but it buys
-pieces and can still be stowed (a point each, one a turn)."""
+STOW_WEIGHT = 0.9
+"""Points a check in hand is worth while its owner still has a turn to stow it in: a stow turns
+it into a point, one a turn."""
+SPARE_WEIGHT = 0.2
+"""Points a check in hand is worth beyond those it can still stow: it scores nothing at the end
+and only buys pieces (and breaks ties)."""
+ROOF_SLACK = 1.0
+"""Rooftops a round is expected to spend on the row left incomplete before the two others are
+done: the stall test compares what is left with the two cheapest rows' needs plus this."""
+ROOF_SCALE = 1.5
+"""How soft that comparison is (a logistic's scale, in rooftops)."""
+WASTE = 1.5
+"""Turns a round takes per piece its two nearest rows still need: not every turn builds there."""
 RISK = 1.0
 """Taken off a piece's value before bidding on it: the rows' chances move as the game goes on."""
 STOW_RESERVE = 1
@@ -55,22 +66,73 @@ MAX_PLACEMENTS = 6
 
 
 def row_chances(state: EstatesState) -> list[float]:
-    """The chance each row is complete when the round ends, from the work each still needs."""
+    """The chance each row is complete when the round ends.
+
+    Two endings are weighed.  Two rows complete: the row needing the most work is the likely
+    loser (a softmax over the work left, :data:`ROW_TAU`), among the rows that can still be
+    completed at all.  The rooftops run out first (a stall, where every row not complete by then
+    scores negative): likely when the two cheapest rows together need about as many rooftops
+    as are left, since rooftops also go to the third row (:data:`ROOF_SLACK`, :data:`ROOF_SCALE`);
+    in a stall only a row already complete, or else the cheapest one, may end complete.
+    """
+    work = row_work(state)
+    complete = [w.complete for w in work]
     roofs = len(state.roofs_left) + (1 if state.piece == data.ROOF else 0)
-    works: list[int] = []
-    possible: list[bool] = []
+    cubes = sum(len(line) for line in state.display)
+    able = [w.complete or (w.roofs <= roofs and w.lots <= cubes) for w in work]
+    if sum(able) < data.COMPLETE_ROWS_TO_END:
+        return [1.0 if c else 0.0 for c in complete]
+    if all(able):
+        weights = [math.exp(w.pieces / ROW_TAU) for w in work]
+        total = sum(weights)
+        both = [1.0 - x / total for x in weights]
+    else:
+        both = [1.0 if a else 0.0 for a in able]
+    needs = sorted(w.roofs for w, a in zip(work, able, strict=True) if a)
+    ending = _likely(roofs - sum(needs[: data.COMPLETE_ROWS_TO_END]))
+    # A stall leaves at most one row complete: the one complete now, else perhaps the cheapest.
+    stall = [float(c) for c in complete]
+    if not any(complete):
+        cheapest = min((r for r in range(len(work)) if able[r]), key=lambda r: work[r].roofs)
+        stall[cheapest] = _likely(roofs - work[cheapest].roofs)
+    return [ending * b + (1.0 - ending) * x for b, x in zip(both, stall, strict=True)]
+
+
+def _likely(spare: int) -> float:
+    """The chance that ``spare`` rooftops (beyond a need) suffice, rooftops going astray too."""
+    return 1.0 / (1.0 + math.exp(-(spare - ROOF_SLACK) / ROOF_SCALE))
+
+
+@dataclass(frozen=True, slots=True)
+class RowWork:
+    """What a row still needs: ``lots`` to build (a cube each), ``roofs`` (one per missing lot
+    and unroofed building), and both as ``pieces`` (turns of work)."""
+
+    complete: bool
+    lots: int
+    roofs: int
+
+    @property
+    def pieces(self) -> int:
+        return self.lots + self.roofs
+
+
+def row_work(state: EstatesState) -> list[RowWork]:
+    out: list[RowWork] = []
     for row in state.rows:
         if board.row_complete(row):
-            works.append(0)
-            possible.append(True)
+            out.append(RowWork(True, 0, 0))
             continue
-        missing = max(0, row.requirement - len(row.stacks))
-        unroofed = row.roofs.count(0)
-        works.append(2 * missing + unroofed)
-        possible.append(missing + unroofed <= roofs)
-    weights = [math.exp(w / ROW_TAU) for w in works]
-    total = sum(weights)
-    return [1.0 - w / total if ok else 0.0 for w, ok in zip(weights, possible, strict=True)]
+        lots = max(0, row.requirement - len(row.stacks))
+        out.append(RowWork(False, lots, lots + row.roofs.count(0)))
+    return out
+
+
+def stows_left(state: EstatesState) -> int:
+    """About how many more turns each seat gets this round (each one a chance to stow): the
+    pieces the two nearest rows still need, stretched by :data:`WASTE`, shared by the seats."""
+    nearest = sorted(w.pieces for w in row_work(state))[: data.COMPLETE_ROWS_TO_END]
+    return math.ceil(WASTE * sum(nearest) / state.players)
 
 
 def expected_points(state: EstatesState) -> list[float]:
@@ -89,14 +151,17 @@ def expected_points(state: EstatesState) -> list[float]:
 
 
 def standing(state: EstatesState) -> list[float]:
-    """Each seat's standing on one scale: earlier rounds' scores, expected building points,
-    the cash box, and a fraction of the money in hand."""
+    """Each seat's standing on one scale: earlier rounds' scores, expected building points, the
+    cash box, and the money in hand (nearly a point a check while turns are left to stow it,
+    little beyond)."""
     points = expected_points(state)
+    turns = stows_left(state)
     return [
         sum(result.scores[s] for result in state.results)
         + points[s]
         + state.cash_box[s] * data.CASH_BOX_POINTS
-        + MONEY_WEIGHT * state.money[s]
+        + STOW_WEIGHT * min(state.money[s], turns)
+        + SPARE_WEIGHT * max(0, state.money[s] - turns)
         for s in range(state.players)
     ]
 

@@ -9,9 +9,9 @@ never copied.  What a seat's view hides, and how each part is drawn:
   game's money total (``START_MONEY`` per seat, conserved), the seat's own money and cash box,
   what the current auction proves (a seat that bid $n has at least $n; after a sale the
   auctioneer holds at least the price; after a buy the bidder at least twice it), and that a
-  cash box grows by at most $1 in each of its owner's turns this round.  Within those bounds a
-  rival's cash box is a coin per turn (:data:`STOW_GUESS`) and the rest of the money is dealt
-  out one million at a time to a rival at random.
+  cash box grows by at most $1 in each of its owner's turns this round.  Within those bounds
+  the money is dealt out one million at a time to a rival at random, and a rival's cash box is
+  a coin per turn it had (:data:`STOW_GUESS`), out of what it holds beyond its proven bids.
 - **Whether another auctioneer already stowed this turn**: a coin, kept consistent with the
   cash box drawn.
 - **The rooftop pile's order and every later draw** (the next rooftop revealed, a new round's
