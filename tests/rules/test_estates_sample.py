@@ -90,6 +90,25 @@ def test_what_the_table_proves_is_kept_exactly() -> None:
                 assert (drawn.scores, drawn.ranks) == (real.scores, real.ranks)
 
 
+def test_a_finished_match_keeps_its_standings_ties_included() -> None:
+    """The final ranks break ties on points by the money still on the table, which is hidden: the
+    sample deals it so that the standings come out as shown (seeds 13 and 21 at five players
+    end with the viewer tied on points with a rival)."""
+    ties = 0
+    for seed in range(40):
+        for rounds in (1, 3):
+            state = random_playthrough(RULES, 5, seed, options={"rounds": rounds}, check=False).state
+            outcome = RULES.outcome(state)
+            assert outcome is not None
+            ties += len(set(outcome.scores)) < 5
+            for seat in range(5):
+                view = RULES.view(state, seat)
+                sample = sample_state(view, seat, seed)
+                assert RULES.view(sample, seat) == view
+                assert RULES.invariants(sample) == []
+    assert ties
+
+
 @pytest.mark.parametrize("players", range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1))
 def test_play_goes_on_from_a_sample_to_the_end(players: int) -> None:
     for index, state in enumerate(positions(players, 5, 2, every=9)):
