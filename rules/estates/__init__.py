@@ -1,6 +1,9 @@
 """The Estates (Klaus Zoch): auction floor cubes, rooftops, permits and the Mayor, build three rows.
 
-``RULES`` is the one object the host needs; it satisfies :class:`rules.core.Rules`.
+``RULES`` is the one object the host needs; it satisfies :class:`rules.core.Rules`, and
+:class:`rules.search.SearchRules` for bot players (``sample_state``: a state drawn from a seat's
+view, ``rules.estates.sample``).  ``HINTS`` are what those bots know about positions
+(``rules.estates.heuristics``).
 """
 
 from __future__ import annotations

@@ -6,13 +6,18 @@ and every stowed check is a point.  Money in hand scores nothing, it only buys p
 A position is therefore judged by what the buildings *will* be worth, which depends on which
 rows are likely to be complete when the round ends (two complete rows end it):
 
-- :func:`row_chances`: the chance each row ends complete.  The round usually ends with two rows
-  complete, so the row needing the most work (a cube and a rooftop per missing lot, a rooftop
-  per unroofed building) is the likely loser; a row needing more rooftops than are left cannot
-  be completed at all.
+- :func:`row_chances`: the chance each row ends complete.  When the round ends with two rows
+  complete, the row needing the most work (a cube and a rooftop per missing lot, a rooftop per
+  unroofed building) is the likely loser; but when the two cheapest rows together need about
+  as many rooftops as are left, the rooftops may run out first (a stall) and every row not yet
+  complete scores negative.  Against random players, missing that cost a bot most of its lost
+  games (buildings it owned in rows that never finished).
 - :func:`expected_points`: per seat, each building's value times its multiplier times
   ``2p - 1`` (the expected sign of its row), so a building in a row that is sure to complete
   counts fully and one in the likely loser counts against its owner.
+- :func:`standing`: expected building points, the cash box, and the money in hand at nearly a
+  point a check while there are turns left to stow it, little beyond (money is worth nothing
+  at the end).
 - :func:`piece_value`: what the piece on offer brings ``seat`` if it wins it and places it as
   well as it can (the best change in its expected points), less a small risk margin: this is
   what a bid is weighed against.
@@ -31,7 +36,17 @@ from dataclasses import dataclass
 
 from rules.core import Action
 from rules.estates import board, data
-from rules.estates.pieces import BIDS, DISCARD, PASS, STOW, min_bid
+from rules.estates.pieces import (
+    BIDS,
+    CANCEL_PERMIT,
+    DISCARD,
+    MAYOR_AT,
+    PASS,
+    PERMIT_AT,
+    PLACE_AT,
+    STOW,
+    min_bid,
+)
 from rules.estates.state import BID, CHOOSE, PLACE, EstatesState
 from rules.rng import Rng
 from rules.search import PlainHints
@@ -118,6 +133,7 @@ class RowWork:
 
 
 def row_work(state: EstatesState) -> list[RowWork]:
+    """Each row's :class:`RowWork` (a complete row needs nothing, even if a permit may reopen it)."""
     out: list[RowWork] = []
     for row in state.rows:
         if board.row_complete(row):
@@ -169,11 +185,11 @@ def standing(state: EstatesState) -> list[float]:
 # --- what a piece brings -----------------------------------------------------------------------
 
 
-def placement_gains(state: EstatesState, seat: int, piece: str) -> list[tuple[float, Action | None]]:
+def placement_gains(state: EstatesState, seat: int, piece: str) -> list[tuple[float, Action]]:
     """(change in ``seat``'s expected points, the action) for every way to use ``piece``, tried
     on the state and undone; a piece that may be discarded also lists (0, ``DISCARD``)."""
     before = expected_points(state)[seat]
-    out: list[tuple[float, Action | None]] = []
+    out: list[tuple[float, Action]] = []
     if piece in data.TOKEN_CUBE:
         cube = data.TOKEN_CUBE[piece]
         colour = data.CUBE_COLOUR[cube]
@@ -196,7 +212,7 @@ def placement_gains(state: EstatesState, seat: int, piece: str) -> list[tuple[fl
                 row.roofs.pop()
             else:
                 row.stacks[lot - 1].pop()
-            out.append((gain, _place(r, lot)))
+            out.append((gain, PLACE_AT[r][lot]))
         return out
     if piece == data.ROOF:
         value = state.roof_value or _mean_roof(state)
@@ -205,7 +221,7 @@ def placement_gains(state: EstatesState, seat: int, piece: str) -> list[tuple[fl
         for r, lot in board.unroofed(state):
             row = state.rows[r]
             row.roofs[lot - 1] = value
-            out.append((expected_points(state)[seat] - before, _place(r, lot)))
+            out.append((expected_points(state)[seat] - before, PLACE_AT[r][lot]))
             row.roofs[lot - 1] = 0
         state.piece = saved
         return out
@@ -216,18 +232,13 @@ def placement_gains(state: EstatesState, seat: int, piece: str) -> list[tuple[fl
             for longer in (True, False):
                 if board.permit_problem(state, r, value, longer) is None:
                     row.permits.append(value if longer else -value)
-                    out.append(
-                        (
-                            expected_points(state)[seat] - before,
-                            Action("permit", (data.ROW_NAMES[r], data.LONGER if longer else data.SHORTER)),
-                        )
-                    )
+                    out.append((expected_points(state)[seat] - before, PERMIT_AT[r][longer]))
                     row.permits.pop()
     elif piece == data.MAYOR:
         saved_row = state.mayor_row
         for r in range(len(state.rows)):
             state.mayor_row = r
-            out.append((expected_points(state)[seat] - before, Action("mayor", (data.ROW_NAMES[r],))))
+            out.append((expected_points(state)[seat] - before, MAYOR_AT[r]))
         state.mayor_row = saved_row
     elif piece == data.CANCEL:
         for row in state.rows:
@@ -235,18 +246,9 @@ def placement_gains(state: EstatesState, seat: int, piece: str) -> list[tuple[fl
                 if board.cancel_problem(state, abs(signed)) is None:
                     index = row.permits.index(signed)
                     del row.permits[index]
-                    out.append(
-                        (
-                            expected_points(state)[seat] - before,
-                            Action("cancel", (data.PERMIT_TOKEN[abs(signed)],)),
-                        )
-                    )
+                    out.append((expected_points(state)[seat] - before, CANCEL_PERMIT[abs(signed)]))
                     row.permits.insert(index, signed)
     return out
-
-
-def _place(r: int, lot: int) -> Action:
-    return Action("place", (data.ROW_NAMES[r], lot))
 
 
 def _mean_roof(state: EstatesState) -> int:
@@ -305,8 +307,7 @@ class EstatesHints(PlainHints):
         if phase == PLACE and state.piece is not None and len(actions) > MAX_PLACEMENTS:
             gains = placement_gains(state, seat, state.piece)
             ranked = sorted(((g, a) for g, a in gains if a in actions), key=lambda ga: -ga[0])
-            kept = [a for _g, a in ranked[:MAX_PLACEMENTS] if a is not None]
-            return kept or actions
+            return [a for _g, a in ranked[:MAX_PLACEMENTS]] or actions
         return actions
 
     def auction_check(self, state: EstatesState, seat: int, action: Action) -> bool | None:
@@ -340,7 +341,7 @@ def _choose_candidates(state: EstatesState, seat: int, actions: list[Action]) ->
     return [a for a in actions if a in kept or a.kind != "pick"]
 
 
-def _gains_if_offered(state: EstatesState, seat: int, token: str) -> list[tuple[float, Action | None]]:
+def _gains_if_offered(state: EstatesState, seat: int, token: str) -> list[tuple[float, Action]]:
     """:func:`placement_gains` for a piece still in the supply, as if it were on offer: a rooftop
     counts at the average of those left, and one fewer stays in the pile."""
     if token != data.ROOF or not state.roofs_left:
@@ -379,4 +380,13 @@ def _bid_candidates(state: EstatesState, seat: int, actions: list[Action]) -> li
 HINTS = EstatesHints()
 """The hints ``bot/registry.py`` gives The Estates' bot players."""
 
-__all__ = ["HINTS", "EstatesHints", "auction_check", "expected_points", "piece_value", "row_chances"]
+__all__ = [
+    "HINTS",
+    "EstatesHints",
+    "auction_check",
+    "bid_is_profitable",
+    "expected_points",
+    "piece_value",
+    "row_chances",
+    "standing",
+]

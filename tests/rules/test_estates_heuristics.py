@@ -164,3 +164,26 @@ def test_valuing_a_piece_leaves_the_state_as_it_was() -> None:
             piece_value(state, seat)
             HINTS.candidates(state, seat, RULES.legal_actions(state, seat))
         assert RULES.dump(state) == before
+
+
+def test_a_bots_move_cannot_depend_on_what_its_seat_cannot_see() -> None:
+    """Two tables that differ only in rivals' money and every future draw: seat 0 sees one view,
+    so with the same seed its search makes the same move, here settling an auction."""
+    state = table(players=4, seed=9)
+    RULES.apply(state, 0, Action("stow"))
+    RULES.apply(state, 0, Action("pick", ("mayor",)))
+    other = RULES.load(RULES.dump(state))
+    other.money[1], other.money[2] = other.money[1] - 3, other.money[2] + 3
+    other.rng = Rng(5, 11)
+    assert RULES.view(other, 0) == RULES.view(state, 0) and RULES.dump(other) != RULES.dump(state)
+    RULES.apply(state, 1, PASS)
+    RULES.apply(other, 1, PASS)
+    RULES.apply(state, 2, BIDS[2])
+    RULES.apply(other, 2, BIDS[2])
+    RULES.apply(state, 3, PASS)
+    RULES.apply(other, 3, PASS)
+    assert RULES.view(other, 0) == RULES.view(state, 0)
+    for seed in range(3):
+        mine = choose(RULES, HINTS, RULES.view(state, 0), 0, seed, Budget(40, 20))
+        theirs = choose(RULES, HINTS, RULES.view(other, 0), 0, seed, Budget(40, 20))
+        assert mine == theirs
