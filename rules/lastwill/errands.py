@@ -16,6 +16,7 @@ from rules.lastwill import data
 from rules.lastwill.cards import can_spend, opera_cost, spend
 from rules.lastwill.data import EmploymentMode, Errand
 from rules.lastwill.employment import ANY, may_demote
+from rules.lastwill.moves import move
 from rules.lastwill.pending import DX, DX_DEMOTE, DX_EXT, LINE, extension, run
 from rules.lastwill.piles import available, draw
 from rules.lastwill.state import ERRANDS, LastWillState, Pending
@@ -23,7 +24,14 @@ from rules.lastwill.turn import current, plan_of
 
 REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
 ONE = "one"
-SHARED = frozenset(f"slot{label}" for label in data.SHARED_OFFERING_SLOTS)
+SHARED_LABELS = frozenset(data.SHARED_OFFERING_SLOTS)
+SLOT_SPACES: dict[str, str] = {
+    slot.label: f"slot{slot.label.lower()}"
+    for players in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)
+    for expansion in (False, True)
+    for slot in data.offering_slots(players, expansion)
+}
+"""Each offering slot's errand space token (``slot1`` .. ``slot9``, ``slotx``), by slot label."""
 TYPES = tuple(t.value for t in data.PROPERTY_TYPES)
 SWAPS = tuple(combinations(TYPES, 2))
 
@@ -92,36 +100,39 @@ def dx_options(state: LastWillState, seat: int) -> list[str]:
     return found
 
 
-def _slot_open(state: LastWillState, label: str) -> bool:
-    slot = next((s for s in state.offering if s.label.lower() == label), None)
-    if slot is None or not slot.card or slot.boy >= 0:
-        return False
-    key = f"slot{label}"
-    if key in SHARED and state.count in data.SHARED_OFFERING_PLAYERS:
-        taken = sum(1 for s in state.offering if f"slot{s.label.lower()}" in SHARED and s.boy >= 0)
-        return taken < data.SHARED_OFFERING_CAPACITY
-    return True
+def open_slots(state: LastWillState) -> list[str]:
+    """The offering slots a boy may go to now: holding a card, not taken this round, and with 2-3
+    players slots 1-3 only while fewer than two of them are taken (public).  One pass over the
+    offering, since every errand turn asks."""
+    offering = state.offering
+    limit = state.count in data.SHARED_OFFERING_PLAYERS
+    shared_full = (
+        limit
+        and sum(1 for s in offering if s.label in SHARED_LABELS and s.boy >= 0)
+        >= data.SHARED_OFFERING_CAPACITY
+    )
+    return [
+        SLOT_SPACES[s.label]
+        for s in offering
+        if s.card and s.boy < 0 and not (shared_full and s.label in SHARED_LABELS)
+    ]
 
 
 def placements(state: LastWillState, seat: int) -> list[Action]:
     """Every space the seat's boy may go to now (``hold`` aside)."""
-    found = [
-        Action("boy", (f"slot{s.label.lower()}",))
-        for s in state.offering
-        if _slot_open(state, s.label.lower())
-    ]
+    found = [move("boy", (space,)) for space in open_slots(state)]
     if seat not in state.errands.get(ONE, ()):
-        found += [Action("boy", (f"one-{deck}",)) for deck in REGULAR if available(state, deck)]
+        found += [move("boy", (f"one-{deck}",)) for deck in REGULAR if available(state, deck)]
     if not _full(state, "opera") and can_spend(state.players[seat], data.OPERA_SPEND):
-        found.append(Action("boy", ("opera",)))
+        found.append(move("boy", ("opera",)))
     if not _full(state, "market"):
-        found += [Action("market", swap) for swap in SWAPS]
+        found += [move("market", swap) for swap in SWAPS]
     if not _full(state, "ext") and state.extensions_left > 0:
-        found.append(Action("boy", ("ext",)))
+        found.append(move("boy", ("ext",)))
     if state.expansion and _employed(state, seat) and not _full(state, "demote"):
-        found.append(Action("boy", ("demote",)))
+        found.append(move("boy", ("demote",)))
     if state.expansion and not _full(state, "demext") and dx_options(state, seat):
-        found.append(Action("boy", ("demext",)))
+        found.append(move("boy", ("demext",)))
     return found
 
 

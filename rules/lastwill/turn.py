@@ -13,7 +13,7 @@ from rules.core import Event, IllegalAction
 from rules.lastwill import data
 from rules.lastwill.cards import BLACKS, has_property
 from rules.lastwill.data import ExtraAction, FreeAction, FreeActions, Scope
-from rules.lastwill.state import ACTIONS, LastWillState, Owned
+from rules.lastwill.state import ACTIONS, LastWillState, Owned, PlanSpace
 
 
 def free_key(kind: FreeAction, where: Scope) -> str:
@@ -25,9 +25,15 @@ def current(state: LastWillState) -> int:
     return state.order[state.cursor]
 
 
-def plan_of(state: LastWillState, seat: int) -> data.Plan:
-    space = next(p for p in state.plans if p.pos == state.players[seat].plan)
-    return data.Plan(space.cards, space.boys, space.actions)
+def plan_of(state: LastWillState, seat: int) -> PlanSpace:
+    """The seat's plan this round.  Plans are stored in position order from 1 (both the original
+    boards and the tiles fill every position), so the position indexes the list; the search is
+    kept for a state that breaks that order."""
+    pos = state.players[seat].plan
+    plans = state.plans
+    if 0 < pos <= len(plans) and plans[pos - 1].pos == pos:
+        return plans[pos - 1]
+    return next(p for p in plans if p.pos == pos)
 
 
 def grant(state: LastWillState, item: Owned) -> None:
