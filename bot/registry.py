@@ -77,7 +77,14 @@ def _register_builtin_games() -> None:
     REGISTRY.register(GameEntry(rules.california.RULES, renderers.california.render, "cogs.california"))
     REGISTRY.register(GameEntry(rules.estates.RULES, renderers.estates.render, "cogs.estates"))
     REGISTRY.register(GameEntry(rules.monopoly.RULES, renderers.monopoly.render, "cogs.monopoly"))
-    REGISTRY.register(GameEntry(rules.lastwill.RULES, renderers.lastwill.render, "cogs.lastwill"))
+    REGISTRY.register(
+        GameEntry(
+            rules.lastwill.RULES,
+            renderers.lastwill.render,
+            "cogs.lastwill",
+            hints=rules.lastwill.heuristics.HINTS,
+        )
+    )
 
 
 _register_builtin_games()

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core import JSON, Action, Event, OptionSpec, Outcome, check_players, validate_options
-from rules.lastwill import data
+from rules.lastwill import data, heuristics
 from rules.lastwill import engine as _engine
 from rules.lastwill import scoring as _scoring
 from rules.lastwill.cards import (
@@ -219,6 +219,7 @@ __all__ = [
     "employment_token",
     "expense_cost",
     "free_sale_price",
+    "heuristics",
     "icon_amount",
     "last_will",
     "maintain_cost",

@@ -319,8 +319,11 @@ def board_actions(state: LastWillState, seat: int) -> list[Action]:
                 [c.value for c in data.Companion] if record.companion is None else [record.companion.value]
             )
             for item in player.board:
+                slot = next_slot(item)
+                if slot is None:  # no free slot: token_problem would refuse every kind
+                    continue
                 for name in kinds:
-                    if token_problem(state, seat, item.card, card, name) is None:
+                    if name in slot.accepts and token_problem(state, seat, item.card, card, name) is None:
                         args = (item.card, card, name) if record.companion is None else (item.card, card)
                         found.append(move("token", args))
     for item in player.board:

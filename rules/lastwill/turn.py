@@ -15,9 +15,15 @@ from rules.lastwill.cards import BLACKS, has_property
 from rules.lastwill.data import ExtraAction, FreeAction, FreeActions, Scope
 from rules.lastwill.state import ACTIONS, LastWillState, Owned, PlanSpace
 
+_FREE_KEYS: dict[tuple[FreeAction, Scope], str] = {
+    (kind, where): f"{kind.value}:{where.value}" for kind in FreeAction for where in Scope
+}
+"""Every budget key, built once: each buy, sale and upkeep asks for one while moves are listed."""
+
 
 def free_key(kind: FreeAction, where: Scope) -> str:
-    return f"{kind.value}:{where.value}"
+    """The budget key of a kind of free action on a scope of properties (``maintain:farm``)."""
+    return _FREE_KEYS[kind, where]
 
 
 def current(state: LastWillState) -> int:
