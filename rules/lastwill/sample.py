@@ -25,6 +25,7 @@ table but not kept by the view, so a sample may deal them elsewhere.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rules.core import JSON
@@ -42,6 +43,7 @@ from rules.lastwill.state import (
     PlanSpace,
     Player,
     Slot,
+    clone,
 )
 from rules.rng import Rng
 
@@ -58,12 +60,22 @@ _LAYERS: dict[str, tuple[tuple[str, ...], ...]] = {
 
 
 def sample_state(view: Mapping[str, JSON], seat: int, seed: int) -> LastWillState:
-    """A whole state ``seat`` could be in, given its ``view``; hidden parts drawn from ``seed``."""
+    """A whole state ``seat`` could be in, given its ``view``; hidden parts drawn from ``seed``.
+
+    A bot draws many samples from one view, so the view's reading (:func:`deal_of`) is kept for
+    the view last asked about (the same object: views are fresh data nobody changes)."""
+    if _LAST and _LAST[0][0] is view and _LAST[0][1] == seat:
+        plan = _LAST[0][2]
+    else:
+        plan = deal_of(view, seat)
+        _LAST[:] = [(view, seat, plan)]
     rng = Rng(seed)
-    state = _table(view, seat)
-    _deal_hidden(state, view, seat, rng)
+    state = deal(plan, rng)
     state.rng = Rng(rng.next64())
     return state
+
+
+_LAST: list[tuple[Mapping[str, JSON], int, Deal]] = []
 
 
 # --- what the view shows ---------------------------------------------------------------------
@@ -211,62 +223,97 @@ def _seen(state: LastWillState) -> set[str]:
     return seen
 
 
-def _take(pool: list[str], count: int, rng: Rng) -> list[str]:
-    """``count`` cards drawn at random out of ``pool`` (which keeps the rest)."""
-    if count > len(pool):
-        raise ValueError(f"the view needs {count} unseen cards where only {len(pool)} fit")
-    rng.shuffle(pool)
-    taken = pool[len(pool) - count :] if count else []
-    del pool[len(pool) - count :]
-    return taken
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What one view leaves to chance, worked out once for all the samples drawn from it.
+
+    ``table`` is the state with every hidden place empty.  ``stacks`` says how each deck is
+    refilled, bottom first: a pool of unseen cards and how many of them it takes (a regular deck
+    is one part; a special deck one part per crown layer, the layer being drawn from on top).
+    ``secretary`` names the deck another seat's Personal Secretary drew from and how many cards,
+    which come out of what that deck's pool leaves; ``places`` are the other seats and how many
+    cards each holds in hand and among its hidden discards: every unseen card left goes there.
+    """
+
+    table: LastWillState
+    stacks: tuple[tuple[str, tuple[tuple[tuple[str, ...], int], ...]], ...]
+    secretary: tuple[str, int] | None
+    places: tuple[tuple[int, int, int], ...]
 
 
-def _special_deck(deck: str, size: int, pools: dict[str, list[str]], rng: Rng) -> list[str]:
-    """A special deck of ``size`` cards: the bottom of its crown stack.  Full layers lie below the
-    layer being drawn from; each takes its cards from the unseen cards of its crowns."""
-    stacked: list[str] = []
-    for layer in reversed(_LAYERS[deck]):  # bottom layer first, as setup stacks them
-        want = min(size - len(stacked), len(layer))
-        if want <= 0:
-            break
-        members = frozenset(layer)
-        pool = [c for c in pools[deck] if c in members]
-        taken = _take(pool, want, rng)
-        chosen = set(taken)
-        pools[deck] = [c for c in pools[deck] if c not in chosen]
-        stacked += taken
-    return stacked
-
-
-def _deal_hidden(state: LastWillState, view: Mapping[str, Any], seat: int, rng: Rng) -> None:
+def deal_of(view: Mapping[str, Any], seat: int) -> Deal:
+    """The skeleton state and the pools of unseen cards the view allows; refuses (``ValueError``)
+    a view whose counts no deal of the unseen cards can meet."""
+    state = _table(view, seat)
     seen = _seen(state)
-    pools: dict[str, list[str]] = {}
+    pools: dict[str, list[str]] = {deck: [] for deck in state.decks}
     for card in _UNIVERSE[state.expansion]:
         if card not in seen:
-            pools.setdefault(DECK_OF[card], []).append(card)
+            pools[DECK_OF[card]].append(card)
     sizes = view["decks"]
-    for deck in state.decks:
-        pools.setdefault(deck, [])
-        if deck in SPECIAL_DECKS:
-            state.decks[deck] = _special_deck(deck, int(sizes[deck]), pools, rng)
-        else:
-            state.decks[deck] = _take(pools[deck], int(sizes[deck]), rng)
-    hidden = view["pending"]["hidden"] if view["pending"] is not None else None
-    pend = state.pending
-    if pend is not None and pend.seat != seat and hidden is not None:
-        pend.cards = _take(pools.setdefault(str(hidden["deck"]), []), int(hidden["cards"]), rng)
-    rest = [card for deck in sorted(pools) for card in pools[deck]]
-    rng.shuffle(rest)
-    wanted = sum(
-        int(raw["hand"]) + int(raw["discard_held"]) for s, raw in enumerate(view["players"]) if s != seat
-    )
-    if wanted != len(rest):
-        raise ValueError(f"the view hides {wanted} cards in other hands, but {len(rest)} are unseen")
-    at = 0
-    for other, raw in enumerate(view["players"]):
-        if other == seat:
+    stacks: list[tuple[str, tuple[tuple[tuple[str, ...], int], ...]]] = []
+    for deck, pool in pools.items():
+        size = int(sizes[deck])
+        if deck not in SPECIAL_DECKS:
+            stacks.append((deck, ((tuple(pool), size),)))
             continue
-        hand, held = int(raw["hand"]), int(raw["discard_held"])
+        parts: list[tuple[tuple[str, ...], int]] = []
+        for layer in reversed(_LAYERS[deck]):  # the bottom layer first, as setup stacks them
+            members = frozenset(layer)
+            parts.append((tuple(c for c in pool if c in members), min(size, len(layer))))
+            size -= parts[-1][1]
+        stacks.append((deck, tuple(parts)))
+    hidden = view["pending"]["hidden"] if view["pending"] is not None else None
+    secretary = None
+    if state.pending is not None and state.pending.seat != seat and hidden is not None:
+        secretary = (str(hidden["deck"]), int(hidden["cards"]))
+    places = tuple(
+        (other, int(raw["hand"]), int(raw["discard_held"]))
+        for other, raw in enumerate(view["players"])
+        if other != seat
+    )
+    unseen = sum(len(pool) for pool in pools.values())
+    placed = sum(count for _deck, parts in stacks for _pool, count in parts)
+    placed += sum(hand + held for _seat, hand, held in places) + (secretary[1] if secretary else 0)
+    extra = {secretary[0]: secretary[1]} if secretary else {}
+    short = any(count + extra.get(deck, 0) > len(pool) for deck, parts in stacks for pool, count in parts)
+    if unseen != placed or short:
+        raise ValueError(f"the view hides {placed} cards, but {unseen} are unseen")
+    return Deal(state, tuple(stacks), secretary, places)
+
+
+def deal(plan: Deal, rng: Rng) -> LastWillState:
+    """One sample: every hidden place filled from the pools, at random."""
+    state = clone(plan.table)
+    rest: list[str] = []
+    for deck, parts in plan.stacks:
+        cards: list[str] = []
+        for pool, count in parts:
+            mixed = list(pool)
+            shuffle(mixed, rng)
+            cards += mixed[:count]
+            if plan.secretary is not None and plan.secretary[0] == deck and state.pending is not None:
+                state.pending.cards = mixed[count : count + plan.secretary[1]]
+                count += plan.secretary[1]
+            rest += mixed[count:]
+        state.decks[deck] = cards
+    shuffle(rest, rng)
+    at = 0
+    for other, hand, held in plan.places:
         state.players[other].hand = rest[at : at + hand]
         state.held[other] = rest[at + hand : at + hand + held]
         at += hand + held
+    return state
+
+
+def shuffle(items: list[str], rng: Rng) -> None:
+    """Fisher-Yates, two positions from each 64-bit word (32-bit multiply-shift: a bias below
+    one in ten million for the 200 cards of a game).  A sample shuffles every unseen card, and a
+    decision draws hundreds of samples, so this is the sampler's inner loop."""
+    word = 0
+    for i in range(len(items) - 1, 0, -1):
+        if word <= 0xFFFFFFFF:
+            word = rng.next64() | (1 << 64)  # the marker bit says how much of the word is left
+        j = ((word & 0xFFFFFFFF) * (i + 1)) >> 32
+        word >>= 32
+        items[i], items[j] = items[j], items[i]

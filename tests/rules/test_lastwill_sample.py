@@ -15,7 +15,7 @@ import pytest
 from rules.core import Action
 from rules.lastwill import RULES, data
 from rules.lastwill.cards import DECK_OF
-from rules.lastwill.state import ACTIONS, DISCARD, DRAWING, ERRANDS, OVER, PHASES, PICK, LastWillState
+from rules.lastwill.state import ACTIONS, DISCARD, DRAWING, ERRANDS, OVER, PHASES, PICK, LastWillState, clone
 from rules.play import canonical, random_playthrough
 from rules.rng import Rng
 from tests.rules.test_lastwill import act, hand, new, put
@@ -202,3 +202,28 @@ def test_an_open_errand_choice_keeps_the_errand_turn_where_it_was() -> None:
     RULES.apply(found, seat, action)
     assert RULES.waiting_for(found) == RULES.waiting_for(state)
     assert state.phase != OVER
+
+
+@pytest.mark.parametrize("options", MODES[:2], ids=["default", "base"])
+def test_clone_copies_every_field_and_shares_no_container(options: Mapping[str, object]) -> None:
+    """``clone`` writes each field by hand for speed; a field it forgot would show here."""
+    for state in positions(4, options, 13, every=17):
+        copied = clone(state)
+        assert dumped(copied) == dumped(state)
+        copied.players[0].hand.append("X")
+        copied.decks["event"].clear()
+        copied.players[1].board and copied.players[1].board[0].tokens.append("horse")
+        if copied.last is not None:
+            copied.last["seat"] = 99
+        assert dumped(copied) != dumped(state) and dumped(RULES.load(RULES.dump(state))) == dumped(state)
+    assert set(LastWillState.__dataclass_fields__) == set(RULES.dump(state)) - {"schema"}
+
+
+def test_samples_of_one_view_reuse_its_reading_but_never_a_changed_view() -> None:
+    state = next(s for i, s in enumerate(positions(3, {}, 8, every=1)) if i > 60)
+    view = RULES.view(state, 0)
+    first = RULES.sample_state(view, 0, 1)
+    assert dumped(RULES.sample_state(view, 0, 1)) == dumped(first)
+    other = RULES.view(state, 1)
+    assert RULES.view(RULES.sample_state(other, 1, 1), 1) == other
+    assert dumped(RULES.sample_state(view, 0, 1)) == dumped(first)
