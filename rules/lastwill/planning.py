@@ -78,8 +78,16 @@ def totals(state: LastWillState, seat: int) -> tuple[int, dict[str, int]]:
 
 
 def needed(state: LastWillState, seat: int) -> int:
-    """The free count, capped by what the regular decks and their piles still hold."""
-    return min(totals(state, seat)[0], sum(available(state, d) for d in REGULAR))
+    """The free count, capped by what the regular decks and their piles still hold.  Asked at
+    every naming step, so the decks are counted only until they hold enough (nearly always the
+    first one does)."""
+    want = totals(state, seat)[0]
+    held = 0
+    for deck in REGULAR:
+        held += available(state, deck)
+        if held >= want:
+            return want
+    return held
 
 
 def draw_count(state: LastWillState, seat: int) -> tuple[int, dict[str, int]]:
