@@ -16,7 +16,8 @@ whenever offered, the demotion errands first, plans with many actions; it never 
 what it holds.  At the root (``candidates``) moves that only give money back or waste a step
 (a sale, a dropped helper, a switched dual type, declining a demotion, clearing a drawing split,
 spending less than the Wedding Planner offers, a market swap that raises the seat's own
-valuation) are left out, so the search spends its playouts on real choices.
+valuation) are left out, so the search spends its playouts on real choices.  A host's handicap
+pick has one candidate: employ another seat, then confirm (a job is the handicap).
 
 Every number below is a chosen weight, measured by ``benchmarks/bots.py``.  The hints read the
 state they are given, which for a bot is a sample drawn from its view (``sample.py``).
@@ -41,8 +42,10 @@ from rules.lastwill.cards import (
 from rules.lastwill.data import EmploymentMode, ExtraAction, PropertyType, Symbol
 from rules.lastwill.employment import income
 from rules.lastwill.errands import SLOT_SPACES
+from rules.lastwill.moves import move
 from rules.lastwill.pending import BPX, DX, EXTRA, FAIR, LINE, PICK, SALE, TARGET, WITH
 from rules.lastwill.state import ACTIONS, DISCARD, DRAWING, ERRANDS, LIMIT, PLANNING, LastWillState, Player
+from rules.lastwill.state import PICK as PICK_PHASE
 from rules.rng import Rng
 from rules.search import PlainHints
 
@@ -246,6 +249,8 @@ class LastWillHints(PlainHints):
         return [standing(state, seat) for seat in range(state.count)]
 
     def candidates(self, state: LastWillState, seat: int, actions: list[Action]) -> list[Action]:
+        if state.phase == PICK_PHASE:
+            return [_pick_move(state, seat, actions)]
         kept = [a for a in actions if not self._wasteful(state, seat, a, actions)]
         return kept or actions
 
@@ -268,6 +273,8 @@ class LastWillHints(PlainHints):
         if pend is not None:
             return _answer(state, seat, actions, rng)
         phase = state.phase
+        if phase == PICK_PHASE:
+            return _pick_move(state, seat, actions)
         player = state.players[seat]
         if phase == ACTIONS:
             open_ = _open_symbols(state, player)
@@ -295,6 +302,18 @@ class LastWillHints(PlainHints):
             open_ = _open_symbols(state, player)
             return _best(actions, [-_card_score(str(a.args[0]), open_) for a in actions], rng)
         return rng.choice(actions)
+
+
+def _pick_move(state: LastWillState, seat: int, actions: list[Action]) -> Action:
+    """The host's handicap pick: a job is a handicap (a player still employed cannot win), so the
+    host employs one other seat, then confirms; two moves, never a back-and-forth of toggles."""
+    confirm = move("empok")
+    if confirm in actions:
+        return confirm
+    for action in actions:
+        if action.kind == "emp" and action.args[0] != seat and action.args[0] not in state.picked:
+            return action
+    return actions[0]
 
 
 def _answer(state: LastWillState, seat: int, actions: list[Action], rng: Rng) -> Action:

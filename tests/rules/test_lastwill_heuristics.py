@@ -133,3 +133,13 @@ def test_the_search_spends_rather_than_ends_its_turn() -> None:
     hand(state, 0, "DIN1", "CAR1")
     decision = choose(RULES, HINTS, RULES.view(state, 0), 0, seed=3, budget=Budget(playouts=60, depth=20))
     assert decision.action.kind == "event", decision.arms
+
+
+def test_a_bot_host_employs_another_seat_then_confirms() -> None:
+    state = RULES.setup(3, {"employment": "handicap"}, 2)
+    assert RULES.waiting_for(state) == {0}
+    for _ in range(2):
+        decision = choose(RULES, HINTS, RULES.view(state, 0), 0, seed=1)
+        assert decision.playouts == 0  # nothing to weigh
+        RULES.apply(state, 0, decision.action)
+    assert state.picked == [1] and state.players[1].job and not state.players[0].job
