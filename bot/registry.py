@@ -99,7 +99,14 @@ def _register_builtin_games() -> None:
             hints=rules.monopoly.heuristics.HINTS,
         )
     )
-    REGISTRY.register(GameEntry(rules.lastwill.RULES, renderers.lastwill.render, "cogs.lastwill"))
+    REGISTRY.register(
+        GameEntry(
+            rules.lastwill.RULES,
+            renderers.lastwill.render,
+            "cogs.lastwill",
+            hints=rules.lastwill.heuristics.HINTS,
+        )
+    )
 
 
 _register_builtin_games()

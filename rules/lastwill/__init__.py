@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import JSON, Action, Event, OptionSpec, Outcome, Rules, check_players, validate_options
-from rules.lastwill import data
+from rules.core import JSON, Action, Event, OptionSpec, Outcome, check_players, validate_options
+from rules.lastwill import data, heuristics
 from rules.lastwill import engine as _engine
 from rules.lastwill import scoring as _scoring
 from rules.lastwill.cards import (
@@ -71,6 +71,7 @@ from rules.lastwill.invariants import invariants as _invariants
 from rules.lastwill.pending import dropped_step, free_sale_price, icon_amount
 from rules.lastwill.piles import available
 from rules.lastwill.planning import draw_count
+from rules.lastwill.sample import sample_state as _sample_state
 from rules.lastwill.setup import OPTION_SPECS, new_state, parse_options
 from rules.lastwill.state import DISCARD, SCHEMA, LastWillState, dump_state, load_state
 from rules.lastwill.timeout import timeout_action as _timeout_action
@@ -93,6 +94,7 @@ from rules.lastwill.tokens import (
     plan_tile,
 )
 from rules.lastwill.view import view as _view
+from rules.search import SearchRules
 
 
 class LastWillRules:
@@ -152,6 +154,11 @@ class LastWillRules:
         play is confirmed as left (``timeout`` lists every case with its reason)."""
         return _timeout_action(state, seat)
 
+    def sample_state(self, view: Mapping[str, JSON], seat: int, seed: int) -> LastWillState:
+        """A state the seat could be in, from its view: other hands, their hidden discards, the
+        decks' order and the generator drawn from ``seed`` (``sample`` says how)."""
+        return _sample_state(view, seat, seed)
+
     def sealed(self, state: LastWillState) -> JSON:
         """The draw counter, every deck's order (a draw or a refilled offering turns cards up) and
         the discards held until all are chosen."""
@@ -163,7 +170,7 @@ class LastWillRules:
 
 
 RULES = LastWillRules()
-_CHECK: Rules[LastWillState] = RULES  # mypy proves the contract is met
+_CHECK: SearchRules[LastWillState] = RULES  # mypy proves the contract is met, bots' part too
 
 __all__ = [
     "CARDS",
@@ -212,6 +219,7 @@ __all__ = [
     "employment_token",
     "expense_cost",
     "free_sale_price",
+    "heuristics",
     "icon_amount",
     "last_will",
     "maintain_cost",

@@ -32,6 +32,7 @@ from rules.lastwill.cards import (
 )
 from rules.lastwill.data import DrawAndKeep, FreeAction
 from rules.lastwill.employment import companion_symbols
+from rules.lastwill.moves import move
 from rules.lastwill.pending import LINE, PICK, run
 from rules.lastwill.piles import available
 from rules.lastwill.state import LastWillState, Owned, Pending
@@ -306,36 +307,39 @@ def board_actions(state: LastWillState, seat: int) -> list[Action]:
     for card in dict.fromkeys(player.hand):
         if card in BLACKS:
             if lay_problem(state, seat, card) is None:
-                found.append(Action("lay", (card,)))
+                found.append(move("lay", (card,)))
         elif card in PROPERTIES:
             types = PROPERTIES[card].types
             for kind in types:
                 if buy_problem(state, seat, card, kind) is None:
-                    found.append(Action("buy", (card, kind.value) if len(types) > 1 else (card,)))
+                    found.append(move("buy", (card, kind.value) if len(types) > 1 else (card,)))
         elif card in COMPANIONS:
             record = COMPANIONS[card]
             kinds = (
                 [c.value for c in data.Companion] if record.companion is None else [record.companion.value]
             )
             for item in player.board:
+                slot = next_slot(item)
+                if slot is None:  # no free slot: token_problem would refuse every kind
+                    continue
                 for name in kinds:
-                    if token_problem(state, seat, item.card, card, name) is None:
+                    if name in slot.accepts and token_problem(state, seat, item.card, card, name) is None:
                         args = (item.card, card, name) if record.companion is None else (item.card, card)
-                        found.append(Action("token", args))
+                        found.append(move("token", args))
     for item in player.board:
         card = item.card
         if card in PROPERTIES:
             if keep_problem(state, seat, card) is None:
-                found.append(Action("keep", (card,)))
+                found.append(move("keep", (card,)))
             if sell_problem(state, seat, card) is None:
-                found.append(Action("sell", (card,)))
+                found.append(move("sell", (card,)))
             for kind in PROPERTIES[card].types:
                 if kind != item.kind:
-                    found.append(Action("as", (card, kind.value)))
+                    found.append(move("as", (card, kind.value)))
         else:
             if BLACKS[card].expense is not None and use_problem(state, seat, card) is None:
-                found.append(Action("use", (card,)))
-            found.append(Action("drop", (card,)))
+                found.append(move("use", (card,)))
+            found.append(move("drop", (card,)))
     if secretary(state, seat) is not None:
-        found += [Action("sec", (deck,)) for deck in REGULAR if available(state, deck)]
+        found += [move("sec", (deck,)) for deck in REGULAR if available(state, deck)]
     return found

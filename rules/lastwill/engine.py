@@ -76,6 +76,7 @@ from collections.abc import Callable
 from rules.core import Action, Event, IllegalAction
 from rules.lastwill import board, errands, pending, planning, plays, rounds, setup, turn
 from rules.lastwill.cards import COMPANIONS, PROPERTIES
+from rules.lastwill.moves import move
 from rules.lastwill.state import DISCARD, DRAWING, ERRANDS, OVER, PICK, PLANNING, LastWillState
 
 ANSWERS = frozenset({"with", "go", "extra", "bpx", "target", "fair", "line", "noline", "dx", "pick"})
@@ -111,35 +112,28 @@ def legal_actions(state: LastWillState, seat: int) -> list[Action]:
     if phase == DISCARD:
         if state.need[seat] <= 0:
             return []
-        return [Action("discard", (c,)) for c in dict.fromkeys(state.players[seat].hand)]
+        return [move("discard", (c,)) for c in dict.fromkeys(state.players[seat].hand)]
     if phase == PICK:
         if seat != 0:
             return []
-        found = [Action("emp", (s,)) for s in range(state.count)]
-        return [*found, Action("empok")] if setup.confirm_problem(state, seat) is None else found
+        found = [move("emp", (s,)) for s in range(state.count)]
+        return [*found, move("empok")] if setup.confirm_problem(state, seat) is None else found
     if phase == PLANNING:
         return (
-            [Action("plan", (p,)) for p in planning.free_plans(state)]
+            [move("plan", (p,)) for p in planning.free_plans(state)]
             if planning.planner(state) == seat
             else []
         )
     if turn.current(state) != seat:
         return []
     if phase == DRAWING:
-        found = [
-            Action("draw", (d,)) for d in planning.REGULAR if planning.draw_problem(state, seat, d) is None
-        ]
-        if state.split:
-            found.append(Action("redraw"))
-        if planning.drawok_problem(state, seat) is None:
-            found.append(Action("drawok"))
-        return found
+        return planning.draw_actions(state, seat)
     if phase == ERRANDS:
-        return [*errands.placements(state, seat), Action("hold")]
+        return [*errands.placements(state, seat), move("hold")]
     found = plays.white_actions(state, seat) + board.board_actions(state, seat)
     if turn.bankrupt_problem(state, seat) is None:
-        found.append(Action("bankrupt"))
-    found.append(Action("done"))
+        found.append(move("bankrupt"))
+    found.append(move("done"))
     return found
 
 

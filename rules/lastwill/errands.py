@@ -9,6 +9,7 @@ keyed ``one`` for every draw-one boy since that space has one limit: one boy per
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 
 from rules.core import Action, Event, IllegalAction
@@ -16,6 +17,7 @@ from rules.lastwill import data
 from rules.lastwill.cards import can_spend, opera_cost, spend
 from rules.lastwill.data import EmploymentMode, Errand
 from rules.lastwill.employment import ANY, may_demote
+from rules.lastwill.moves import move
 from rules.lastwill.pending import DX, DX_DEMOTE, DX_EXT, LINE, extension, run
 from rules.lastwill.piles import available, draw
 from rules.lastwill.state import ERRANDS, LastWillState, Pending
@@ -23,9 +25,17 @@ from rules.lastwill.turn import current, plan_of
 
 REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
 ONE = "one"
-SHARED = frozenset(f"slot{label}" for label in data.SHARED_OFFERING_SLOTS)
+SHARED_LABELS = frozenset(data.SHARED_OFFERING_SLOTS)
+SLOT_SPACES: dict[str, str] = {
+    slot.label: f"slot{slot.label.lower()}"
+    for players in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)
+    for expansion in (False, True)
+    for slot in data.offering_slots(players, expansion)
+}
+"""Each offering slot's errand space token (``slot1`` .. ``slot9``, ``slotx``), by slot label."""
 TYPES = tuple(t.value for t in data.PROPERTY_TYPES)
 SWAPS = tuple(combinations(TYPES, 2))
+ONE_SPACES: dict[str, str] = {deck: f"one-{deck}" for deck in REGULAR}
 
 
 def start_errands(state: LastWillState) -> list[Event]:
@@ -53,7 +63,7 @@ def advance(state: LastWillState) -> list[Event]:
                 return events + start_actions(state)
         seat = current(state)
         if plan_of(state, seat).boys >= state.errand_pass:
-            if placements(state, seat):
+            if has_placement(state, seat):
                 return events
             events.append(Event("held", seat, {"forced": True, "pass": state.errand_pass}))
         state.cursor += 1
@@ -62,15 +72,35 @@ def advance(state: LastWillState) -> list[Event]:
 # --- what is open ----------------------------------------------------------------------------
 
 
-def capacity(state: LastWillState, space: str) -> int:
-    if space == "ext" and not state.expansion and state.count == 5:
+_SPACE_ERRANDS: dict[str, Errand] = {
+    "opera": Errand.OPERA,
+    "market": Errand.MARKET,
+    "ext": Errand.EXTENSION,
+    "demote": Errand.DEMOTION,
+    "demext": Errand.DEMOTION_OR_EXTENSION,
+}
+
+
+def _capacity(space: str, expansion: bool, players: int) -> int:
+    if space == "ext" and not expansion and players == 5:
         return data.BASE_EXTENSION_SPACES_FIVE_PLAYERS
-    errand = {"opera": Errand.OPERA, "market": Errand.MARKET, "ext": Errand.EXTENSION}.get(space)
-    if errand is None:
-        errand = Errand.DEMOTION if space == "demote" else Errand.DEMOTION_OR_EXTENSION
-    capacity = data.ERRANDS[errand].capacity
+    capacity = data.ERRANDS[_SPACE_ERRANDS[space]].capacity
     assert capacity is not None
     return capacity
+
+
+_CAPACITIES: dict[tuple[str, bool, int], int] = {
+    (space, expansion, players): _capacity(space, expansion, players)
+    for space in _SPACE_ERRANDS
+    for expansion in (False, True)
+    for players in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)
+}
+"""Every limited space's capacity by table, worked out once: every errand turn asks for each."""
+
+
+def capacity(state: LastWillState, space: str) -> int:
+    """Boys the space takes in all this round (the draw-one space has no such limit)."""
+    return _CAPACITIES[space, state.expansion, len(state.players)]
 
 
 def _full(state: LastWillState, space: str) -> bool:
@@ -92,37 +122,54 @@ def dx_options(state: LastWillState, seat: int) -> list[str]:
     return found
 
 
-def _slot_open(state: LastWillState, label: str) -> bool:
-    slot = next((s for s in state.offering if s.label.lower() == label), None)
-    if slot is None or not slot.card or slot.boy >= 0:
-        return False
-    key = f"slot{label}"
-    if key in SHARED and state.count in data.SHARED_OFFERING_PLAYERS:
-        taken = sum(1 for s in state.offering if f"slot{s.label.lower()}" in SHARED and s.boy >= 0)
-        return taken < data.SHARED_OFFERING_CAPACITY
-    return True
+def open_slots(state: LastWillState) -> list[str]:
+    """The offering slots a boy may go to now: holding a card, not taken this round, and with 2-3
+    players slots 1-3 only while fewer than two of them are taken (public).  One pass over the
+    offering, since every errand turn asks."""
+    offering = state.offering
+    limit = state.count in data.SHARED_OFFERING_PLAYERS
+    shared_full = (
+        limit
+        and sum(1 for s in offering if s.label in SHARED_LABELS and s.boy >= 0)
+        >= data.SHARED_OFFERING_CAPACITY
+    )
+    return [
+        SLOT_SPACES[s.label]
+        for s in offering
+        if s.card and s.boy < 0 and not (shared_full and s.label in SHARED_LABELS)
+    ]
 
 
 def placements(state: LastWillState, seat: int) -> list[Action]:
     """Every space the seat's boy may go to now (``hold`` aside)."""
-    found = [
-        Action("boy", (f"slot{s.label.lower()}",))
-        for s in state.offering
-        if _slot_open(state, s.label.lower())
-    ]
+    return list(_placements(state, seat))
+
+
+def _placements(state: LastWillState, seat: int) -> Iterator[Action]:
+    """:func:`placements` one at a time, so a question about one space, or whether there is any,
+    stops at the first answer (an errand is checked and the next boy found on every errand)."""
+    for space in open_slots(state):
+        yield move("boy", (space,))
     if seat not in state.errands.get(ONE, ()):
-        found += [Action("boy", (f"one-{deck}",)) for deck in REGULAR if available(state, deck)]
+        for deck in REGULAR:
+            if available(state, deck):
+                yield move("boy", (ONE_SPACES[deck],))
     if not _full(state, "opera") and can_spend(state.players[seat], data.OPERA_SPEND):
-        found.append(Action("boy", ("opera",)))
+        yield move("boy", ("opera",))
     if not _full(state, "market"):
-        found += [Action("market", swap) for swap in SWAPS]
+        for swap in SWAPS:
+            yield move("market", swap)
     if not _full(state, "ext") and state.extensions_left > 0:
-        found.append(Action("boy", ("ext",)))
+        yield move("boy", ("ext",))
     if state.expansion and _employed(state, seat) and not _full(state, "demote"):
-        found.append(Action("boy", ("demote",)))
+        yield move("boy", ("demote",))
     if state.expansion and not _full(state, "demext") and dx_options(state, seat):
-        found.append(Action("boy", ("demext",)))
-    return found
+        yield move("boy", ("demext",))
+
+
+def has_placement(state: LastWillState, seat: int) -> bool:
+    """Whether the seat's boy has anywhere to go (else it holds without being asked)."""
+    return next(_placements(state, seat), None) is not None
 
 
 def errand_problem(state: LastWillState, seat: int, action: Action) -> IllegalAction | None:
@@ -130,7 +177,7 @@ def errand_problem(state: LastWillState, seat: int, action: Action) -> IllegalAc
         return IllegalAction("errands_phase")
     if current(state) != seat:
         return IllegalAction("not_your_errand")
-    if action.kind == "hold" or action in placements(state, seat):
+    if action.kind == "hold" or action in _placements(state, seat):
         return None
     return IllegalAction("errand_closed")
 

@@ -28,6 +28,7 @@ from rules.lastwill.cards import (
 )
 from rules.lastwill.data import DiscardForMoney, DropSteps, FreeSale, FreeTokens, GainActions, PropertyType
 from rules.lastwill.employment import companion_symbols, cover, offered_lines
+from rules.lastwill.moves import move
 from rules.lastwill.state import LastWillState, Pending
 
 WITH, PAY, EXTRA, BPX, TARGET, SALE, FAIR, LINE, DX, PICK = (
@@ -111,7 +112,7 @@ def with_options(state: LastWillState, pend: Pending) -> list[Action]:
         kinds = sorted(best) if record.companion is None else [record.companion.value]
         for kind in kinds:
             if kind in best and (room is None or pend.money + best[kind] <= room):
-                found.append(Action(WITH, (card, kind) if record.companion is None else (card,)))
+                found.append(move(WITH, (card, kind) if record.companion is None else (card,)))
     return found
 
 
@@ -148,7 +149,7 @@ def fair_options(state: LastWillState, pend: Pending) -> list[Action]:
         slots = PROPERTIES[item.card].slots
         if len(item.tokens) < len(slots):
             found += [
-                Action(FAIR, (item.card, c.value))
+                move(FAIR, (item.card, c.value))
                 for c in effect.companions
                 if c in slots[len(item.tokens)].accepts
             ]
@@ -168,25 +169,25 @@ def options(state: LastWillState) -> list[Action]:
     assert pend is not None
     step = pend.step
     if step == WITH:
-        return [*with_options(state, pend), Action("go")]
+        return [*with_options(state, pend), move("go")]
     if step == EXTRA:
-        return [Action(EXTRA, (n,)) for n in range(extra_bound(state, pend) + 1)]
+        return [move(EXTRA, (n,)) for n in range(extra_bound(state, pend) + 1)]
     if step == BPX:
-        return [*(Action(BPX, (c,)) for c in bpx_cards(state, pend)), Action("go")]
+        return [*(move(BPX, (c,)) for c in bpx_cards(state, pend)), move("go")]
     if step == FAIR:
-        return [*fair_options(state, pend), Action("go")]
+        return [*fair_options(state, pend), move("go")]
     if step in (TARGET, SALE):
-        found = [Action("target", (c,)) for c in target_cards(state, pend)]
-        return [*found, Action("go")] if step == SALE else found
+        found = [move("target", (c,)) for c in target_cards(state, pend)]
+        return [*found, move("go")] if step == SALE else found
     if step == LINE:
         return [
-            *(Action(LINE, (i,)) for i in offered_lines(state, pend.seat, pend.symbols)),
-            Action("noline"),
+            *(move(LINE, (i,)) for i in offered_lines(state, pend.seat, pend.symbols)),
+            move("noline"),
         ]
     if step == DX:
-        return [Action(DX, (DX_DEMOTE,)), Action(DX, (DX_EXT,))]
+        return [move(DX, (DX_DEMOTE,)), move(DX, (DX_EXT,))]
     if step == PICK:
-        return [Action(PICK, (c,)) for c in dict.fromkeys(pend.cards)]
+        return [move(PICK, (c,)) for c in dict.fromkeys(pend.cards)]
     raise AssertionError(step)
 
 

@@ -10,10 +10,11 @@ player with nothing to choose draws without being asked.
 
 from __future__ import annotations
 
-from rules.core import Event, IllegalAction
+from rules.core import Action, Event, IllegalAction
 from rules.lastwill import data
 from rules.lastwill.cards import privileges
 from rules.lastwill.data import DrawBonus
+from rules.lastwill.moves import move
 from rules.lastwill.piles import available, draw
 from rules.lastwill.state import DRAWING, PLANNING, LastWillState
 from rules.lastwill.turn import current, plan_of
@@ -77,8 +78,16 @@ def totals(state: LastWillState, seat: int) -> tuple[int, dict[str, int]]:
 
 
 def needed(state: LastWillState, seat: int) -> int:
-    """The free count, capped by what the regular decks and their piles still hold."""
-    return min(totals(state, seat)[0], sum(available(state, d) for d in REGULAR))
+    """The free count, capped by what the regular decks and their piles still hold.  Asked at
+    every naming step, so the decks are counted only until they hold enough (nearly always the
+    first one does)."""
+    want = totals(state, seat)[0]
+    held = 0
+    for deck in REGULAR:
+        held += available(state, deck)
+        if held >= want:
+            return want
+    return held
 
 
 def draw_count(state: LastWillState, seat: int) -> tuple[int, dict[str, int]]:
@@ -132,6 +141,27 @@ def _drawing_problem(state: LastWillState, seat: int) -> IllegalAction | None:
 def add(state: LastWillState, seat: int, deck: str) -> list[Event]:
     state.split[deck] = state.split.get(deck, 0) + 1
     return [Event("split", seat, {"split": dict(state.split)}, visible_to=frozenset({seat}))]
+
+
+def draw_actions(state: LastWillState, seat: int) -> list[Action]:
+    """The seat's drawing moves: ``draw.<deck>`` where :func:`draw_problem` allows, ``redraw``
+    and ``drawok`` where theirs do.  The same tests, but the count the seat must name is worked
+    out once rather than once per deck (drawing is half of all moves in random play)."""
+    if _drawing_problem(state, seat) is not None:
+        return []
+    split = state.split
+    want = needed(state, seat)
+    named = sum(split.values())
+    found = (
+        [move("draw", (deck,)) for deck in REGULAR if split.get(deck, 0) < available(state, deck)]
+        if named < want
+        else []
+    )
+    if split:
+        found.append(move("redraw"))
+    if named == want:
+        found.append(move("drawok"))
+    return found
 
 
 def redraw_problem(state: LastWillState, seat: int) -> IllegalAction | None:

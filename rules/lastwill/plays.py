@@ -14,6 +14,7 @@ from rules.core import Action, Event, IllegalAction
 from rules.lastwill import data
 from rules.lastwill.cards import WHITES, can_spend, is_nuptial, symbol_bonus, symbols_of
 from rules.lastwill.data import Deck, FreeTokens
+from rules.lastwill.moves import move
 from rules.lastwill.pending import EFFECT_STEP, EXTRA, LINE, PAY, WITH, run
 from rules.lastwill.state import LastWillState, Pending
 from rules.lastwill.turn import pay, short, too_dear
@@ -37,17 +38,17 @@ def white_actions(state: LastWillState, seat: int) -> list[Action]:
             nuptial.append(card)
         if white.ball:
             found += [
-                Action("ball", (card, level))
+                move("ball", (card, level))
                 for level, entry in enumerate(white.ball, start=1)
                 if entry.actions <= budget and can_spend(player, entry.money)
             ]
         elif white.actions <= budget and can_spend(player, white.money):
-            found.append(Action("event" if white.deck is Deck.EVENT else "special", (card,)))
+            found.append(move("event" if white.deck is Deck.EVENT else "special", (card,)))
     if len(nuptial) >= SET_SIZES[0] and budget >= SET_ACTIONS:
         for size in SET_SIZES:
             for combo in combinations(sorted(nuptial), size):
                 if _set_problem(state, seat, list(combo)) is None:
-                    found.append(Action("nupt", combo))
+                    found.append(move("nupt", combo))
     return found
 
 

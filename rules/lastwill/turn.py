@@ -13,11 +13,17 @@ from rules.core import Event, IllegalAction
 from rules.lastwill import data
 from rules.lastwill.cards import BLACKS, has_property
 from rules.lastwill.data import ExtraAction, FreeAction, FreeActions, Scope
-from rules.lastwill.state import ACTIONS, LastWillState, Owned
+from rules.lastwill.state import ACTIONS, LastWillState, Owned, PlanSpace
+
+_FREE_KEYS: dict[tuple[FreeAction, Scope], str] = {
+    (kind, where): f"{kind.value}:{where.value}" for kind in FreeAction for where in Scope
+}
+"""Every budget key, built once: each buy, sale and upkeep asks for one while moves are listed."""
 
 
 def free_key(kind: FreeAction, where: Scope) -> str:
-    return f"{kind.value}:{where.value}"
+    """The budget key of a kind of free action on a scope of properties (``maintain:farm``)."""
+    return _FREE_KEYS[kind, where]
 
 
 def current(state: LastWillState) -> int:
@@ -25,9 +31,15 @@ def current(state: LastWillState) -> int:
     return state.order[state.cursor]
 
 
-def plan_of(state: LastWillState, seat: int) -> data.Plan:
-    space = next(p for p in state.plans if p.pos == state.players[seat].plan)
-    return data.Plan(space.cards, space.boys, space.actions)
+def plan_of(state: LastWillState, seat: int) -> PlanSpace:
+    """The seat's plan this round.  Plans are stored in position order from 1 (both the original
+    boards and the tiles fill every position), so the position indexes the list; the search is
+    kept for a state that breaks that order."""
+    pos = state.players[seat].plan
+    plans = state.plans
+    if 0 < pos <= len(plans) and plans[pos - 1].pos == pos:
+        return plans[pos - 1]
+    return next(p for p in plans if p.pos == pos)
 
 
 def grant(state: LastWillState, item: Owned) -> None:

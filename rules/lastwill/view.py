@@ -19,11 +19,15 @@ Keys (renderer contract):
     decks {deck: size}, discards {deck: [ids]} (face-up piles), gone [ids] (out of the game),
     players [{seat, money, hand (a count), spaces, free_spaces, extensions, board [...],
              employment {id, job, income, lines [{symbol, money, covered}]} | None, sacked,
-             plan, boys, boys_left, demoted, bankrupt, hand_limit, discard_owed}],
+             plan, boys, boys_left, demoted, bankrupt, hand_limit, discard_owed,
+             discard_held (discards chosen this phase, not yet revealed: a count)}],
       board items: {id, kind ("property" | "helper"), type, step, value, values, upkeep,
                     tokens [companions], maintained, expense, used}
     budget {actions, valet, free {kind:scope: n}} in the Actions phase, else None,
-    pending {seat, kind, source, cards, icons [[companion, amount, card]], money} | None,
+    pending {seat, kind, source, cards, icons [[companion, amount, card]], money, steps [left,
+             the open one first], symbols [a demotion may match], count (the step's bound),
+             used [companion cards added], hidden {deck, cards (a count)} for the Personal
+             Secretary's cards, else None} | None,
     last {seat, kind, ...params} | None (the newest public move, for the highlight),
     result {ranks, scores, winners, nobody_wins, breakdown} | None
     you (seat views only): {seat, hand [ids], pending (full, with options) | None,
@@ -36,7 +40,16 @@ from typing import Any
 
 from rules.core import JSON
 from rules.lastwill import data, pending
-from rules.lastwill.cards import BLACKS, PROPERTIES, expense_amount, free_spaces, hand_limit, spaces, upkeep
+from rules.lastwill.cards import (
+    BLACKS,
+    DECK_OF,
+    PROPERTIES,
+    expense_amount,
+    free_spaces,
+    hand_limit,
+    spaces,
+    upkeep,
+)
 from rules.lastwill.employment import income
 from rules.lastwill.errands import ONE, capacity
 from rules.lastwill.scoring import outcome
@@ -137,6 +150,7 @@ def _player(state: LastWillState, seat: int) -> dict[str, JSON]:
         "bankrupt": player.bankrupt,
         "hand_limit": hand_limit(player),
         "discard_owed": state.need[seat] if state.phase == DISCARD else 0,
+        "discard_held": len(state.held[seat]),
     }
 
 
@@ -164,6 +178,10 @@ def _errands(state: LastWillState) -> list[dict[str, JSON]]:
 
 
 def _pending(state: LastWillState) -> dict[str, JSON] | None:
+    """The open choice as the table sees it: everything but the Personal Secretary's six cards,
+    of which only the deck and how many were drawn are public (``secretary_drew``).  The steps
+    still to come, the symbols a demotion may match and the step's bound follow from public
+    cards and boards; a bot rebuilding the choice from its view (``sample.py``) needs them."""
     pend = state.pending
     if pend is None:
         return None
@@ -175,6 +193,13 @@ def _pending(state: LastWillState) -> dict[str, JSON] | None:
         "cards": [] if private else list(pend.cards),
         "icons": plain(pend.icons),
         "money": pend.money,
+        "steps": list(pend.steps),
+        "symbols": list(pend.symbols),
+        "count": pend.count,
+        "used": list(pend.used),
+        "hidden": {"deck": DECK_OF[pend.cards[0]], "cards": len(pend.cards)}
+        if private and pend.cards
+        else None,
     }
 
 
