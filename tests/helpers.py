@@ -26,6 +26,7 @@ from bot.registry import GameEntry
 from renderers import kit
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
+from rules.rng import Rng
 from tests.host.discord_kit import Table, ids, labels
 
 TINY_PNG = (
@@ -192,3 +193,16 @@ async def member_at(bot: GameBot, table: Table, seat: int) -> Any:
         if await seat_of(bot, player) == seat:
             return player
     raise AssertionError(seat)
+
+
+def play_out(rules: Any, state: Any, seed: int, limit: int = 5_000) -> None:
+    """Random moves by the seats the game waits for until the end, invariants checked after each:
+    a sampled state (``sample_state``) must play on like a real one."""
+    rng = Rng(seed)
+    for _ in range(limit):
+        if rules.outcome(state) is not None:
+            return
+        seat = rng.choice(sorted(rules.waiting_for(state)))
+        rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+        assert rules.invariants(state) == []
+    raise AssertionError("a game played from a sample did not end")

@@ -15,6 +15,7 @@ from rules.california import RULES, State
 from rules.california.state import TILE_COLOUR, TILE_KIND
 from rules.play import random_playthrough
 from rules.rng import Rng
+from tests.helpers import play_out
 
 
 def positions(players: int, seeds: range, every: int = 9) -> list[State]:
@@ -30,18 +31,6 @@ def positions(players: int, seeds: range, every: int = 9) -> list[State]:
             RULES.apply(state, seat, action)
         found.append(state)
     return found
-
-
-def play_to_the_end(state: State, seed: int) -> None:
-    """Random moves by the seats the game waits for, invariants checked after each."""
-    rng = Rng(seed)
-    for _ in range(5_000):
-        if RULES.outcome(state) is not None:
-            return
-        seat = rng.choice(sorted(RULES.waiting_for(state)))
-        RULES.apply(state, seat, rng.choice(RULES.legal_actions(state, seat)))
-        assert RULES.invariants(state) == []
-    raise AssertionError("the game played from a sample did not end")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -68,7 +57,7 @@ def test_play_goes_on_from_a_sample_to_the_end(players: int) -> None:
     for k, state in enumerate(positions(players, range(2), every=25)):
         seat = k % players
         sample = RULES.sample_state(RULES.view(state, seat), seat, k)
-        play_to_the_end(sample, k)
+        play_out(RULES, sample, k)
         assert RULES.outcome(sample) is not None
 
 

@@ -20,6 +20,7 @@ from rules.estates.sample import sample_state
 from rules.estates.state import BID, CHOOSE, DECIDE, OVER, PLACE, EstatesState
 from rules.play import random_playthrough
 from rules.rng import Rng
+from tests.helpers import play_out
 
 SEEDS = range(3)
 ROUNDS = (1, 3)
@@ -42,18 +43,6 @@ def all_positions() -> Iterator[EstatesState]:
         for seed in SEEDS:
             for rounds in ROUNDS:
                 yield from positions(players, seed, rounds)
-
-
-def play_out(state: EstatesState, seed: int) -> None:
-    """Random legal play to the end, every law checked after every move."""
-    rng = Rng(seed)
-    for _ in range(5_000):
-        if RULES.outcome(state) is not None:
-            return
-        seat = rng.choice(sorted(RULES.waiting_for(state)))
-        RULES.apply(state, seat, rng.choice(RULES.legal_actions(state, seat)))
-        assert RULES.invariants(state) == []
-    raise AssertionError("the sample's game did not end")
 
 
 def test_a_sample_shows_its_seat_what_it_saw_offers_the_same_moves_and_keeps_the_laws() -> None:
@@ -114,7 +103,7 @@ def test_play_goes_on_from_a_sample_to_the_end(players: int) -> None:
     for index, state in enumerate(positions(players, 5, 2, every=9)):
         seat = index % players
         sample = sample_state(RULES.view(state, seat), seat, index)
-        play_out(sample, index)
+        play_out(RULES, sample, index)
 
 
 def test_the_same_seed_gives_the_same_sample() -> None:

@@ -18,6 +18,7 @@ from rules.lastwill.cards import DECK_OF
 from rules.lastwill.state import ACTIONS, DISCARD, DRAWING, ERRANDS, OVER, PHASES, PICK, LastWillState, clone
 from rules.play import canonical, random_playthrough
 from rules.rng import Rng
+from tests.helpers import play_out
 from tests.rules.test_lastwill import act, hand, new, put
 from tests.rules.test_lastwill_actions import table
 
@@ -47,18 +48,6 @@ def sample(state: LastWillState, seat: int, seed: int) -> LastWillState:
 
 def dumped(state: LastWillState) -> str:
     return canonical(RULES.dump(state))
-
-
-def play_out(state: LastWillState, seed: int) -> None:
-    """Random play to the end, every waited-for seat moving, invariants checked after each move."""
-    rng = Rng(seed)
-    for _ in range(5_000):
-        if RULES.outcome(state) is not None:
-            return
-        seat = rng.choice(sorted(RULES.waiting_for(state)))
-        RULES.apply(state, seat, rng.choice(RULES.legal_actions(state, seat)))
-        assert RULES.invariants(state) == []
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -98,7 +87,7 @@ def test_play_goes_on_from_a_sample_to_the_end(players: int) -> None:
     for index, state in enumerate(positions(players, {}, 7, every=60)):
         for seat in RULES.waiting_for(state) or {0}:
             found = sample(state, seat, index)
-            play_out(found, index)
+            play_out(RULES, found, index)
             assert RULES.outcome(found) is not None
 
 
@@ -163,7 +152,7 @@ def test_another_seats_drawing_split_is_left_unmade() -> None:
     assert found.split == {}
     assert Action("redraw") in RULES.legal_actions(state, drawer)
     assert Action("redraw") not in RULES.legal_actions(found, drawer)  # nothing named yet
-    play_out(found, 3)
+    play_out(RULES, found, 3)
 
 
 def test_another_seats_personal_secretary_cards_are_dealt_from_the_same_deck() -> None:
@@ -183,7 +172,7 @@ def test_another_seats_personal_secretary_cards_are_dealt_from_the_same_deck() -
     assert any(one.pending.cards != real for one in found)  # type: ignore[union-attr]
     one = found[0]
     act(one, 0, f"pick.{one.pending.cards[0]}")  # type: ignore[union-attr]
-    play_out(one, 5)
+    play_out(RULES, one, 5)
 
 
 def test_an_open_errand_choice_keeps_the_errand_turn_where_it_was() -> None:

@@ -18,6 +18,7 @@ from rules.monopoly import RULES, MonopolyState, data, parse_space
 from rules.monopoly.state import OPENING, OVER, ROLL, Offer, Terms
 from rules.play import canonical, random_playthrough
 from rules.rng import Rng
+from tests.helpers import play_out
 
 
 def positions(players: int, seeds: range, rent: str, every: int) -> Iterator[MonopolyState]:
@@ -100,18 +101,6 @@ def check_sample(state: MonopolyState, seat: int, seed: int) -> MonopolyState:
     return sample
 
 
-def play_to_the_end(state: MonopolyState, seed: int) -> None:
-    """Random moves by the seats the game waits for, invariants checked after each."""
-    rng = Rng(seed)
-    for _ in range(50_000):
-        if RULES.outcome(state) is not None:
-            return
-        seat = rng.choice(sorted(RULES.waiting_for(state)))
-        RULES.apply(state, seat, rng.choice(RULES.legal_actions(state, seat)))
-        assert RULES.invariants(state) == []
-    raise AssertionError("a game played from a sample did not end")
-
-
 def test_a_sample_shows_its_seat_exactly_what_the_seat_saw() -> None:
     seen: set[str] = set()
     checked = 0
@@ -138,9 +127,9 @@ def test_play_goes_on_from_a_sample_to_the_end() -> None:
     for players in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1):
         found = [s for s in positions(players, range(7, 8), "auto", every=300) if s.phase != OVER]
         for index, state in enumerate(found[:: max(1, len(found) // 3)]):
-            play_to_the_end(check_sample(state, index % players, seed=index), seed=index)
+            play_out(RULES, check_sample(state, index % players, seed=index), seed=index, limit=50_000)
     for state in shortage_states():
-        play_to_the_end(check_sample(state, 1, seed=3), seed=3)
+        play_out(RULES, check_sample(state, 1, seed=3), seed=3, limit=50_000)
 
 
 def test_other_seeds_draw_other_decks_and_dice() -> None:
