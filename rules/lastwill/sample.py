@@ -45,6 +45,7 @@ from rules.lastwill.state import (
     Slot,
     clone,
 )
+from rules.lastwill.view import plain
 from rules.rng import Rng
 
 _UNIVERSE: dict[bool, tuple[str, ...]] = {
@@ -65,12 +66,12 @@ def sample_state(view: Mapping[str, JSON], seat: int, seed: int) -> LastWillStat
     A bot draws many samples from one view, so the view's reading (:func:`deal_of`) is kept for
     the view last asked about (the same object: views are fresh data nobody changes)."""
     if _LAST and _LAST[0][0] is view and _LAST[0][1] == seat:
-        plan = _LAST[0][2]
+        reading = _LAST[0][2]
     else:
-        plan = deal_of(view, seat)
-        _LAST[:] = [(view, seat, plan)]
+        reading = deal_of(view, seat)
+        _LAST[:] = [(view, seat, reading)]
     rng = Rng(seed)
-    state = deal(plan, rng)
+    state = deal(reading, rng)
     state.rng = Rng(rng.next64())
     return state
 
@@ -198,7 +199,7 @@ def _table(view: Mapping[str, Any], seat: int) -> LastWillState:
         paid_out=sum(p.money for p in players),
         paid_in=0,
         final=[] if result is None else [{str(k): int(v) for k, v in b.items()} for b in result["breakdown"]],
-        last=None if view["last"] is None else dict(view["last"]),
+        last=plain(view["last"]),
     )
 
 
@@ -282,24 +283,24 @@ def deal_of(view: Mapping[str, Any], seat: int) -> Deal:
     return Deal(state, tuple(stacks), secretary, places)
 
 
-def deal(plan: Deal, rng: Rng) -> LastWillState:
+def deal(reading: Deal, rng: Rng) -> LastWillState:
     """One sample: every hidden place filled from the pools, at random."""
-    state = clone(plan.table)
+    state = clone(reading.table)
     rest: list[str] = []
-    for deck, parts in plan.stacks:
+    for deck, parts in reading.stacks:
         cards: list[str] = []
         for pool, count in parts:
             mixed = list(pool)
             shuffle(mixed, rng)
             cards += mixed[:count]
-            if plan.secretary is not None and plan.secretary[0] == deck and state.pending is not None:
-                state.pending.cards = mixed[count : count + plan.secretary[1]]
-                count += plan.secretary[1]
+            if reading.secretary is not None and reading.secretary[0] == deck and state.pending is not None:
+                state.pending.cards = mixed[count : count + reading.secretary[1]]
+                count += reading.secretary[1]
             rest += mixed[count:]
         state.decks[deck] = cards
     shuffle(rest, rng)
     at = 0
-    for other, hand, held in plan.places:
+    for other, hand, held in reading.places:
         state.players[other].hand = rest[at : at + hand]
         state.held[other] = rest[at + hand : at + hand + held]
         at += hand + held
