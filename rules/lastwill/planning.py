@@ -77,11 +77,20 @@ def totals(state: LastWillState, seat: int) -> tuple[int, dict[str, int]]:
     return free, fixed
 
 
+def _free(state: LastWillState, seat: int) -> int:
+    """The first half of :func:`totals` alone, without building the deck-bound extras."""
+    free = plan_of(state, seat).cards
+    for _item, bonus in privileges(state.players[seat], DrawBonus):
+        if bonus.deck is None:
+            free += bonus.count
+    return free
+
+
 def needed(state: LastWillState, seat: int) -> int:
     """The free count, capped by what the regular decks and their piles still hold.  Asked at
     every naming step, so the decks are counted only until they hold enough (nearly always the
     first one does)."""
-    want = totals(state, seat)[0]
+    want = _free(state, seat)
     held = 0
     for deck in REGULAR:
         held += available(state, deck)
@@ -153,15 +162,19 @@ def draw_actions(state: LastWillState, seat: int) -> list[Action]:
     want = needed(state, seat)
     named = sum(split.values())
     found = (
-        [move("draw", (deck,)) for deck in REGULAR if split.get(deck, 0) < available(state, deck)]
+        [DRAW_MOVES[deck] for deck in REGULAR if split.get(deck, 0) < available(state, deck)]
         if named < want
         else []
     )
     if split:
-        found.append(move("redraw"))
+        found.append(REDRAW)
     if named == want:
-        found.append(move("drawok"))
+        found.append(DRAWOK)
     return found
+
+
+DRAW_MOVES: dict[str, Action] = {deck: move("draw", (deck,)) for deck in REGULAR}
+REDRAW, DRAWOK = move("redraw"), move("drawok")
 
 
 def redraw_problem(state: LastWillState, seat: int) -> IllegalAction | None:
