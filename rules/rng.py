@@ -16,6 +16,7 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_WORD = 1 << 64
 
 
 def _mix(z: int) -> int:
@@ -39,13 +40,26 @@ class Rng:
         return _mix((self.seed + self.draws * _GOLDEN) & _MASK)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
+        """A uniform integer in ``[0, n)`` (rejection sampling, no modulo bias).
+
+        The mix is written out here rather than calling :meth:`next64`: ``below`` is the
+        random player's and the bots' playouts' innermost call, and two Python calls fewer
+        per draw is a tenth of a playout's time.  It must stay the same function as
+        ``_mix`` (``tests/rules/test_rng.py`` checks that both give the same words).
+        """
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _WORD - (_WORD % n)
+        seed = self.seed
+        draws = self.draws
         while True:
-            word = self.next64()
+            draws += 1
+            z = (seed + draws * _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            word = z ^ (z >> 31)
             if word < limit:
+                self.draws = draws
                 return word % n
 
     def choice(self, items: Sequence[T]) -> T:
