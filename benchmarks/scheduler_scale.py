@@ -62,7 +62,7 @@ from bot.services.reminders import Reminders
 from bot.services.scheduler import Scheduler
 from bot.services.timers import Timers
 from bot.session import Applied, LiveGame, SessionService
-from bot.store import NEXT_DUE_SQL, Store
+from bot.storage import NEXT_DUE_SQL, Store
 from bot.ui.publisher import FINAL_WINDOW, Publisher
 from rules.core import Action
 from rules.play import canonical

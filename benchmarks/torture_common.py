@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, Registry
 from bot.session import LiveGame, SessionService
-from bot.store import UNDONE, GameRow, Store, standing_log
+from bot.storage import UNDONE, GameRow, Store, standing_log
 from rules.core import Action, Rules
 from rules.play import canonical
 
@@ -151,7 +151,7 @@ def replay_counting(
     """``setup`` + every logged action, and the public version that log must have produced.
 
     ``log`` holds the moves that stand; ``bumps`` the public versions undos used up
-    (``bot.store.standing_log``).
+    (``bot.storage.standing_log``).
     """
     state = rules.setup(players, options, seed)
     public = sum(bumps)

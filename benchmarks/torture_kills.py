@@ -86,7 +86,7 @@ from benchmarks.torture_common import (
 )
 from bot.registry import REGISTRY
 from bot.session import LiveGame, SessionService
-from bot.store import Store
+from bot.storage import Store
 
 GOAL_KILLS = 500
 ZERO_FIGURES = (

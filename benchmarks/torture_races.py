@@ -99,7 +99,7 @@ from benchmarks.torture_common import (
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.session import Applied, LiveGame, Refusal, SessionService
-from bot.store import Store
+from bot.storage import Store
 from rules.core import Action, IllegalAction, Rules
 from rules.play import canonical
 

@@ -33,7 +33,7 @@ from bot.registry import REGISTRY, GameEntry, Registry
 from rules.core import InvalidOptions
 
 if TYPE_CHECKING:
-    from bot.store import GameRow, SeatRow, Store
+    from bot.storage import GameRow, SeatRow, Store
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
@@ -329,7 +329,7 @@ def database_exists(path: Path) -> bool:
 
 
 async def _with_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> T:
-    from bot.store import Store
+    from bot.storage import Store
 
     store = await Store.open(settings.database)
     try:
@@ -342,7 +342,7 @@ def _run_on_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> 
     """Run ``work`` on the opened database; a database that cannot be used becomes ``Refused``."""
     import asyncio
 
-    from bot.store import StoreError
+    from bot.storage import StoreError
 
     try:
         return asyncio.run(_with_store(settings, work))
@@ -507,7 +507,7 @@ def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) 
 
     import asyncio
 
-    from bot.store import Store, StoreError
+    from bot.storage import Store, StoreError
 
     async def check_db() -> None:
         store = await Store.open(settings.database)

@@ -25,7 +25,7 @@ from bot.services.stats import StatsService
 from bot.services.timers import Timers
 from bot.services.undo import UndoService
 from bot.session import SessionService
-from bot.store import Store, StoreError
+from bot.storage import Store, StoreError
 from bot.ui import safe
 from bot.ui.components import COMPONENT_PREFIXES, DYNAMIC_ITEMS, FORM_PREFIX, Handler
 from bot.ui.lobby_message import LobbyDesk

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.registry import Registry
-from bot.store import LogEntry, Store
+from bot.storage import LogEntry, Store
 from rules.core import Action, IllegalAction, StateError
 from rules.play import canonical, replay
 

@@ -13,7 +13,7 @@ from bot.i18n import clip
 from bot.registry import GameEntry
 from bot.services.deadlines import plan_waits
 from bot.session import LiveGame, Refusal, SessionService
-from bot.store import SeatRow
+from bot.storage import SeatRow
 from rules.core import SHARED_OPTION_PROBLEMS, InvalidOptions, check_players
 from rules.play import canonical
 

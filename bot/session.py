@@ -14,7 +14,7 @@ anyone else can observe, not even a custom_id.
 An undo (:mod:`bot.services.undo`) is a change too: both counters go up by one
 and never come back down, so every button drawn before it goes stale, and the
 log keeps the move it took back, marked undone (``version`` then counts log
-rows plus undos; see the undo notes in :mod:`bot.store`).
+rows plus undos; see the undo notes in :mod:`bot.storage`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 from bot.i18n import Phrase, clip
 from bot.registry import GameEntry, Registry
 from bot.services.deadlines import DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS, Hours, plan_waits
-from bot.store import GameRow, SeatRow, Store, StoreError, VersionConflict, WaitPlanner, standing_log
+from bot.storage import GameRow, SeatRow, Store, StoreError, VersionConflict, WaitPlanner, standing_log
 from rules.core import Action, Event, IllegalAction, Outcome, StateError
 from rules.play import canonical, replay
 
@@ -174,7 +174,7 @@ def replay_steps(
 ) -> list[Step]:
     """Every action of a game with its events and public version, from setup and the log.
 
-    ``log`` holds the moves that stand; ``bumps`` (from :func:`bot.store.standing_log`) the
+    ``log`` holds the moves that stand; ``bumps`` (from :func:`bot.storage.standing_log`) the
     public versions undos used up before each of them, so the numbers match the stored ones.
     """
     state = rules.setup(players, options, seed)

@@ -2,7 +2,7 @@
 clock, which fires reminders and turn timers as they fall due.
 
 Thin by design (the work is :meth:`bot.ui.publisher.Publisher.sweep`,
-:meth:`bot.store.Store.health` and :meth:`bot.services.scheduler.Scheduler.tick`); this cog only
+:meth:`bot.storage.Store.health` and :meth:`bot.services.scheduler.Scheduler.tick`); this cog only
 owns the loops.  Each tick catches everything, so one bad minute never ends a loop.
 
 Both are ``discord.ext.tasks`` loops, whose sleeps SimCord recognises and moves only with
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
-from bot.store import StoreError
+from bot.storage import StoreError
 
 if TYPE_CHECKING:
     from bot.client import GameBot

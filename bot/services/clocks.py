@@ -2,7 +2,7 @@
 (``/game away``) and how they are reminded (``/game notify``).
 
 Each change rewrites the deadlines it affects in the same transaction as the setting itself
-(:meth:`bot.store.Store.set_table_clocks`, :meth:`bot.store.Store.set_away`), and wakes the
+(:meth:`bot.storage.Store.set_table_clocks`, :meth:`bot.storage.Store.set_away`), and wakes the
 scheduler when a deadline may now come sooner than it planned to look.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.services.deadlines import HOUR, Hours, parse_hours, plan_new_clocks, table_hours
 from bot.services.scheduler import Scheduler
 from bot.session import Refusal, SessionService
-from bot.store import TableClocks
+from bot.storage import TableClocks
 
 DAY = 24 * HOUR
 MAX_AWAY_DAYS = 60

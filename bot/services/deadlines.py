@@ -7,11 +7,11 @@ its own (``/game new remind:…``, ``/game clock``), else its server's (``/game 
 the bot's (``GAMEHOST_REMIND_HOURS``, ``GAMEHOST_TIMER_HOURS``).
 
 A player who is away has every deadline pushed back by the away time still to come, so their
-reminders stop and their timers stand still until they are back (:meth:`bot.store.Store.set_away`
+reminders stop and their timers stand still until they are back (:meth:`bot.storage.Store.set_away`
 moves the waits that exist; :func:`first_dues` adds the rest to waits that begin meanwhile).
 
 Nothing here reads a clock or the database: the session service hands in ``now`` and the
-:class:`bot.store.WaitContext` its transaction read, and writes back what these functions plan.
+:class:`bot.storage.WaitContext` its transaction read, and writes back what these functions plan.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 from collections.abc import Set
 from dataclasses import dataclass
 
-from bot.store import Deadlines, WaitChanges, WaitContext
+from bot.storage import Deadlines, WaitChanges, WaitContext
 
 HOUR = 3600.0
 MAX_REMINDERS = 3

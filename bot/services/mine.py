@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.session import Refusal, SessionService
-from bot.store import StoreError
+from bot.storage import StoreError
 
 OPEN = ("lobby", "active")
 

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from bot.services.deadlines import HOUR, MAX_REMINDERS, next_reminder, table_hours
 from bot.session import LiveGame, Refusal, SessionService
-from bot.store import WaitRow
+from bot.storage import WaitRow
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ Exactly once, per kind:
 - a timeout is a move, committed under the game's lock behind the version guard, and its commit
   replaces the wait it answered (:mod:`bot.services.timers`).
 
-``tick`` costs one indexed query when nothing is due (:meth:`bot.store.Store.next_due`); the loop
+``tick`` costs one indexed query when nothing is due (:meth:`bot.storage.Store.next_due`); the loop
 that calls it (``cogs/tasks.py``) sleeps until the next deadline, at most a minute.
 """
 
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from bot.services.reminders import Reminders
 from bot.services.timers import Timers
 from bot.session import SessionService
-from bot.store import StoreError, WaitRow
+from bot.storage import StoreError, WaitRow
 
 log = logging.getLogger(__name__)
 

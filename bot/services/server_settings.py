@@ -1,6 +1,6 @@
 """``/game settings``: a server's defaults for new tables, where they open, and who may open them.
 
-Stored in ``guilds`` (:class:`bot.store.GuildSettings`).  The reminder and timer defaults are read
+Stored in ``guilds`` (:class:`bot.storage.GuildSettings`).  The reminder and timer defaults are read
 by the deadlines of every table of the server that has no clock of its own
 (:mod:`bot.services.deadlines`); the channel and the opener role by ``/game new``.
 """
@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from bot.services.clocks import hours_option
 from bot.session import Refusal
-from bot.store import GuildSettings, Store
+from bot.storage import GuildSettings, Store
 
 DEFAULT_WORDS = frozenset({"default", "reset", "défaut", "par défaut"})
 """What a clock option says to go back to the bot's own default."""

@@ -1,6 +1,6 @@
 """``/game stats`` and ``/game leaderboard``: games played and won, and how quickly players move.
 
-Figures come from the database (:meth:`bot.store.Store.player_record`, ``leaderboard``): a game
+Figures come from the database (:meth:`bot.storage.Store.player_record`, ``leaderboard``): a game
 counts once it is finished (abandoned and broken games never do), a win is first place
 (``seats.rank`` = 1), and the time to move is the average of ``actions.waited`` over the moves a
 player made themselves.  Places are written when a game ends; a finished game without them (it
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.session import Refusal, SessionService, places
-from bot.store import BoardRow, PlayerRecord, StoreError
+from bot.storage import BoardRow, PlayerRecord, StoreError
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import logging
 from typing import Protocol
 
 from bot.session import Applied, LiveGame, Refusal, SessionService
-from bot.store import WaitRow
+from bot.storage import WaitRow
 from rules.core import IllegalAction
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ hidden moves, and asking (or not) would then tell the whole table that somebody 
 
 **How.**  The log is replayed without the move, under the game's lock, and the new snapshot is
 committed in one transaction that marks the move undone and moves both versions forward (see
-the undo notes in :mod:`bot.store`).  Hidden moves made since are replayed on top; one that no
+the undo notes in :mod:`bot.storage`).  Hidden moves made since are replayed on top; one that no
 longer fits without the move is taken back with it, marked undone too: its player consented
 when asked; when nobody was asked it was an out-of-turn hidden move (a draft step), whose player
 finds it gone in their own panel, and nothing public tells that there was one.
@@ -34,7 +34,7 @@ from typing import Any
 
 from bot.services.deadlines import plan_waits
 from bot.session import LiveGame, Refusal, SessionService, is_public
-from bot.store import LogEntry, UndoRequest, VersionConflict
+from bot.storage import LogEntry, UndoRequest, VersionConflict
 from rules.core import IllegalAction, StateError
 from rules.play import canonical
 

@@ -20,7 +20,7 @@ from bot.services.mine import MineService, MyTable
 from bot.services.server_settings import ServerSettings, may_open
 from bot.services.stats import StatsService
 from bot.session import LiveGame, Refusal
-from bot.store import GuildSettings
+from bot.storage import GuildSettings
 from bot.ui import safe
 from bot.ui.lobby_message import LobbyDesk
 

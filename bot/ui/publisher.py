@@ -25,7 +25,7 @@ import discord
 
 from bot.i18n import Catalog, clip
 from bot.session import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
-from bot.store import MessageRow, StoreError
+from bot.storage import MessageRow, StoreError
 from bot.ui import safe
 from bot.ui.components import (
     Ref,

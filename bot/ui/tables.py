@@ -19,7 +19,7 @@ import discord
 
 from bot.i18n import clip, plural
 from bot.session import LiveGame, Refusal
-from bot.store import StoreError
+from bot.storage import StoreError
 from bot.ui import safe
 from bot.ui.components import (
     Malformed,

@@ -15,7 +15,7 @@ import discord
 
 from bot.services.undo import Answered, Asked, Undone, UndoService
 from bot.session import LiveGame, Refusal
-from bot.store import StoreError
+from bot.storage import StoreError
 from bot.ui import safe
 from bot.ui.components import Ref, build_view
 from bot.ui.presenter import Button, Control

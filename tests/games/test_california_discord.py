@@ -20,7 +20,7 @@ import simcord
 from bot.i18n import Catalog
 from bot.registry import REGISTRY
 from bot.session import Applied, LiveGame
-from bot.store import GameRow, SeatRow
+from bot.storage import GameRow, SeatRow
 from bot.ui.presenter import Button
 from cogs.california import CaliforniaPresenter
 from rules.california import ALL_ACTIONS, COIN, LOAN, RULES, State, data

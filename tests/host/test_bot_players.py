@@ -15,7 +15,7 @@ import simcord
 
 from bot.client import GameBot
 from bot.services.bot_players import NAMES, Level, bot_name
-from bot.store import Store
+from bot.storage import Store
 from tests.helpers import en
 from tests.host.discord_kit import Table, labels, make_bot
 

@@ -19,7 +19,7 @@ import pytest
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.session import LiveGame, Refusal, SessionService
-from bot.store import GameRow, Store
+from bot.storage import GameRow, Store
 from rules.core import Action
 from rules.play import canonical
 from tests.host.service_kit import ANA, BOB, on_turn, started

@@ -31,7 +31,7 @@ from bot.config import Settings, load_settings
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.session import SessionService
-from bot.store import Store
+from bot.storage import Store
 from rules.core import Action
 
 REPO = Path(__file__).resolve().parents[2]

@@ -29,7 +29,7 @@ from bot.i18n import Phrase, shipped
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.session import LiveGame, Refusal, SessionService
-from bot.store import Store, StoreError
+from bot.storage import Store, StoreError
 from rules.core import Action
 from rules.play import canonical, replay
 
@@ -45,7 +45,7 @@ CHILD = textwrap.dedent(
     from bot.lobby import LobbyService
     from bot.registry import REGISTRY
     from bot.session import SessionService
-    from bot.store import Store
+    from bot.storage import Store
 
 
     async def new_game(lobby, rng):

@@ -13,7 +13,7 @@ from benchmarks.torture_discord_common import quick_settle
 from bot.client import GameBot
 from bot.services.deadlines import Hours, table_hours
 from bot.services.stats import rank_rows
-from bot.store import BoardRow, GuildSettings
+from bot.storage import BoardRow, GuildSettings
 from tests.host.discord_kit import Table, labels, make_bot, open_table
 
 HOUR = 3600.0

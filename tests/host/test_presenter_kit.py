@@ -18,7 +18,7 @@ import pytest
 from bot.i18n import Catalog
 from bot.registry import REGISTRY
 from bot.session import LiveGame
-from bot.store import GameRow, SeatRow
+from bot.storage import GameRow, SeatRow
 from bot.ui.auction import QUICK_RAISES, AuctionKit
 from bot.ui.presenter import Button, Presenter, is_seat_list_param, is_seat_param
 from cogs.california import CaliforniaPresenter

@@ -19,7 +19,7 @@ import pytest
 import simcord
 
 from bot.client import GameBot
-from bot.store import GameRow, StoreError
+from bot.storage import GameRow, StoreError
 from tests.host.discord_kit import make_bot, open_table, playable
 
 NOTHING_SAVED = "Nothing was saved"

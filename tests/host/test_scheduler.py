@@ -23,7 +23,7 @@ from bot.services.reminders import Reminders
 from bot.services.scheduler import Scheduler
 from bot.services.timers import Timers
 from bot.session import Applied, LiveGame, Refusal, SessionService
-from bot.store import NEXT_DUE_SQL, Store, WaitRow
+from bot.storage import NEXT_DUE_SQL, Store, WaitRow
 from rules.core import Action
 from tests.host.service_kit import ANA, BOB, on_turn
 

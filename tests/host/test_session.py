@@ -13,7 +13,7 @@ from bot.i18n import shipped
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, GameEntry, Registry
 from bot.session import Applied, LiveGame, Refusal, SessionService
-from bot.store import Store, VersionConflict
+from bot.storage import Store, VersionConflict
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
 from tests.host.service_kit import ANA, BOB, EVE, on_turn, started
@@ -250,7 +250,7 @@ async def test_private_actions_keep_the_public_version(services: tuple[SessionSe
 async def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
     import sqlite3
 
-    from bot.store import MIGRATIONS
+    from bot.storage import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:

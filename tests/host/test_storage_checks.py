@@ -15,7 +15,7 @@ import pytest
 
 from bot.cli import main
 from bot.config import load_settings
-from bot.store import Store, StoreError
+from bot.storage import Store, StoreError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -71,7 +71,7 @@ def test_run_refuses_a_damaged_database_before_connecting(
 
 PROBE = """
 import asyncio, sys
-from bot.store import Store, StoreError
+from bot.storage import Store, StoreError
 try:
     asyncio.run(Store.open(sys.argv[1]))
 except StoreError as exc:

@@ -20,7 +20,7 @@ import pytest
 from bot.registry import REGISTRY, GameEntry
 from bot.services.undo import plan_undo
 from bot.session import Refusal, is_public
-from bot.store import LogEntry
+from bot.storage import LogEntry
 from rules.core import Action
 from rules.play import canonical, random_playthrough, replay
 

@@ -18,7 +18,7 @@ from bot.export import export_game, replay_export
 from bot.registry import REGISTRY
 from bot.services.undo import Asked, Undone, UndoService, plan_undo
 from bot.session import Refusal, SessionService
-from bot.store import UNDONE, UNDONE_WITH
+from bot.storage import UNDONE, UNDONE_WITH
 from rules.core import Action
 from rules.play import random_playthrough
 from tests.host.test_undo_rule import last_public, logged
