@@ -247,7 +247,7 @@ async def host(path: Path, clock: Callable[[], float]) -> Host:
     counters = Counters()
     scheduler = Scheduler(sessions, Reminders(sessions, counters), Timers(sessions, counters))
     statements: list[str] = []
-    await store._db.set_trace_callback(statements.append)
+    await store._db.connection.set_trace_callback(statements.append)
     return Host(store, sessions, scheduler, counters, statements)
 
 

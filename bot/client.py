@@ -69,7 +69,7 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
-        log.info("database: %s", self.store.path)
+        log.info("database: %s", self.store.name)
         # One clock for the host: Discord's (SimCord moves it in tests with advance_time).
         self.sessions = SessionService(self.store, self.registry, clock=discord_time)
         self.sessions.hours = Hours(self.settings.remind_hours, self.settings.timer_hours)

@@ -14,6 +14,7 @@ from PIL import ImageDraw
 # (offers, any-time moves, secret choices made at once: the host patterns of Monopoly and Last Will).
 import tests.toygame
 import tests.toymarket  # noqa: F401
+from tests.backends import postgres_server, store_target  # noqa: F401  (fixtures for every test)
 from tests.helpers import clear_render_caches
 from tests.host.discord_kit import close_bots
 

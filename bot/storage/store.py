@@ -1,227 +1,43 @@
-"""SQLite persistence: one file, WAL, foreign keys, migrations by ``user_version``.
+"""Every query the host makes, and the plain rows they return.
 
 Every accepted action is written together with the new snapshot and version
 in one transaction, so what a player has been shown is always on disk, and
-the log alone (with the seed) can rebuild any game.
+the log alone (with the seed) can rebuild any game.  The SQL is the part SQLite
+and PostgreSQL share; a backend (:mod:`bot.storage.base`) only runs it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
-import sqlite3
-import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
+from bot.storage.base import Connection, Database, Row, StoreError, VersionConflict
+from bot.storage.rows import (
+    UNDONE,
+    UNDONE_WITH,
+    BoardRow,
+    GameRow,
+    GuildSettings,
+    LogEntry,
+    MessageRow,
+    PlayerRecord,
+    PlayerRow,
+    SeatRow,
+    TableClocks,
+    UndoRequest,
+    WaitChanges,
+    WaitContext,
+    WaitPlanner,
+    WaitRow,
+)
 from rules.core import Action
 
 log = logging.getLogger(__name__)
-
-MIGRATIONS: tuple[str, ...] = (
-    # 1: the initial schema.
-    """
-    CREATE TABLE games (
-        id           INTEGER PRIMARY KEY,
-        guild_id     INTEGER,
-        channel_id   INTEGER,
-        thread_id    INTEGER,
-        game         TEXT    NOT NULL,
-        options      TEXT    NOT NULL DEFAULT '{}',
-        seed         INTEGER,
-        status       TEXT    NOT NULL DEFAULT 'lobby'
-                     CHECK (status IN ('lobby', 'active', 'finished', 'abandoned', 'broken')),
-        version      INTEGER NOT NULL DEFAULT 0,
-        snapshot     TEXT,
-        host_id      INTEGER NOT NULL,
-        language     TEXT    NOT NULL DEFAULT 'en',
-        reason       TEXT,
-        created_at   REAL    NOT NULL,
-        updated_at   REAL    NOT NULL
-    );
-    CREATE INDEX games_by_guild ON games (guild_id, status);
-    CREATE TABLE seats (
-        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat     INTEGER NOT NULL,
-        user_id  INTEGER NOT NULL,
-        name     TEXT    NOT NULL,
-        PRIMARY KEY (game_id, seat),
-        UNIQUE (game_id, user_id)
-    );
-    CREATE TABLE actions (
-        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version  INTEGER NOT NULL,
-        seat     INTEGER NOT NULL,
-        user_id  INTEGER,
-        action   TEXT    NOT NULL,
-        at       REAL    NOT NULL,
-        PRIMARY KEY (game_id, version)
-    );
-    CREATE TABLE messages (
-        message_id  INTEGER PRIMARY KEY,
-        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        channel_id  INTEGER NOT NULL,
-        kind        TEXT    NOT NULL CHECK (kind IN ('lobby', 'table', 'final')),
-        version     INTEGER NOT NULL,
-        live        INTEGER NOT NULL DEFAULT 1
-    );
-    CREATE INDEX messages_live ON messages (game_id, live);
-    """,
-    # 2: the public version, drawn into custom_ids instead of the log length, so that a
-    # private action (a hidden stow) does not show up as a change of every button's id.
-    """
-    ALTER TABLE games ADD COLUMN public_version INTEGER NOT NULL DEFAULT 0;
-    UPDATE games SET public_version = version;
-    """,
-    # 3: when the game last changed *publicly*, for "last move" in /game list; the log's
-    # newest entry may be a hidden stow, whose moment must not show.  Older games start
-    # with none (their log cannot tell which moves were public).  And a small key-value
-    # table, which also gives start-up a real row to write when it proves the file writable.
-    """
-    ALTER TABLE games ADD COLUMN public_at REAL;
-    CREATE INDEX games_by_status ON games (status, updated_at);
-    CREATE TABLE meta (
-        key    TEXT PRIMARY KEY,
-        value  TEXT NOT NULL
-    );
-    """,
-    # 4: one live board per table (issue 8).  A table message records the public version
-    # its turn began at (its event lines are the public moves after it, so they can be
-    # rebuilt after a restart) and whom it pinged (a repost for the same players pings
-    # nobody).  A rematch remembers the game it repeats, so a second click finds it.
-    """
-    ALTER TABLE messages ADD COLUMN since INTEGER;
-    ALTER TABLE messages ADD COLUMN pinged TEXT;
-    ALTER TABLE games ADD COLUMN rematch_of INTEGER REFERENCES games (id);
-    """,
-    # 5: slow games (issue 12).  Time is kept in rows, so a restart neither loses nor repeats
-    # it: ``waits`` holds every seat a game waits on, since when, and its next reminder and
-    # timeout (NULL: none), indexed so the scheduler asks for the next one without a scan.
-    # A table's own clocks (NULL: the server's default; 0: off), players' preferences (how to
-    # be reminded, away until when), servers' defaults, how each logged move was made (a
-    # timeout's default move) and whether an undo took it back, how long its player had been
-    # waited on (stats), each seat's final place, and an undo waiting for consent.
-    """
-    ALTER TABLE games ADD COLUMN remind_hours INTEGER;
-    ALTER TABLE games ADD COLUMN timer_hours INTEGER;
-    CREATE TABLE waits (
-        game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat         INTEGER NOT NULL,
-        since        REAL    NOT NULL,
-        remind_due   REAL,
-        reminders    INTEGER NOT NULL DEFAULT 0,
-        timeout_due  REAL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX waits_by_remind_due ON waits (remind_due) WHERE remind_due IS NOT NULL;
-    CREATE INDEX waits_by_timeout_due ON waits (timeout_due) WHERE timeout_due IS NOT NULL;
-    CREATE TABLE players (
-        user_id     INTEGER PRIMARY KEY,
-        notify      TEXT    NOT NULL DEFAULT 'thread' CHECK (notify IN ('thread', 'dm', 'none')),
-        away_until  REAL
-    );
-    CREATE TABLE guilds (
-        guild_id        INTEGER PRIMARY KEY,
-        remind_hours    INTEGER,
-        timer_hours     INTEGER,
-        channel_id      INTEGER,
-        opener_role_id  INTEGER
-    );
-    ALTER TABLE actions ADD COLUMN how TEXT NOT NULL DEFAULT 'player' CHECK (how IN ('player', 'timeout'));
-    ALTER TABLE actions ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE actions ADD COLUMN waited REAL;
-    ALTER TABLE seats ADD COLUMN rank INTEGER;
-    CREATE INDEX seats_by_user ON seats (user_id);
-    CREATE TABLE undo_requests (
-        game_id   INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-        version   INTEGER NOT NULL,
-        seat      INTEGER NOT NULL,
-        accepted  TEXT    NOT NULL DEFAULT '[]',
-        asked_at  REAL    NOT NULL
-    );
-    """,
-    # 6: bot players (issue 14).  A seat a bot fills says how well it plays; people's seats are
-    # NULL.  A bot's user id is negative (no Discord user has one), unique within its game.
-    """
-    ALTER TABLE seats ADD COLUMN bot TEXT CHECK (bot IN ('easy', 'normal'));
-    """,
-)
-
-
-PRAGMAS = (
-    "PRAGMA journal_mode = WAL",
-    # FULL: a commit is on disk before we answer the player, even across a power cut.
-    "PRAGMA synchronous = FULL",
-    "PRAGMA foreign_keys = ON",
-    "PRAGMA busy_timeout = 5000",
-)
-
-
-class StoreError(Exception):
-    """The database cannot be used; the message names the path and the cause.
-
-    Raised for every SQLite or file-system failure (disk full, read-only file,
-    I/O error, the file deleted under us), always after the transaction was rolled
-    back: whoever catches it may tell the player that nothing was saved.
-    """
-
-
-class VersionConflict(Exception):
-    """Another action was committed first; the caller's view of the game is stale."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    seat: int
-    user_id: int
-    name: str
-    bot: str | None = None
-    """``"easy"`` or ``"normal"`` for a seat a bot plays; ``None`` for a person."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    id: int
-    guild_id: int | None
-    channel_id: int | None
-    thread_id: int | None
-    game: str
-    options: dict[str, Any]
-    seed: int | None
-    status: str
-    version: int
-    snapshot: str | None
-    host_id: int
-    language: str
-    reason: str | None
-    created_at: float
-    updated_at: float
-    public_version: int
-    public_at: float | None
-    """When others last saw the game change (``None`` before the first public move was stored)."""
-
-    @property
-    def table_channel_id(self) -> int | None:
-        return self.thread_id or self.channel_id
-
-
-@dataclass(frozen=True, slots=True)
-class MessageRow:
-    message_id: int
-    channel_id: int
-    kind: str
-    version: int
-    since: int | None = None
-    """The public version this table message's turn began at (its lines are the moves after it)."""
-    pinged: frozenset[int] | None = None
-    """The seats this message mentioned when it was posted (``None``: not recorded)."""
 
 
 _GAME_COLUMNS = (
@@ -236,10 +52,6 @@ def _game(row: Sequence[Any]) -> GameRow:
     return GameRow(*values)
 
 
-FileId = tuple[int, int]
-"""``(device, inode)``: which file a path named when we opened it."""
-
-
 def _message(row: Sequence[Any]) -> MessageRow:
     pinged = None if row[5] is None else frozenset(int(s) for s in json.loads(row[5]))
     return MessageRow(
@@ -247,92 +59,7 @@ def _message(row: Sequence[Any]) -> MessageRow:
     )
 
 
-def _file_id(path: str) -> FileId | None:
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return (info.st_dev, info.st_ino)
-
-
 # -- waits and deadlines: plain data ---------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class WaitRow:
-    """One seat a game waits on, since when, and its next reminder and timeout (``None``: none)."""
-
-    game_id: int
-    seat: int
-    since: float
-    remind_due: float | None
-    reminders: int
-    """Reminders already sent for this wait."""
-    timeout_due: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Deadlines:
-    remind_due: float | None
-    timeout_due: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class WaitChanges:
-    """What one committed change does to a game's waits; every seat it does not name loses its row.
-
-    Written in the transaction of the change itself, so no move is ever on disk without the
-    deadlines it implies (nor deadlines without their move).
-    """
-
-    since: float
-    """The moment of the change: a restarted wait is waited on from here."""
-    restart: Mapping[int, Deadlines] = field(default_factory=dict)
-    """Seats whose wait starts (again) now: ``since`` is now and no reminder was sent yet."""
-    keep: frozenset[int] = frozenset()
-    """Seats whose row stays exactly as it is."""
-    redue: Mapping[int, Deadlines] = field(default_factory=dict)
-    """Seats whose deadlines move while their wait goes on (``since`` and the count are kept)."""
-    due_now: frozenset[int] = frozenset()
-    """Seats still waited on after their own default move: their timeout is due again at once,
-    so a default made of several steps is played to its end (and resumed after a crash)."""
-
-
-@dataclass(frozen=True, slots=True)
-class WaitContext:
-    """What the deadlines of a game's waits depend on, read inside the writing transaction."""
-
-    remind_hours: int | None
-    """The table's own reminder interval (``None``: the server's; 0: off)."""
-    timer_hours: int | None
-    server_remind_hours: int | None
-    server_timer_hours: int | None
-    away: Mapping[int, float]
-    """Seats whose player is away, and until when (only those still away at the change)."""
-    waits: Mapping[int, WaitRow]
-    """The game's waits before the change."""
-
-
-WaitPlanner = Callable[[WaitContext], WaitChanges]
-"""Turns a :class:`WaitContext` into the changes to write; called inside the transaction."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRow:
-    user_id: int
-    notify: str
-    """How reminders reach this player: ``thread``, ``dm`` or ``none``."""
-    away_until: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class TableClocks:
-    """A table's reminder and timer intervals in hours, its own and its server's (``None``: unset)."""
-
-    remind_hours: int | None
-    timer_hours: int | None
-    server_remind_hours: int | None
-    server_timer_hours: int | None
 
 
 _WAIT_COLUMNS = "game_id, seat, since, remind_due, reminders, timeout_due"
@@ -362,107 +89,6 @@ def _hours(value: Any) -> int | None:
 # -- undo, tables of a player, settings, stats: plain data ----------------------------------------
 
 
-UNDONE = 1
-"""``actions.undone`` of a move its player took back."""
-UNDONE_WITH = 2
-"""``actions.undone`` of a hidden move made after a move that was taken back, which no longer fitted
-without it and was taken back with it (see :meth:`Store.record_undo`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One row of a game's action log, kept whether it stands or was taken back."""
-
-    version: int
-    seat: int
-    user_id: int | None
-    action: Action
-    at: float
-    how: str
-    """``player``, or ``timeout`` for a default move the turn timer made."""
-    undone: int
-    """0: it stands; :data:`UNDONE` or :data:`UNDONE_WITH`: taken back (replays skip it)."""
-    waited: float | None
-    """Seconds its player had been waited on when it was made (``None``: not recorded)."""
-
-
-def standing_log(entries: Sequence[LogEntry]) -> tuple[list[tuple[int, Action]], list[int]]:
-    """The moves that stand, ``(seat, action)`` in order, and where undos moved the public version.
-
-    Every replay skips what was taken back; a replay that numbers public versions (the table's
-    lines, Catch me up, a form's "then", the torture checks) adds, before each standing move,
-    the public versions undos used up there: two for each move its player took back (its own
-    public change and the undo's), none for a hidden move taken back with it.  The second list
-    has one entry per standing move plus one for after the last.
-    """
-    log: list[tuple[int, Action]] = []
-    bumps: list[int] = []
-    pending = 0
-    for entry in entries:
-        if entry.undone == UNDONE:
-            pending += 2
-        elif not entry.undone:
-            log.append((entry.seat, entry.action))
-            bumps.append(pending)
-            pending = 0
-    bumps.append(pending)
-    return log, bumps
-
-
-@dataclass(frozen=True, slots=True)
-class UndoRequest:
-    """A player asked to take back their last move and waits for the others' consent."""
-
-    game_id: int
-    version: int
-    """The public version it was asked at: any public change since cancels it."""
-    seat: int
-    accepted: frozenset[int]
-    """Seats that have accepted so far."""
-    asked_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class GuildSettings:
-    """A server's choices from ``/game settings``; ``None`` everywhere means "not set".
-
-    ``remind_hours`` / ``timer_hours``: the defaults of new tables (``None``: the bot's own
-    defaults; 0: off).  ``channel_id``: the text or forum channel where ``/game new`` opens tables
-    (``None``: where the command is typed).  ``opener_role_id``: only members with this role (or
-    Manage Server) may open tables (``None``: anyone).
-    """
-
-    guild_id: int
-    remind_hours: int | None = None
-    timer_hours: int | None = None
-    channel_id: int | None = None
-    opener_role_id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRecord:
-    """One player's figures over finished games (abandoned and broken ones do not count)."""
-
-    played: int
-    won: int
-    answered: int
-    """Moves they made themselves (not taken back) whose waiting time is known."""
-    waited: float | None
-    """Their average time to move, in seconds, over those (``None``: none known)."""
-    timeouts: int
-    """Moves the turn timer made for them."""
-
-
-@dataclass(frozen=True, slots=True)
-class BoardRow:
-    """One line of a server's leaderboard."""
-
-    user_id: int
-    name: str
-    played: int
-    won: int
-
-
 _LOG_COLUMNS = "version, seat, user_id, action, at, how, undone, waited"
 
 
@@ -486,169 +112,72 @@ def _undo_request(row: Sequence[Any]) -> UndoRequest:
 
 
 class Store:
-    """The only code that speaks SQL.  One connection; aiosqlite serialises its calls."""
+    """The only code that speaks SQL, over one backend (:class:`bot.storage.base.Database`)."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
-        self.path = path
-        # One connection is shared by every game: without this lock two games'
-        # transactions could interleave and a statement of one would land in
-        # (or be rolled back with) the other's transaction.
-        self._lock = asyncio.Lock()
-        self._files: dict[str, FileId | None] = {}
-        self.fault: str | None = None
-        """Why the store stopped taking writes (its file was deleted or replaced), or ``None``."""
-
-    def _error(self, exc: BaseException) -> StoreError:
-        return StoreError(f"The database at {self.path} failed: {exc}")
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            self._check_files()
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-            except (sqlite3.Error, OSError) as exc:
-                raise self._error(exc) from exc
-            try:
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException as exc:
-                try:
-                    if self._db.in_transaction:
-                        await self._db.execute("ROLLBACK")
-                except (sqlite3.Error, OSError) as rollback:
-                    log.error("rollback failed on %s: %s", self.path, rollback)
-                if isinstance(exc, (sqlite3.Error, OSError)):
-                    raise self._error(exc) from exc
-                raise
-            # A commit into a file that was deleted or replaced meanwhile is lost at the next start.
-            self._check_files()
-
-    async def _write(self, sql: str, params: Sequence[Any] = ()) -> None:
-        async with self._transaction() as db:
-            await (await db.execute(sql, params)).close()
-
-    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock:
-            try:
-                async with self._db.execute(sql, params) as cur:
-                    return list(await cur.fetchall())
-            except (sqlite3.Error, OSError) as exc:
-                raise self._error(exc) from exc
-
-    # -- the file under us -----------------------------------------------------------------------
-
-    def _watch_files(self) -> None:
-        """Remember which files the database and its write-ahead log are, to notice a swap."""
-        if self.path == ":memory:":
-            return
-        for name in (self.path, self.path + "-wal"):
-            self._files[name] = _file_id(name)
-
-    def _check_files(self) -> None:
-        """Refuse writes once the file we opened is gone or another one stands at its path.
-
-        SQLite keeps writing to a deleted file through its open handle: every move
-        would be acknowledged and then lost at the next start.  A ``stat`` per write
-        is microseconds; the periodic :meth:`health` check covers quiet times.
-        """
-        if self.fault is None:
-            for name, expected in self._files.items():
-                if expected is None:
-                    continue
-                found = _file_id(name)
-                if found != expected:
-                    what = "was deleted" if found is None else "was replaced by another file"
-                    self.fault = f"{name} {what} while the bot was running; restart the bot"
-                    log.error("database fault: %s. Moves are refused until a restart.", self.fault)
-                    break
-        if self.fault is not None:
-            raise StoreError(f"The database cannot be written: {self.fault}")
-
-    def health(self) -> str | None:
-        """``None`` when the database file is still the one we opened, else the problem."""
-        try:
-            self._check_files()
-        except StoreError:
-            return self.fault
-        return None
+        self.dialect = db.dialect
+        self.name = db.name
+        """What messages call the database: a file's path, or a server's URL without its password."""
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        """Open (creating if needed), check, migrate, and prove the file is writable.
+    async def open(cls, target: str | Path) -> Store:
+        """Open (creating if needed), check, migrate, and prove the database writable.
 
-        Refuses (``StoreError`` naming the path and the problem) a file that fails
-        ``PRAGMA quick_check``, that is read-only, or that a newer version wrote.
+        ``target`` is a path (or ``sqlite:///path``) for the embedded SQLite file, or a
+        ``postgresql://`` URL.  Refuses (``StoreError`` naming the database and the problem)
+        a file that fails SQLite's ``quick_check``, one that cannot be written, a server that
+        cannot be reached, or a schema a newer version of the bot wrote.
         """
-        name = str(path)
-        if name != ":memory:":
-            name = os.path.abspath(name)
+        from bot.storage.postgres import PostgresDatabase, is_postgres_url
+        from bot.storage.sqlite import SqliteDatabase
+
+        db: Database
+        if is_postgres_url(target):
+            db = await PostgresDatabase.open(str(target))
+        else:
+            db = await SqliteDatabase.open(target)
+        store = cls(db)
         try:
-            if name != ":memory:":
-                created = not os.path.exists(name)
-                Path(name).parent.mkdir(parents=True, exist_ok=True)
-                # Probe synchronously first: a failed aiosqlite connect leaves its
-                # worker thread to be stopped after the event loop may be gone.
-                sqlite3.connect(name).close()
-                if created:
-                    log.warning("no database at %s: created a new, empty one", name)
-            connection = aiosqlite.connect(name, isolation_level=None)
-            # A daemon worker: a process that forgets to close the store can still exit.
-            # Nothing is lost by that: every commit is on disk before it is acknowledged.
-            worker: threading.Thread = connection._thread  # aiosqlite 0.22 (pinned) keeps its worker here
-            worker.daemon = True
-            db = await connection
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"Cannot open the database at {name}: {exc}") from None
-        store = cls(db, name)
-        try:
-            problems = [str(row[0]) for row in await store._fetch("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise StoreError(
-                    f"The database at {name} is damaged ({'; '.join(problems[:3])}); "
-                    "restore it from a backup or move it away to start afresh."
-                )
-            for pragma in PRAGMAS:
-                await store._fetch(pragma)
-            await store._migrate()
+            await db.migrate()
             # A real write: SQLite opens a file it may not write read-only without a word.
-            await db.execute("BEGIN IMMEDIATE")
-            await db.execute(
-                "INSERT INTO meta (key, value) VALUES ('opened', ?)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (str(os.getpid()),),
-            )
-            await db.execute("COMMIT")
+            async with db.transaction() as con:
+                await con.execute(
+                    "INSERT INTO meta (key, value) VALUES ('opened', ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (str(os.getpid()),),
+                )
         except StoreError as exc:
             await db.close()
             if exc.__cause__ is None:
-                raise  # already says what is wrong (damaged, or from a newer version)
-            raise StoreError(f"Cannot use the database at {name}: {exc.__cause__}") from None
-        except (sqlite3.Error, OSError) as exc:
-            await db.close()
-            raise StoreError(f"Cannot use the database at {name}: {exc}") from None
-        store._watch_files()
+                raise  # already says what is wrong (from a newer version)
+            raise StoreError(f"Cannot use the database at {db.name}: {exc.__cause__}") from None
         return store
 
     async def close(self) -> None:
         await self._db.close()
 
-    async def _migrate(self) -> None:
-        rows = await self._fetch("PRAGMA user_version")
-        row = rows[0] if rows else None
-        current = int(row[0]) if row else 0
-        if current > len(MIGRATIONS):
-            raise StoreError(
-                f"The database at {self.path} was written by a newer version (schema {current}); upgrade the bot."
-            )
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            await self._db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    def health(self) -> str | None:
+        """``None`` while the database can be written, else the problem (cheap: no query)."""
+        return self._db.health()
+
+    @property
+    def fault(self) -> str | None:
+        """Why the store stopped taking writes, or ``None``."""
+        return self._db.health()
 
     async def schema_version(self) -> int:
-        rows = await self._fetch("PRAGMA user_version")
-        row = rows[0] if rows else None
-        return int(row[0]) if row else 0
+        return await self._db.schema_version()
+
+    def _transaction(self) -> AbstractAsyncContextManager[Connection]:
+        return self._db.transaction()
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._db.transaction() as db:
+            return await db.execute(sql, params)
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self._db.fetch(sql, params)
 
     # -- games -----------------------------------------------------------------------------------
 
@@ -672,9 +201,9 @@ class Store:
         ``remind_hours``/``timer_hours``: the table's own clocks (``None``: the server's
         defaults; a rematch keeps the clocks of the game it repeats)."""
         async with self._transaction() as db:
-            cur = await db.execute(
+            created = await db.fetch(
                 "INSERT INTO games (guild_id, channel_id, game, options, host_id, language, created_at,"
-                " updated_at, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " updated_at, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -687,7 +216,7 @@ class Store:
                     rematch_of,
                 ),
             )
-            game_id = int(cur.lastrowid or 0)
+            game_id = int(created[0][0])
             if remind_hours is not None or timer_hours is not None or rematch_of is not None:
                 await db.execute(
                     "UPDATE games SET remind_hours = COALESCE(?, (SELECT remind_hours FROM games WHERE id = ?)),"
@@ -770,13 +299,13 @@ class Store:
                 "INSERT INTO seats (game_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, s.seat, s.user_id, s.name, s.bot) for s in seats],
             )
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET status = 'active', seed = ?, snapshot = ?, version = 0, public_version = 0,"
                 " updated_at = ?, public_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
                 (seed, snapshot, now, now, game_id),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise VersionConflict("the lobby was already started or closed")
             if waits is not None:
                 await self._apply_waits(db, game_id, waits(await self._wait_context(db, game_id, now)))
@@ -828,7 +357,7 @@ class Store:
         new_version = expected_version + 1
         async with self._transaction() as db:
             # public_at moves only with the public version (the right-hand side reads the old row).
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET version = ?, snapshot = ?, status = ?, public_version = ?, updated_at = ?,"
                 " public_at = CASE WHEN public_version = ? THEN public_at ELSE ? END"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -844,7 +373,7 @@ class Store:
                     expected_version,
                 ),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
             changes: WaitChanges | None = None
             waited: float | None = None
@@ -878,35 +407,37 @@ class Store:
     # two partial indexes, and claims each due one with a conditional UPDATE, so two ticks (or a
     # tick and a restart) never fire the same deadline twice.
 
-    async def _wait_context(self, db: aiosqlite.Connection, game_id: int, now: float) -> WaitContext:
+    async def _wait_context(self, db: Connection, game_id: int, now: float) -> WaitContext:
         """Inside a transaction: the game's clocks, its away players and its current waits."""
-        async with db.execute(
+        clocks = await db.fetch(
             "SELECT g.remind_hours, g.timer_hours, s.remind_hours, s.timer_hours FROM games g"
             " LEFT JOIN guilds s ON s.guild_id = g.guild_id WHERE g.id = ?",
             (game_id,),
-        ) as cur:
-            clocks = await cur.fetchone()
-        async with db.execute(
+        )
+        found = await db.fetch(
             "SELECT st.seat, p.away_until FROM seats st JOIN players p ON p.user_id = st.user_id"
             " WHERE st.game_id = ? AND p.away_until > ?",
             (game_id, now),
-        ) as cur:
-            away = {int(r[0]): float(r[1]) for r in await cur.fetchall()}
-        async with db.execute(f"SELECT {_WAIT_COLUMNS} FROM waits WHERE game_id = ?", (game_id,)) as cur:
-            waits = {int(r[1]): _wait(r) for r in await cur.fetchall()}
-        values = tuple(clocks) if clocks is not None else (None, None, None, None)
+        )
+        away = {int(r[0]): float(r[1]) for r in found}
+        rows = await db.fetch(f"SELECT {_WAIT_COLUMNS} FROM waits WHERE game_id = ?", (game_id,))
+        waits = {int(r[1]): _wait(r) for r in rows}
+        values = tuple(clocks[0]) if clocks else (None, None, None, None)
         return WaitContext(
             _hours(values[0]), _hours(values[1]), _hours(values[2]), _hours(values[3]), away, waits
         )
 
     @staticmethod
-    async def _apply_waits(db: aiosqlite.Connection, game_id: int, changes: WaitChanges) -> None:
+    async def _apply_waits(db: Connection, game_id: int, changes: WaitChanges) -> None:
         """Write ``changes`` inside the caller's transaction; a seat they do not name loses its row."""
         named = set(changes.restart) | set(changes.keep) | set(changes.redue) | set(changes.due_now)
-        marks = ", ".join("?" for _ in named)
-        await db.execute(
-            f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})", (game_id, *sorted(named))
-        )
+        if named:
+            marks = ", ".join("?" for _ in named)
+            await db.execute(
+                f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})", (game_id, *sorted(named))
+            )
+        else:  # PostgreSQL has no empty ``IN ()``
+            await db.execute("DELETE FROM waits WHERE game_id = ?", (game_id,))
         await db.executemany(
             "INSERT INTO waits (game_id, seat, since, remind_due, reminders, timeout_due) VALUES (?, ?, ?, ?, 0, ?)"
             " ON CONFLICT (game_id, seat) DO UPDATE SET since = excluded.since, remind_due = excluded.remind_due,"
@@ -938,8 +469,9 @@ class Store:
         rows = await self._fetch(
             f"SELECT {_WAIT_COLUMNS} FROM ("
             f" SELECT {_WAIT_COLUMNS} FROM waits WHERE remind_due <= ?"
-            f" UNION SELECT {_WAIT_COLUMNS} FROM waits WHERE timeout_due <= ?)"
-            " ORDER BY MIN(COALESCE(remind_due, 1e308), COALESCE(timeout_due, 1e308)), game_id, seat"
+            f" UNION SELECT {_WAIT_COLUMNS} FROM waits WHERE timeout_due <= ?) AS due"
+            f" ORDER BY {self.dialect.least}(COALESCE(remind_due, 1e308), COALESCE(timeout_due, 1e308)),"
+            " game_id, seat"
             " LIMIT ?",
             (now, now, limit),
         )
@@ -964,21 +496,21 @@ class Store:
         another tick that claimed it first makes this a no-op.
         """
         async with self._transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE waits SET reminders = reminders + 1, remind_due = ?"
                 " WHERE game_id = ? AND seat = ? AND remind_due = ?",
                 (next_due, game_id, seat, due),
             )
-            return cur.rowcount == 1
+            return changed == 1
 
     async def move_reminder(self, game_id: int, seat: int, due: float, new_due: float | None) -> bool:
         """Postpone (or drop, ``None``) a due reminder without counting it as sent."""
         async with self._transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE waits SET remind_due = ? WHERE game_id = ? AND seat = ? AND remind_due = ?",
                 (new_due, game_id, seat, due),
             )
-            return cur.rowcount == 1
+            return changed == 1
 
     async def clear_timeout(self, game_id: int, seat: int, due: float) -> bool:
         """Drop a timeout that cannot be applied (the engine refused its default move)."""
@@ -987,11 +519,11 @@ class Store:
     async def move_timeout(self, game_id: int, seat: int, due: float, new_due: float | None) -> bool:
         """Postpone (or drop, ``None``) a due timeout, if it is still the one at ``due``."""
         async with self._transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE waits SET timeout_due = ? WHERE game_id = ? AND seat = ? AND timeout_due = ?",
                 (new_due, game_id, seat, due),
             )
-            return cur.rowcount == 1
+            return changed == 1
 
     async def clear_waits(self, game_id: int) -> None:
         """A game that no longer runs waits on nobody (a leftover of a game ended elsewhere)."""
@@ -1050,21 +582,22 @@ class Store:
         leaves some tables shifted and others not.
         """
         async with self._transaction() as db:
-            async with db.execute("SELECT away_until FROM players WHERE user_id = ?", (user_id,)) as cur:
-                found = await cur.fetchone()
-            old = float(found[0]) if found is not None and found[0] is not None else None
+            rows = await db.fetch(
+                f"SELECT away_until FROM players WHERE user_id = ?{self.dialect.lock}", (user_id,)
+            )
+            old = float(rows[0][0]) if rows and rows[0][0] is not None else None
             shift = max(0.0, (until or now) - now) - max(0.0, (old or now) - now)
             await db.execute(
                 "INSERT INTO players (user_id, away_until) VALUES (?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET away_until = excluded.away_until",
                 (user_id, until),
             )
-            async with db.execute(
+            found = await db.fetch(
                 "SELECT DISTINCT w.game_id FROM waits w JOIN seats s ON s.game_id = w.game_id AND s.seat = w.seat"
                 " JOIN games g ON g.id = w.game_id WHERE s.user_id = ? AND g.status = 'active' ORDER BY w.game_id",
                 (user_id,),
-            ) as cur:
-                games = [int(r[0]) for r in await cur.fetchall()]
+            )
+            games = [int(r[0]) for r in found]
             if shift:
                 await db.execute(
                     "UPDATE waits SET remind_due = remind_due + ?, timeout_due = timeout_due + ?"
@@ -1093,8 +626,10 @@ class Store:
         pinged: Iterable[int] | None = None,
     ) -> None:
         await self._write(
-            "INSERT OR REPLACE INTO messages (message_id, game_id, channel_id, kind, version, live, since, pinged)"
-            " VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+            "INSERT INTO messages (message_id, game_id, channel_id, kind, version, live, since, pinged)"
+            " VALUES (?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT (message_id) DO UPDATE SET game_id = excluded.game_id,"
+            " channel_id = excluded.channel_id, kind = excluded.kind, version = excluded.version, live = 1,"
+            " since = excluded.since, pinged = excluded.pinged",
             (
                 message_id,
                 game_id,
@@ -1214,16 +749,17 @@ class Store:
         second click asks nobody twice), one left from an older version is replaced.
         """
         async with self._transaction() as db:
-            async with db.execute(
-                "SELECT game_id, version, seat, accepted, asked_at FROM undo_requests WHERE game_id = ?",
+            rows = await db.fetch(
+                "SELECT game_id, version, seat, accepted, asked_at FROM undo_requests"
+                f" WHERE game_id = ?{self.dialect.lock}",
                 (game_id,),
-            ) as cur:
-                found = await cur.fetchone()
-            if found is not None and int(found[1]) == version:
-                return _undo_request(found), False
+            )
+            if rows and int(rows[0][1]) == version:
+                return _undo_request(rows[0]), False
             await db.execute(
-                "INSERT OR REPLACE INTO undo_requests (game_id, version, seat, accepted, asked_at)"
-                " VALUES (?, ?, ?, '[]', ?)",
+                "INSERT INTO undo_requests (game_id, version, seat, accepted, asked_at) VALUES (?, ?, ?, '[]', ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, seat = excluded.seat,"
+                " accepted = excluded.accepted, asked_at = excluded.asked_at",
                 (game_id, version, seat, now),
             )
         return UndoRequest(game_id, version, seat, frozenset(), now), True
@@ -1231,15 +767,14 @@ class Store:
     async def accept_undo(self, game_id: int, *, version: int, seat: int) -> UndoRequest | None:
         """Count ``seat``'s consent to the request open at ``version`` (``None``: no such request)."""
         async with self._transaction() as db:
-            async with db.execute(
+            rows = await db.fetch(
                 "SELECT game_id, version, seat, accepted, asked_at FROM undo_requests"
-                " WHERE game_id = ? AND version = ?",
+                f" WHERE game_id = ? AND version = ?{self.dialect.lock}",
                 (game_id, version),
-            ) as cur:
-                found = await cur.fetchone()
-            if found is None:
+            )
+            if not rows:
                 return None
-            request = _undo_request(found)
+            request = _undo_request(rows[0])
             accepted = request.accepted | {seat}
             await db.execute(
                 "UPDATE undo_requests SET accepted = ? WHERE game_id = ?",
@@ -1255,8 +790,7 @@ class Store:
             sql += " AND version = ?"
             params.append(version)
         async with self._transaction() as db:
-            cur = await db.execute(sql, params)
-            return cur.rowcount > 0
+            return await db.execute(sql, params) > 0
 
     async def record_undo(
         self,
@@ -1279,12 +813,12 @@ class Store:
         """
         new_version = expected_version + 1
         async with self._transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET version = ?, snapshot = ?, public_version = ?, updated_at = ?, public_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (new_version, snapshot, public_version, now, now, game_id, expected_version),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
             await db.execute(
                 "UPDATE actions SET undone = ? WHERE game_id = ? AND version = ? AND undone = 0",
@@ -1394,7 +928,7 @@ class Store:
             where += " AND g.game = ?"
             params.append(game)
         games = await self._fetch(
-            "SELECT COUNT(*), COALESCE(SUM(s.rank = 1), 0) FROM seats s JOIN games g ON g.id = s.game_id"
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END), 0) FROM seats s JOIN games g ON g.id = s.game_id"
             f" WHERE {where} AND g.status = 'finished'",
             params,
         )
@@ -1419,13 +953,15 @@ class Store:
         count for the people they played against, not on the board).  Each named as in their
         newest game here."""
         rows = await self._fetch(
-            "SELECT s.user_id, COUNT(*) AS played, COALESCE(SUM(s.rank = 1), 0) AS won,"
+            # The tally is a subquery because PostgreSQL sorts by an alias only when it stands alone.
+            "SELECT user_id, played, won, name FROM ("
+            " SELECT s.user_id, COUNT(*) AS played, SUM(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END) AS won,"
             " (SELECT s2.name FROM seats s2 JOIN games g2 ON g2.id = s2.game_id"
-            "  WHERE s2.user_id = s.user_id AND g2.guild_id = ? ORDER BY g2.id DESC LIMIT 1)"
+            "  WHERE s2.user_id = s.user_id AND g2.guild_id = ? ORDER BY g2.id DESC LIMIT 1) AS name"
             " FROM seats s JOIN games g ON g.id = s.game_id"
             " WHERE g.guild_id = ? AND g.game = ? AND g.status = 'finished' AND s.bot IS NULL"
-            " GROUP BY s.user_id ORDER BY won DESC, CAST(won AS REAL) / played DESC, played DESC, s.user_id"
-            " LIMIT ?",
+            " GROUP BY s.user_id) AS board"
+            " ORDER BY won DESC, CAST(won AS DOUBLE PRECISION) / played DESC, played DESC, user_id LIMIT ?",
             (guild_id, guild_id, game, limit),
         )
         return [BoardRow(int(r[0]), str(r[3] or r[0]), int(r[1]), int(r[2])) for r in rows]

@@ -46,8 +46,8 @@ class HeldRead:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "race.sqlite3")
+async def store(store_target: str | Path) -> AsyncIterator[Store]:
+    store = await Store.open(store_target)
     yield store
     await store.close()
 

@@ -90,7 +90,7 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _run_and_kill(script: Path, db: Path, seed: int, delay: float, tmp: Path) -> list[str]:
+def _run_and_kill(script: Path, db: str | Path, seed: int, delay: float, tmp: Path) -> list[str]:
     """Start the child, wait for its first ACK, let it play ``delay`` seconds, SIGKILL it."""
     stderr_path = tmp / f"child-{seed}.err"
     with stderr_path.open("w") as stderr:
@@ -131,7 +131,7 @@ def _run_and_kill(script: Path, db: Path, seed: int, delay: float, tmp: Path) ->
     return lines
 
 
-async def _check_database(db: Path, acked: set[tuple[int, int]]) -> dict[int, int]:
+async def _check_database(db: str | Path, acked: set[tuple[int, int]]) -> dict[int, int]:
     """Everything the crash test promises, checked on a freshly opened database; returns versions."""
     store = await Store.open(db)
     try:
@@ -161,10 +161,10 @@ async def _check_database(db: Path, acked: set[tuple[int, int]]) -> dict[int, in
         await store.close()
 
 
-def test_acknowledged_actions_survive_sigkill(tmp_path: Path) -> None:
+def test_acknowledged_actions_survive_sigkill(tmp_path: Path, store_target: str | Path) -> None:
     script = tmp_path / "child.py"
     script.write_text(CHILD, encoding="utf-8")
-    db = tmp_path / "crash.sqlite3"
+    db = store_target
     rng = random.Random(20240611)
     acked: set[tuple[int, int]] = set()
     resumed = 0
@@ -215,21 +215,22 @@ async def _play(sessions: SessionService, game_id: int, rng: random.Random, move
     return game
 
 
-def _sql(db: Path, *statements: tuple[str, tuple[object, ...]]) -> None:
-    con = sqlite3.connect(db)
+async def _sql(db: str | Path, *statements: tuple[str, tuple[object, ...]]) -> None:
+    """Statements run in one transaction by a connection of their own, as another process would."""
+    other = await Store.open(db)
     try:
-        with con:
+        async with other._transaction() as con:
             for sql, params in statements:
-                con.execute(sql, params)
+                await con.execute(sql, params)
     finally:
-        con.close()
+        await other.close()
 
 
 @pytest.mark.parametrize(
     "snapshot", ["{broken", "{}", '{"schema": 1}', ""], ids=["not-json", "empty", "partial", "blank"]
 )
-async def test_corrupt_snapshot_is_rebuilt_from_the_log(tmp_path: Path, snapshot: str) -> None:
-    db = tmp_path / "g.sqlite3"
+async def test_corrupt_snapshot_is_rebuilt_from_the_log(store_target: str | Path, snapshot: str) -> None:
+    db = store_target
     store = await Store.open(db)
     sessions = SessionService(store, REGISTRY)
     game = await _new_game(LobbyService(sessions), 100, 3, seed=77)
@@ -238,7 +239,7 @@ async def test_corrupt_snapshot_is_rebuilt_from_the_log(tmp_path: Path, snapshot
     await store.close()
     assert good is not None and good.version == 8
 
-    _sql(db, ("UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game.id)))
+    await _sql(db, ("UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game.id)))
 
     store = await Store.open(db)
     try:
@@ -262,8 +263,10 @@ async def test_corrupt_snapshot_is_rebuilt_from_the_log(tmp_path: Path, snapshot
     ['["fly"]', '["add", 99]', "not json", '["bad kind!"]'],
     ids=["unknown-kind", "illegal-amount", "not-json", "malformed-action"],
 )
-async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(tmp_path: Path, bogus: str) -> None:
-    db = tmp_path / "g.sqlite3"
+async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(
+    store_target: str | Path, bogus: str
+) -> None:
+    db = store_target
     store = await Store.open(db)
     sessions = SessionService(store, REGISTRY)
     lobby = LobbyService(sessions)
@@ -275,7 +278,7 @@ async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(tmp_path
     await store.close()
 
     # The snapshot is gone, so the log must be replayed, and the log has a row the rules refuse.
-    _sql(
+    await _sql(
         db,
         ("UPDATE games SET snapshot = '{broken' WHERE id = ?", (damaged.id,)),
         (
@@ -322,24 +325,38 @@ async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(tmp_path
 # own, as a restarted process would.
 
 
-def _committed(db: Path, game_id: int) -> tuple[tuple[object, ...], list[tuple[int, str]]]:
-    """The game's row (version, public version, status, snapshot) and its log, as on disk."""
-    con = sqlite3.connect(db)
+def _committed(db: str | Path, game_id: int) -> tuple[tuple[object, ...], list[tuple[int, str]]]:
+    """The game's row (version, public version, status, snapshot) and its log, as committed, read
+    through a connection of its own.
+
+    Read on a thread with its own event loop while the test's loop waits, blocked: nothing the
+    test's loop has scheduled can run (and commit late) between ``act`` returning and this read.
+    """
+    found: list[tuple[tuple[object, ...], list[tuple[int, str]]]] = []
+    reader = threading.Thread(target=lambda: found.append(asyncio.run(_read_committed(db, game_id))))
+    reader.start()
+    reader.join()
+    assert found, "the read failed (see the thread's traceback above)"
+    return found[0]
+
+
+async def _read_committed(db: str | Path, game_id: int) -> tuple[tuple[object, ...], list[tuple[int, str]]]:
+    other = await Store.open(db)
     try:
-        row = con.execute(
+        (row,) = await other._fetch(
             "SELECT version, public_version, status, snapshot FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        log = con.execute(
+        )
+        log = await other._fetch(
             "SELECT version, action FROM actions WHERE game_id = ? ORDER BY version", (game_id,)
-        ).fetchall()
+        )
     finally:
-        con.close()
+        await other.close()
     return tuple(row), [(int(v), str(a)) for v, a in log]
 
 
-async def test_an_action_is_on_disk_when_act_returns(tmp_path: Path) -> None:
-    """At the moment ``act`` hands back its result, another connection already sees it all."""
-    db = tmp_path / "ack.sqlite3"
+async def test_an_action_is_on_disk_when_act_returns(store_target: str | Path) -> None:
+    """When ``act`` hands back its result, another connection already sees it all."""
+    db = store_target
     store = await Store.open(db)
     try:
         sessions = SessionService(store, REGISTRY)
@@ -365,29 +382,45 @@ async def test_an_action_is_on_disk_when_act_returns(tmp_path: Path) -> None:
         await store.close()
 
 
-def _block_commit(db: Path) -> None:
+def _is_sqlite(db: str | Path) -> bool:
+    return not str(db).startswith("postgresql://")
+
+
+def _trigger(db: str | Path, name: str, when: str, body: str) -> tuple[str, tuple[object, ...]]:
+    """A trigger in either dialect: ``when`` like ``BEFORE INSERT ON actions``, ``body`` one statement."""
+    if _is_sqlite(db):
+        return (f"CREATE TRIGGER {name} {when} BEGIN {body}; END", ())
+    function = (
+        f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {body}; RETURN NEW; END $$;"
+    )
+    return (f"{function} CREATE TRIGGER {name} {when} FOR EACH ROW EXECUTE FUNCTION {name}()", ())
+
+
+def _drop_trigger(db: str | Path, name: str, table: str) -> tuple[str, tuple[object, ...]]:
+    return (f"DROP TRIGGER {name}" + ("" if _is_sqlite(db) else f" ON {table}"), ())
+
+
+async def _block_commit(db: str | Path) -> None:
     """Make every COMMIT that logged an action fail, the way a full disk fails it.
 
     A deferred foreign key is checked only at COMMIT: each logged action inserts a row
     pointing at no game, so the statements all succeed and the commit itself is refused.
     """
-    _sql(
+    await _sql(
         db,
         (
-            "CREATE TABLE commit_blocker (game_id INTEGER REFERENCES games (id) DEFERRABLE INITIALLY DEFERRED)",
+            "CREATE TABLE commit_blocker (game_id BIGINT REFERENCES games (id) DEFERRABLE INITIALLY DEFERRED)",
             (),
         ),
-        (
-            "CREATE TRIGGER block_commit AFTER INSERT ON actions"
-            " BEGIN INSERT INTO commit_blocker (game_id) VALUES (-1); END",
-            (),
+        _trigger(
+            db, "block_commit", "AFTER INSERT ON actions", "INSERT INTO commit_blocker (game_id) VALUES (-1)"
         ),
     )
 
 
-async def test_a_failed_commit_is_never_acknowledged(tmp_path: Path) -> None:
+async def test_a_failed_commit_is_never_acknowledged(store_target: str | Path) -> None:
     """When the commit fails, ``act`` raises instead of answering, and nothing reached the disk."""
-    db = tmp_path / "nocommit.sqlite3"
+    db = store_target
     store = await Store.open(db)
     try:
         sessions = SessionService(store, REGISTRY)
@@ -395,18 +428,18 @@ async def test_a_failed_commit_is_never_acknowledged(tmp_path: Path) -> None:
         game = await _play(sessions, game.id, random.Random(8), 3)
         on_disk = _committed(db, game.id)
         assert on_disk[0][0] == 3
-        _block_commit(db)
+        await _block_commit(db)
         seat = min(game.waiting())
         action = game.entry.rules.legal_actions(game.state, seat)[0]
         with pytest.raises((sqlite3.Error, StoreError)) as failed:
             await sessions.act(game.id, game.user_of(seat), action, version=game.public_version)
-        assert "FOREIGN KEY" in str(failed.value)
+        assert "foreign key" in str(failed.value).lower()
         assert _committed(db, game.id) == on_disk, "a move whose commit failed left a trace"
         # Nor does the session show it, and once the disk takes writes again the move applies.
         rules = game.entry.rules
         live = await sessions.load(game.id)
         assert canonical(rules.dump(live.state)) == on_disk[0][3] and live.version == 3
-        _sql(db, ("DROP TRIGGER block_commit", ()))
+        await _sql(db, _drop_trigger(db, "block_commit", "actions"))
         applied = await sessions.act(game.id, game.user_of(seat), action, version=live.public_version)
         (version, _, _, snapshot), log = _committed(db, game.id)
         assert applied.version == version == 4 and [v for v, _ in log] == [1, 2, 3, 4]
@@ -416,22 +449,20 @@ async def test_a_failed_commit_is_never_acknowledged(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("trigger", "what"),
+    ("when", "what"),
     [
-        ("BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'log refused'); END", "log refused"),
-        (
-            "BEFORE UPDATE OF version ON games WHEN NEW.version <> OLD.version"
-            " BEGIN SELECT RAISE(ABORT, 'snapshot refused'); END",
-            "snapshot refused",
-        ),
+        ("BEFORE INSERT ON actions", "log refused"),
+        ("BEFORE UPDATE OF version ON games", "snapshot refused"),
     ],
     ids=["log-insert-fails", "snapshot-update-fails"],
 )
-async def test_log_and_snapshot_move_together_or_not_at_all(tmp_path: Path, trigger: str, what: str) -> None:
+async def test_log_and_snapshot_move_together_or_not_at_all(
+    store_target: str | Path, when: str, what: str
+) -> None:
     """The log entry and the snapshot + version are one transaction: when either write
     fails, the other is not on disk either, the service still shows the committed game,
     and once the fault is gone the same move applies normally."""
-    db = tmp_path / "atomic.sqlite3"
+    db = store_target
     store = await Store.open(db)
     try:
         sessions = SessionService(store, REGISTRY)
@@ -439,7 +470,8 @@ async def test_log_and_snapshot_move_together_or_not_at_all(tmp_path: Path, trig
         game = await _play(sessions, game.id, random.Random(2), 4)
         rules = game.entry.rules
         on_disk = _committed(db, game.id)
-        _sql(db, (f"CREATE TRIGGER fail_write {trigger}", ()))
+        refuse = f"SELECT RAISE(ABORT, '{what}')" if _is_sqlite(db) else f"RAISE EXCEPTION '{what}'"
+        await _sql(db, _trigger(db, "fail_write", when, refuse))
         seat = min(game.waiting())
         action = rules.legal_actions(game.state, seat)[0]
         user, version = game.user_of(seat), game.public_version
@@ -450,7 +482,7 @@ async def test_log_and_snapshot_move_together_or_not_at_all(tmp_path: Path, trig
         assert (live.version, live.public_version) == on_disk[0][:2]
         assert canonical(rules.dump(live.state)) == on_disk[0][3]
 
-        _sql(db, ("DROP TRIGGER fail_write", ()))
+        await _sql(db, _drop_trigger(db, "fail_write", when.rsplit(" ", 1)[1]))
         applied = await sessions.act(game.id, user, action, version=version)
         (new_version, _, _, snapshot), log = _committed(db, game.id)
         assert applied.version == new_version == 5 and [v for v, _ in log] == [1, 2, 3, 4, 5]

@@ -83,13 +83,13 @@ async def test_a_database_that_refuses_writes_gets_an_honest_answer(
         board = table.table_message()
         before, count = db_row(tmp_path), len(table.messages())
         # A real SQLite failure on the bot's own connection, as a read-only or full disk gives.
-        await bot.store._db.execute("PRAGMA query_only = ON")
+        await bot.store._db.connection.execute("PRAGMA query_only = ON")
         result = await table.on_turn().click(board, label="Add 1")
         assert result.ephemeral and NOTHING_SAVED in result.response.content
         assert db_row(tmp_path) == before and len(table.messages()) == count
         assert table.table_message().content == board.content
         assert any("nothing saved" in m for m in errors(caplog))
-        await bot.store._db.execute("PRAGMA query_only = OFF")
+        await bot.store._db.connection.execute("PRAGMA query_only = OFF")
         # Nothing half-done is left behind: the same button works once the disk is back.
         result = await table.on_turn().click(board, label="Add 1")
         assert result.acknowledged and not result.ephemeral

@@ -39,8 +39,8 @@ async def open_lobby(
 
 
 @pytest.fixture
-async def services(tmp_path: Path) -> AsyncIterator[tuple[SessionService, LobbyService]]:
-    store = await Store.open(tmp_path / "s.sqlite3")
+async def services(store_target: str | Path) -> AsyncIterator[tuple[SessionService, LobbyService]]:
+    store = await Store.open(store_target)
     sessions = SessionService(store, REGISTRY)
     yield sessions, LobbyService(sessions)
     await store.close()
@@ -193,8 +193,8 @@ async def test_options_that_do_not_go_together_are_refused_before_the_table_open
     assert await sessions.store.games(guild_id=1) == []
 
 
-async def test_player_count_is_checked_at_start(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "c.sqlite3")
+async def test_player_count_is_checked_at_start(store_target: str | Path) -> None:
+    store = await Store.open(store_target)
     sessions = SessionService(store, REGISTRY)
     lobby = LobbyService(sessions)
     try:
@@ -218,8 +218,8 @@ async def test_cache_survives_a_fresh_service(services: tuple[SessionService, Lo
     assert reloaded.names == ["ana", "bob"]
 
 
-async def test_the_cache_is_bounded_and_reloads_evicted_games(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "lru.sqlite3")
+async def test_the_cache_is_bounded_and_reloads_evicted_games(store_target: str | Path) -> None:
+    store = await Store.open(store_target)
     sessions = SessionService(store, REGISTRY, cache_size=3)
     lobby = LobbyService(sessions)
     try:
@@ -250,33 +250,35 @@ async def test_private_actions_keep_the_public_version(services: tuple[SessionSe
 async def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
     import sqlite3
 
-    from bot.storage import MIGRATIONS
+    from bot.storage.base import SQLITE, migrations
 
+    scripts = migrations(SQLITE)
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:
-        db.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+        db.executescript(scripts[0][1] + "; PRAGMA user_version = 1;")
         db.execute(
             "INSERT INTO games (game, host_id, status, version, created_at, updated_at) "
             "VALUES ('toy', 1, 'lobby', 7, 0, 0)"
         )
     store = await Store.open(path)
     try:
-        assert await store.schema_version() == len(MIGRATIONS)
+        assert await store.schema_version() == scripts[-1][0] == len(scripts)
         row = await store.game(1)
         assert row is not None and row.public_version == 7 and row.version == 7
     finally:
         await store.close()
 
 
-async def test_two_services_on_one_database_cannot_both_commit_the_same_version(tmp_path: Path) -> None:
+async def test_two_services_on_one_database_cannot_both_commit_the_same_version(
+    store_target: str | Path,
+) -> None:
     """The store's ``version = ?`` guard stops a writer whose copy is stale, lock or no lock.
 
     Two services (two processes, or a restart racing the old process) each have their own
     cache and per-game locks, so the session lock cannot serialise them: only the database
     can.  Both load the same game; one commits; the other commits the same version.
     """
-    path = tmp_path / "shared.sqlite3"
-    first_store, second_store = await Store.open(path), await Store.open(path)
+    first_store, second_store = await Store.open(store_target), await Store.open(store_target)
     try:
         first, second = SessionService(first_store, REGISTRY), SessionService(second_store, REGISTRY)
         game = await started(LobbyService(first))
@@ -340,7 +342,7 @@ class CrashingRules(ToyRules):
         return super().apply(state, seat, action)
 
 
-async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(tmp_path: Path) -> None:
+async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(store_target: str | Path) -> None:
     """A bug in an engine costs that one click, never the game: no half-applied state survives.
 
     The engine changed the state before it raised, so whatever copy the session keeps
@@ -351,7 +353,7 @@ async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(tmp_path: Pat
     registry.register(
         GameEntry(rules=CrashingRules(), renderer=toy_render, cog="tests.toygame.cog", hidden=True)
     )
-    store = await Store.open(tmp_path / "crash.sqlite3")
+    store = await Store.open(store_target)
     try:
         sessions = SessionService(store, registry)
         lobby = LobbyService(sessions)

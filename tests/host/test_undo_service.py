@@ -109,9 +109,9 @@ async def assert_consistent(services: Any, game_id: int) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-async def test_an_undo_leaves_a_store_the_torture_checks_accept(tmp_path: Path, name: str) -> None:
+async def test_an_undo_leaves_a_store_the_torture_checks_accept(store_target: str | Path, name: str) -> None:
     seed, players, options, log = find_undoable(name, want_dropped=True)
-    services = await open_services(tmp_path / "undo.sqlite3")
+    services = await open_services(store_target)
     try:
         undo = UndoService(services.sessions)
         game_id = await play_in(services.sessions, services.lobby, name, seed, players, options, log)
@@ -152,8 +152,8 @@ async def test_an_undo_leaves_a_store_the_torture_checks_accept(tmp_path: Path, 
         await services.store.close()
 
 
-async def test_an_export_says_which_move_the_timer_made(tmp_path: Path) -> None:
-    services = await open_services(tmp_path / "timeout.sqlite3")
+async def test_an_export_says_which_move_the_timer_made(store_target: str | Path) -> None:
+    services = await open_services(store_target)
     try:
         seed, players, options, log = find_undoable("toy", want_dropped=False)
         game_id = await play_in(services.sessions, services.lobby, "toy", seed, players, options, log[:3])
@@ -171,8 +171,8 @@ async def test_an_export_says_which_move_the_timer_made(tmp_path: Path) -> None:
         await services.store.close()
 
 
-async def test_places_are_written_when_a_game_ends(tmp_path: Path) -> None:
-    services = await open_services(tmp_path / "ranks.sqlite3")
+async def test_places_are_written_when_a_game_ends(store_target: str | Path) -> None:
+    services = await open_services(store_target)
     try:
         rules = REGISTRY.get("toy")
         assert rules is not None

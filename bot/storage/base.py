@@ -1,0 +1,106 @@
+"""What a database backend gives the store: transactions, queries, a schema version, its health.
+
+:class:`bot.storage.store.Store` holds every query the host makes, written once in the SQL that
+SQLite and PostgreSQL share (``?`` placeholders, ``ON CONFLICT``, ``RETURNING``); a backend
+(:mod:`bot.storage.sqlite`, :mod:`bot.storage.postgres`) only runs it.  So the two backends
+cannot drift apart in what they store or how a move is guarded: the same statement, the same
+version check, in the same transaction.  The few places the dialects differ are named here
+(:class:`Dialect`), not spread through the queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Protocol
+
+Row = Sequence[Any]
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message names the database and the cause.
+
+    Raised for every database or file-system failure (disk full, read-only file, I/O error,
+    the file deleted under us, the server gone), always after the transaction was rolled
+    back: whoever catches it may tell the player that nothing was saved.
+    """
+
+
+class VersionConflict(Exception):
+    """Another action was committed first; the caller's view of the game is stale."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """Where SQLite's SQL and PostgreSQL's part ways, as fragments the store's queries splice in."""
+
+    name: str
+    least: str
+    """The two-argument minimum: SQLite's scalar ``MIN``, PostgreSQL's ``LEAST``."""
+    lock: str
+    """Appended to a read inside a transaction that decides a write: PostgreSQL locks the row
+    (``FOR UPDATE``) so a writer in another process waits; SQLite's transactions already
+    hold the whole file."""
+    skip_locked: str
+    """Appended to a claim of a due deadline: another process's claim in flight is skipped,
+    never waited for (``FOR UPDATE SKIP LOCKED``)."""
+
+
+SQLITE = Dialect("sqlite", least="MIN", lock="", skip_locked="")
+POSTGRES = Dialect("postgres", least="LEAST", lock=" FOR UPDATE", skip_locked=" FOR UPDATE SKIP LOCKED")
+
+
+class Connection(Protocol):
+    """One connection inside one transaction."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+
+class Database(Protocol):
+    """A backend: the store's only way to its data."""
+
+    dialect: Dialect
+    name: str
+    """What messages call it: a file's path, or a server's URL without its password."""
+
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """Everything done inside commits together or not at all (``StoreError`` on failure)."""
+        ...
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """A read outside any transaction (one consistent snapshot per statement)."""
+        ...
+
+    async def schema_version(self) -> int: ...
+
+    async def migrate(self) -> None:
+        """Apply the numbered migrations this database has not had yet (``StoreError`` when a
+        newer version of the bot wrote it)."""
+        ...
+
+    def health(self) -> str | None:
+        """``None`` while the database can be written, else what went wrong (no I/O: cheap)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def migrations(dialect: Dialect) -> list[tuple[int, str]]:
+    """The numbered scripts of ``migrations/<dialect>/``, in order: ``(number, sql)``.
+
+    Both folders share the numbering: schema *n* means the same tables and columns in either.
+    """
+    folder = resources.files("bot.storage").joinpath("migrations", dialect.name)
+    found = []
+    for entry in folder.iterdir():
+        if entry.name.endswith(".sql"):
+            found.append((int(entry.name.split("_", 1)[0]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
