@@ -16,6 +16,7 @@ games.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import importlib
 import json
@@ -27,7 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, load_settings, shard_settings
 from bot.i18n import DEFAULT_LANGUAGE, available_languages, words
 from bot.registry import REGISTRY, GameEntry, Registry
 from rules.core import InvalidOptions
@@ -138,13 +139,26 @@ def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
         "Settings (DISCORD_TOKEN, GAMEHOST_DB, ...) come from the environment or .env.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser(
+    run = sub.add_parser(
         "run",
         help="start the bot (default)",
         description="Connect to Discord and host games until stopped (Ctrl+C). Needs DISCORD_TOKEN; "
         "opens (or creates) the database GAMEHOST_DB.",
         epilog="Exit code 2, with one line on stderr, when the token is missing or rejected, Discord "
-        "cannot be reached, or the database cannot be used.",
+        "cannot be reached, or the database cannot be used. Several processes sharing one "
+        "PostgreSQL database each run some shards: --shards 0-3 --shard-count 8 here, 4-7 elsewhere.",
+    )
+    run.add_argument(
+        "--shards",
+        metavar="IDS",
+        default="",
+        help="the shards this process connects, like 0-3 or 0,2,4 (default: GAMEHOST_SHARDS, else all)",
+    )
+    run.add_argument(
+        "--shard-count",
+        metavar="N",
+        default="",
+        help="how many shards the bot has in all processes together (default: GAMEHOST_SHARD_COUNT)",
     )
     sub.add_parser(
         "sync",
@@ -235,6 +249,14 @@ def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
     )
     rep.add_argument("file", metavar="FILE", help="a JSON file written by `export`")
     sub.add_parser(
+        "health",
+        help="check the database and print one JSON line",
+        description="Open the database GAMEHOST_DB and print one JSON line: whether it can be reached, "
+        "its schema version, open tables, the oldest deadline already due (a scheduler that fell "
+        "behind), and the shards this process would run.",
+        epilog="Exit code 0 when healthy, 1 when the database cannot be used (the line says why).",
+    )
+    sub.add_parser(
         "games",
         help="list games in the database",
         description="List the games in the database GAMEHOST_DB: id, game, status, players, last "
@@ -312,13 +334,16 @@ def cmd_render(args: argparse.Namespace, registry: Registry) -> int:
     return 0
 
 
-def database_exists(path: Path) -> bool:
-    """Whether the database file is there, without creating anything.
+def database_exists(path: Path | str) -> bool:
+    """Whether the database file is there, without creating anything (a server always is:
+    opening it says whether it can be reached).
 
     Only "not there" is ``False`` (the file or a folder above it is missing): a path that
     cannot be looked at (a regular file where a folder should be, no permission) is a
     setting to fix, so it is refused instead of being reported as "no games".
     """
+    if isinstance(path, str):
+        return True
     try:
         os.stat(path)
     except FileNotFoundError:
@@ -331,7 +356,7 @@ def database_exists(path: Path) -> bool:
 async def _with_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> T:
     from bot.storage import Store
 
-    store = await Store.open(settings.database)
+    store = await Store.open(settings.database, pool_size=min(settings.db_pool, 2))
     try:
         return await work(store)
     finally:
@@ -496,6 +521,31 @@ def connection_problem(exc: BaseException) -> str | None:
     return None
 
 
+def cmd_health(settings: Settings) -> int:
+    """One JSON line for a monitor; exit 1 (and ``"ok": false``) when the database fails."""
+    import asyncio
+
+    from bot.storage import StoreError
+    from bot.storage.health import check
+
+    report: dict[str, Any]
+    if not database_exists(settings.database):
+        report = {
+            "ok": False,
+            "database": {"reachable": False, "error": f"no database at {settings.database}"},
+        }
+        report["shards"] = None if settings.shards is None else str(settings.shards)
+        print(json.dumps(report))
+        return EXIT_FAILED
+    try:
+        report = asyncio.run(_with_store(settings, lambda store: check(store, now=time.time())))
+    except StoreError as exc:
+        report = {"ok": False, "database": {"reachable": False, "error": str(exc)}}
+    report["shards"] = None if settings.shards is None else str(settings.shards)
+    print(json.dumps(report))
+    return 0 if report["ok"] else EXIT_FAILED
+
+
 def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) -> int:
     """Start the bot (or only publish its commands), refusing early what cannot work.
 
@@ -510,7 +560,7 @@ def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) 
     from bot.storage import Store, StoreError
 
     async def check_db() -> None:
-        store = await Store.open(settings.database)
+        store = await Store.open(settings.database, pool_size=1)
         await store.close()
 
     try:
@@ -520,13 +570,13 @@ def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) 
 
     import discord
 
-    from bot.client import GameBot
+    from bot.client import make_bot
 
     # The bot has no voice: discord.py's two warnings that voice libraries are missing
     # would only make every start look like something is wrong.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-    bot = GameBot(settings, registry=registry)
+    bot = make_bot(settings, registry=registry)
     try:
         if sync_only:
 
@@ -599,6 +649,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_export(args, settings)
         if command == "games":
             return cmd_games(settings)
+        if command == "health":
+            return cmd_health(settings)
+        if command == "run" and (getattr(args, "shards", "") or getattr(args, "shard_count", "")):
+            settings = dataclasses.replace(
+                settings, shards=shard_settings(args.shards, args.shard_count, source="--")
+            )
         return cmd_run(settings, REGISTRY, sync_only=command == "sync")
     except InvalidOptions as exc:
         from bot.lobby import options_refusal

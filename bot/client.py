@@ -58,9 +58,12 @@ class GameBot(commands.Bot):
         registry: Registry = REGISTRY,
         catalog: Catalog | None = None,
         sync_dev_guild: bool = True,
+        **options: Any,
     ) -> None:
         intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+        )
         self.settings = settings
         self.registry = registry
         self.catalog = catalog or Catalog.load()
@@ -68,7 +71,9 @@ class GameBot(commands.Bot):
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database)
+        self.store = await Store.open(
+            self.settings.database, shards=self.settings.shards, pool_size=self.settings.db_pool
+        )
         log.info("database: %s", self.store.name)
         # One clock for the host: Discord's (SimCord moves it in tests with advance_time).
         self.sessions = SessionService(self.store, self.registry, clock=discord_time)
@@ -114,7 +119,13 @@ class GameBot(commands.Bot):
             await store.close()
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        shards = self.settings.shards
+        log.info(
+            "connected as %s to %d servers%s",
+            self.user,
+            len(self.guilds),
+            f" (shards {shards})" if shards else "",
+        )
         try:
             await self.tables.resume()
             moving = await self.bots.resume()
@@ -210,6 +221,19 @@ class GameBot(commands.Bot):
             return
         log.error("command %s failed: %s", name, error, exc_info=cause)
         await safe.reply(interaction, self.catalog.text("host.internal_error", language))
+
+
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The same bot connecting several shards at once (discord.py's ``AutoShardedBot``): one of
+    several processes sharing a PostgreSQL database, each running its own shards."""
+
+
+def make_bot(settings: Settings, **options: Any) -> GameBot:
+    """The bot the settings ask for: one plain connection, or the shards ``settings.shards`` names."""
+    if settings.shards is None:
+        return GameBot(settings, **options)
+    shards = settings.shards
+    return ShardedGameBot(settings, shard_ids=list(shards.ids), shard_count=shards.count, **options)
 
 
 def discord_time() -> float:

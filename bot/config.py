@@ -12,6 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.shards import Shards, parse_ids
+from bot.storage.base import public_url
+
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
     "open Bot > Reset Token, and put the token in the environment or in .env (see .env.example)."
@@ -43,7 +46,8 @@ def read_env_file(path: Path) -> dict[str, str]:
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None
-    database: Path
+    database: Path | str
+    """The SQLite file (an absolute path), or a ``postgresql://`` URL (a string)."""
     dev_guild: int | None
     log_level: str
     language: str
@@ -54,13 +58,18 @@ class Settings:
     """Hours after which a table makes a waited-on player's default move; 0: off."""
     bot_delay: float = 2.0
     """Seconds a bot player waits before moving, so people can follow the table (0 in tests)."""
+    shards: Shards | None = None
+    """The shards this process runs (``None``: one unsharded connection for every server)."""
+    db_pool: int = 10
+    """Connections a process keeps to PostgreSQL (SQLite always has one)."""
 
     def __repr__(self) -> str:  # never show the token, even in a traceback
         token = "set" if self.token else "missing"
+        database = self.database if isinstance(self.database, Path) else public_url(self.database)
         return (
-            f"Settings(token={token}, database={str(self.database)!r}, dev_guild={self.dev_guild}, "
+            f"Settings(token={token}, database={str(database)!r}, dev_guild={self.dev_guild}, "
             f"log_level={self.log_level!r}, language={self.language!r}, remind_hours={self.remind_hours}, "
-            f"timer_hours={self.timer_hours})"
+            f"timer_hours={self.timer_hours}, shards={self.shards})"
         )
 
     def require_token(self) -> str:
@@ -89,11 +98,15 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
     remind_hours = _hours_setting(merged, "GAMEHOST_REMIND_HOURS", 24)
     timer_hours = _hours_setting(merged, "GAMEHOST_TIMER_HOURS", 0)
     bot_delay = _seconds_setting(merged, "GAMEHOST_BOT_DELAY", 2.0)
-    return Settings(
-        token=merged.get("DISCORD_TOKEN", "").strip() or None,
+    target = merged.get("GAMEHOST_DB", "").strip() or "gamehost.sqlite3"
+    database: Path | str = target
+    if not target.startswith(("postgresql://", "postgres://")):
         # Absolute from here on, and logged at start: a relative path silently meant another
         # (new, empty) database whenever the bot was started from another directory.
-        database=Path(merged.get("GAMEHOST_DB", "").strip() or "gamehost.sqlite3").expanduser().absolute(),
+        database = Path(target.removeprefix("sqlite:///")).expanduser().absolute()
+    return Settings(
+        token=merged.get("DISCORD_TOKEN", "").strip() or None,
+        database=database,
         dev_guild=dev_guild,
         log_level=level,
         language=language,
@@ -101,7 +114,42 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         remind_hours=remind_hours,
         timer_hours=timer_hours,
         bot_delay=bot_delay,
+        shards=shard_settings(merged.get("GAMEHOST_SHARDS", ""), merged.get("GAMEHOST_SHARD_COUNT", "")),
+        db_pool=_count_setting(merged, "GAMEHOST_DB_POOL", 10, 1, 100),
     )
+
+
+def shard_settings(ids_text: str, count_text: str, *, source: str = "GAMEHOST_") -> Shards | None:
+    """``GAMEHOST_SHARDS`` / ``GAMEHOST_SHARD_COUNT`` (or ``run --shards/--shard-count``) as
+    :class:`Shards`: nothing set is one unsharded process; a count alone runs every shard here."""
+    ids_text, count_text = ids_text.strip(), count_text.strip()
+    ids_name, count_name = (
+        ("GAMEHOST_SHARDS", "GAMEHOST_SHARD_COUNT")
+        if source == "GAMEHOST_"
+        else ("--shards", "--shard-count")
+    )
+    if not ids_text and not count_text:
+        return None
+    if not (count_text.isascii() and count_text.isdigit()):
+        raise ConfigError(
+            f"{count_name} must be the total number of shards (digits), not {count_text!r}"
+            + (f"; {ids_name} needs it." if ids_text else ".")
+        )
+    count = int(count_text)
+    try:
+        ids = parse_ids(ids_text) if ids_text else tuple(range(count))
+        return Shards(ids, count)
+    except ValueError as exc:
+        raise ConfigError(f"{ids_name} / {count_name}: {exc}.") from None
+
+
+def _count_setting(merged: Mapping[str, str], key: str, default: int, low: int, high: int) -> int:
+    text = merged.get(key, "").strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise ConfigError(f"{key} must be a whole number from {low} to {high}, not {text!r}.")
+    return int(text)
 
 
 MAX_CLOCK_HOURS = 24 * 60

@@ -19,11 +19,10 @@ import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.base import POSTGRES, Connection, Row, StoreError, migrations
+from bot.storage.base import POSTGRES, Connection, Row, StoreError, migrations, public_url
 
 log = logging.getLogger(__name__)
 
@@ -33,19 +32,6 @@ FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.Time
 """What a broken server, network or statement raises: turned into ``StoreError``."""
 
 _PLACEHOLDER = re.compile(r"\?")
-
-
-def is_postgres_url(target: object) -> bool:
-    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
-
-
-def public_url(url: str) -> str:
-    """The URL with its password replaced, for logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 def numbered(sql: str, cache: dict[str, str] = {}) -> str:  # noqa: B006 - the cache is meant to be shared

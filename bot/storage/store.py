@@ -16,7 +16,8 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
-from bot.storage.base import Connection, Database, Row, StoreError, VersionConflict
+from bot.shards import Shards
+from bot.storage.base import Connection, Database, Row, StoreError, VersionConflict, is_postgres_url
 from bot.storage.rows import (
     UNDONE,
     UNDONE_WITH,
@@ -114,30 +115,37 @@ def _undo_request(row: Sequence[Any]) -> UndoRequest:
 class Store:
     """The only code that speaks SQL, over one backend (:class:`bot.storage.base.Database`)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, shards: Shards | None = None) -> None:
         self._db = db
         self.dialect = db.dialect
         self.name = db.name
         """What messages call the database: a file's path, or a server's URL without its password."""
+        self.shards = shards
+        """The servers whose background work this process does (``None``: all).  Only the
+        queries that look for work are limited by it (games to resume, bots to move, deadlines
+        due); a game asked for by id is always found, whichever process asks."""
+
+    def _mine(self, guild_column: str) -> str:
+        return "1 = 1" if self.shards is None else self.shards.sql(guild_column)
 
     @classmethod
-    async def open(cls, target: str | Path) -> Store:
+    async def open(cls, target: str | Path, *, shards: Shards | None = None, pool_size: int = 10) -> Store:
         """Open (creating if needed), check, migrate, and prove the database writable.
 
         ``target`` is a path (or ``sqlite:///path``) for the embedded SQLite file, or a
-        ``postgresql://`` URL.  Refuses (``StoreError`` naming the database and the problem)
+        ``postgresql://`` URL (with ``pool_size`` connections).  Refuses (``StoreError`` naming the database and the problem)
         a file that fails SQLite's ``quick_check``, one that cannot be written, a server that
         cannot be reached, or a schema a newer version of the bot wrote.
         """
-        from bot.storage.postgres import PostgresDatabase, is_postgres_url
+        from bot.storage.postgres import PostgresDatabase
         from bot.storage.sqlite import SqliteDatabase
 
         db: Database
         if is_postgres_url(target):
-            db = await PostgresDatabase.open(str(target))
+            db = await PostgresDatabase.open(str(target), pool_size=pool_size)
         else:
             db = await SqliteDatabase.open(target)
-        store = cls(db)
+        store = cls(db, shards)
         try:
             await db.migrate()
             # A real write: SQLite opens a file it may not write read-only without a word.
@@ -249,6 +257,15 @@ class Store:
         sql += " ORDER BY id"
         rows = await self._fetch(sql, params)
         return [_game(row) for row in rows]
+
+    async def count_games(self, statuses: Sequence[str]) -> dict[str, int]:
+        """How many games are in each of ``statuses`` (every one named, zero included)."""
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._fetch(
+            f"SELECT status, COUNT(*) FROM games WHERE status IN ({marks}) GROUP BY status", statuses
+        )
+        found = {str(r[0]): int(r[1]) for r in rows}
+        return {status: found.get(status, 0) for status in statuses}
 
     async def rematch(self, game_id: int) -> GameRow | None:
         """The newest table opened as a rematch of ``game_id`` that is still open or running."""
@@ -458,8 +475,21 @@ class Store:
         )
 
     async def next_due(self) -> float | None:
-        """The earliest reminder or timeout of all games: one query, two index lookups, no scan."""
-        rows = await self._fetch(NEXT_DUE_SQL)
+        """The earliest reminder or timeout of all games (of this process's servers): unsharded,
+        one query, two index lookups, no scan; sharded, each index walked in due order until a
+        deadline of one of this process's servers comes up."""
+        if self.shards is None or self.shards.everything:
+            rows = await self._fetch(NEXT_DUE_SQL)
+        else:
+            mine = self._mine("g.guild_id")
+            rows = await self._fetch(
+                " SELECT"
+                + ", ".join(
+                    f" (SELECT w.{due} FROM waits w JOIN games g ON g.id = w.game_id"
+                    f" WHERE w.{due} IS NOT NULL AND {mine} ORDER BY w.{due} LIMIT 1)"
+                    for due in ("remind_due", "timeout_due")
+                )
+            )
         # Each half is NULL when its index is empty (SQLite's two-argument MIN would then be NULL too).
         found = [float(v) for v in rows[0] if v is not None]
         return min(found) if found else None
@@ -470,6 +500,7 @@ class Store:
             f"SELECT {_WAIT_COLUMNS} FROM ("
             f" SELECT {_WAIT_COLUMNS} FROM waits WHERE remind_due <= ?"
             f" UNION SELECT {_WAIT_COLUMNS} FROM waits WHERE timeout_due <= ?) AS due"
+            f" WHERE {self._mine('(SELECT g.guild_id FROM games g WHERE g.id = due.game_id)')}"
             f" ORDER BY {self.dialect.least}(COALESCE(remind_due, 1e308), COALESCE(timeout_due, 1e308)),"
             " game_id, seat"
             " LIMIT ?",
@@ -666,7 +697,8 @@ class Store:
         """Active games whose newest live table message was drawn for an older public version,
         or that still show an older table beside it (one whose folding failed)."""
         rows = await self._fetch(
-            "SELECT g.id FROM games g WHERE g.status = 'active' AND (g.public_version != COALESCE("
+            f"SELECT g.id FROM games g WHERE g.status = 'active' AND {self._mine('g.guild_id')}"
+            " AND (g.public_version != COALESCE("
             " (SELECT m.version FROM messages m WHERE m.game_id = g.id AND m.kind = 'table' AND m.live = 1"
             "  ORDER BY m.message_id DESC LIMIT 1), -1)"
             " OR (SELECT COUNT(*) FROM messages m WHERE m.game_id = g.id AND m.kind = 'table' AND m.live = 1) > 1)"
@@ -688,6 +720,7 @@ class Store:
         """
         rows = await self._fetch(
             "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.updated_at >= ?"
+            f" AND {self._mine('g.guild_id')}"
             " AND EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'table')"
             " AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'final')"
             " ORDER BY g.id",
@@ -845,7 +878,7 @@ class Store:
         """Running games with a bot seat: their bots are moved again after a restart."""
         rows = await self._fetch(
             "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
-            " WHERE g.status = 'active' AND s.bot IS NOT NULL ORDER BY g.id",
+            f" WHERE g.status = 'active' AND s.bot IS NOT NULL AND {self._mine('g.guild_id')} ORDER BY g.id",
             (),
         )
         return [int(r[0]) for r in rows]

@@ -447,7 +447,7 @@ def test_the_environment_wins_over_dot_env(tmp_path: Path) -> None:
 
 # -- --help ---------------------------------------------------------------------------------------
 
-COMMANDS = ["run", "sync", "simulate", "render", "export", "replay", "games"]
+COMMANDS = ["run", "sync", "simulate", "render", "export", "replay", "games", "health"]
 GAME_COMMANDS = ["simulate", "render"]
 
 
@@ -1157,3 +1157,60 @@ def test_render_into_a_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
     done = cli(tmp_path, "render", "toy", "--players", "2", "--out", str(tmp_path / "nope" / "x.png"))
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert "cannot write" in done.stderr and "Traceback" not in done.stderr
+
+
+# -- health -------------------------------------------------------------------------------------
+
+
+def test_health_is_one_json_line_a_monitor_can_read(tmp_path: Path, store_target: str | Path) -> None:
+    async def a_table_with_an_overdue_reminder() -> None:
+        store = await Store.open(store_target)
+        try:
+            lobby = LobbyService(SessionService(store, REGISTRY, clock=lambda: 1000.0))
+            game = await lobby.create(
+                game="toy",
+                options_text="",
+                host_id=1,
+                host_name="ana",
+                guild_id=5,
+                channel_id=6,
+                language="en",
+                remind_hours=1,
+            )
+            await lobby.join(game.id, 2, "bob")
+            await lobby.start(game.id, 1, seed=1)
+            await lobby.create(
+                game="toy",
+                options_text="",
+                host_id=3,
+                host_name="cy",
+                guild_id=5,
+                channel_id=6,
+                language="en",
+            )
+        finally:
+            await store.close()
+
+    asyncio.run(a_table_with_an_overdue_reminder())
+    done = cli(tmp_path, "health", env={"GAMEHOST_DB": str(store_target)})
+    assert done.returncode == 1, done.stderr  # the reminder has been due since 1970: late
+    (line,) = done.stdout.splitlines()
+    report = json.loads(line)
+    assert report["database"]["reachable"] and report["database"]["schema"] >= 6
+    assert report["database"]["backend"] == ("sqlite" if isinstance(store_target, Path) else "postgres")
+    assert report["open_tables"] == {"lobby": 1, "active": 1}
+    assert report["oldest_due_deadline"]["at"] == 1000.0 + 3600 and report["oldest_due_deadline"]["late"]
+    assert report["ok"] is False and report["shards"] is None
+
+
+def test_health_of_a_missing_database_says_so_and_creates_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "games.sqlite3"
+    done = cli(tmp_path, "health", env={"GAMEHOST_DB": str(missing), "GAMEHOST_SHARD_COUNT": "2"})
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report == {
+        "ok": False,
+        "database": {"reachable": False, "error": f"no database at {missing}"},
+        "shards": "0-1 of 2",
+    }
+    assert not missing.parent.exists()

@@ -1,7 +1,7 @@
 """The scheduler below Discord: deadlines as rows, fired exactly once, with a fake clock.
 
-Reminders and timeouts of toy tables, driven by ``Scheduler.tick(now)`` on a real SQLite file:
-exactly once (two ticks, two schedulers on one file, a restart), in due order, across many
+Reminders and timeouts of toy tables, driven by ``Scheduler.tick(now)`` on each backend (a
+SQLite file, a PostgreSQL database): exactly once (two ticks, two schedulers on one database, a restart), in due order, across many
 tables; waits restarted by a move and untouched by a private one; away players; a table's own
 clocks; and the one indexed query that finds the next deadline.
 """
@@ -95,14 +95,20 @@ async def host(store_target: str | Path) -> AsyncIterator[Host]:
 
 
 async def table(
-    host: Host, *, remind: int | None = None, timer: int | None = None, target: int = 12, seed: int = 7
+    host: Host,
+    *,
+    remind: int | None = None,
+    timer: int | None = None,
+    target: int = 12,
+    seed: int = 7,
+    guild_id: int = 1,
 ) -> LiveGame:
     game = await host.lobby.create(
         game="toy",
         options_text=f"target={target}",
         host_id=ANA,
         host_name="ana",
-        guild_id=1,
+        guild_id=guild_id,
         channel_id=2,
         language="en",
         remind_hours=remind,
