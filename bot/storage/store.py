@@ -520,28 +520,36 @@ class Store:
         )
         return [_wait(r) for r in rows]
 
+    async def _claim(
+        self, column: str, sets: str, values: Sequence[Any], key: tuple[int, int, float]
+    ) -> bool:
+        """``UPDATE waits SET <sets>`` on one wait whose ``column`` is still ``key``'s due time.
+
+        The row is taken ``FOR UPDATE SKIP LOCKED`` on PostgreSQL: when another process is
+        claiming the same deadline right now, this one moves on at once instead of queueing
+        behind it only to find the deadline gone.  (SQLite's write lock covers the file.)
+        """
+        async with self._transaction() as db:
+            changed = await db.execute(
+                f"UPDATE waits SET {sets} WHERE (game_id, seat) IN (SELECT game_id, seat FROM waits"
+                f" WHERE game_id = ? AND seat = ? AND {column} = ?{self.dialect.skip_locked})",
+                (*values, *key),
+            )
+            return changed == 1
+
     async def claim_reminder(self, game_id: int, seat: int, due: float, next_due: float | None) -> bool:
         """Count one reminder as sent, before it is sent: ``True`` for the one caller that got it.
 
         Conditional on the deadline still being ``due``: a move (which restarts the wait) or
         another tick that claimed it first makes this a no-op.
         """
-        async with self._transaction() as db:
-            changed = await db.execute(
-                "UPDATE waits SET reminders = reminders + 1, remind_due = ?"
-                " WHERE game_id = ? AND seat = ? AND remind_due = ?",
-                (next_due, game_id, seat, due),
-            )
-            return changed == 1
+        return await self._claim(
+            "remind_due", "reminders = reminders + 1, remind_due = ?", (next_due,), (game_id, seat, due)
+        )
 
     async def move_reminder(self, game_id: int, seat: int, due: float, new_due: float | None) -> bool:
         """Postpone (or drop, ``None``) a due reminder without counting it as sent."""
-        async with self._transaction() as db:
-            changed = await db.execute(
-                "UPDATE waits SET remind_due = ? WHERE game_id = ? AND seat = ? AND remind_due = ?",
-                (new_due, game_id, seat, due),
-            )
-            return changed == 1
+        return await self._claim("remind_due", "remind_due = ?", (new_due,), (game_id, seat, due))
 
     async def clear_timeout(self, game_id: int, seat: int, due: float) -> bool:
         """Drop a timeout that cannot be applied (the engine refused its default move)."""
@@ -549,12 +557,7 @@ class Store:
 
     async def move_timeout(self, game_id: int, seat: int, due: float, new_due: float | None) -> bool:
         """Postpone (or drop, ``None``) a due timeout, if it is still the one at ``due``."""
-        async with self._transaction() as db:
-            changed = await db.execute(
-                "UPDATE waits SET timeout_due = ? WHERE game_id = ? AND seat = ? AND timeout_due = ?",
-                (new_due, game_id, seat, due),
-            )
-            return changed == 1
+        return await self._claim("timeout_due", "timeout_due = ?", (new_due,), (game_id, seat, due))
 
     async def clear_waits(self, game_id: int) -> None:
         """A game that no longer runs waits on nobody (a leftover of a game ended elsewhere)."""
