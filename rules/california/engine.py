@@ -526,7 +526,12 @@ def _furnish(state: State, seat: int, space: int, tile: int, events: list[Event]
                 events.append(Event("no_gift_left", seat, {"colour": colour}))
     counts = furniture_counts(p)
     for card, owner in enumerate(state.bonus):
-        if owner is None and all(counts[wanted] >= need for wanted, need in _BONUS_NEEDS[card]):
+        if owner is not None:
+            continue
+        for wanted, need in _BONUS_NEEDS[card]:  # a loop, not all(): no generator per card
+            if counts[wanted] < need:
+                break
+        else:
             state.bonus[card] = seat
             params = {
                 "card": card,
@@ -540,7 +545,7 @@ def _check_ending(state: State, seat: int, events: list[Event]) -> None:
     """After a purchase: 9 bonus points or a fully renovated ground floor end the game tonight."""
     if state.ending is not None:
         return
-    if bonus_points(state, seat) >= data.END_BONUS_POINTS:
+    if seat in state.bonus and bonus_points(state, seat) >= data.END_BONUS_POINTS:
         state.ending = "bonus"
     elif state.players[seat].rooms.count(None) == 1:  # only the printed room's space, never a tile
         state.ending = "mansion"
