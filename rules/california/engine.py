@@ -83,7 +83,10 @@ from .placement import (
     layout,
     options,
     refuse_placement,
+    remember,
     targets,
+    with_furniture,
+    with_room,
 )
 from .state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player, State
 
@@ -408,7 +411,8 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
     if tile is None:
         raise IllegalAction("empty_slot", store=store, slot=slot)
     p = state.players[seat]
-    where = options(len(state.players), p, layout(p), tile)
+    plan = layout(p)
+    where = options(len(state.players), p, plan, tile)
     fee = _fee_at(where, _TARGET_INDEX[target])
     if fee is None:
         refuse_placement(p, grid(p), tile, target, bool(where))
@@ -456,16 +460,21 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
             },
         )
     )
+    # The new floor's layout follows from the old one, so the next question about it is
+    # answered without reading the floor again (placement.remember).
     if kind == ROOM:
         assert isinstance(target, int)
         p.rooms[target] = tile
+        plan = with_room(plan, target, c)
         for stored in p.attic:
             if TILE_COLOUR[stored] == c:
                 p.attic.remove(stored)
                 moved = {"tile": stored, "colour": colour, "space": target}
                 events.append(Event("furniture_moved", seat, moved))
                 _furnish(state, seat, target, stored, events)
+                plan = with_furniture(plan, target)
                 break
+        remember(p, plan)
     elif kind == FURNITURE:
         if target == ATTIC:
             p.attic.append(tile)
@@ -473,6 +482,7 @@ def _buy(state: State, seat: int, args: tuple[int | str, ...], borrow: bool = Fa
         else:
             assert isinstance(target, int)
             _furnish(state, seat, target, tile, events)
+            remember(p, with_furniture(plan, target))
     else:
         p.expansion = tile
     _check_ending(state, seat, events)

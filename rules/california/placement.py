@@ -103,15 +103,49 @@ _LAYOUTS_LIMIT = 50_000
 """Entries kept before the memo starts afresh (bounds its memory, a few tens of MB)."""
 
 
+_LAST: dict[int, tuple[list[int | None], list[int | None], int, Layout]] = {}
+"""The layout last found for each :class:`Player` object (by ``id``), with a copy of the floor
+(rooms, furniture, board) it was found for.  A floor changes only when its player buys, so on
+most calls the copy still matches, and comparing two lists is cheaper than hashing the floor's
+33 values for :data:`_LAYOUTS`; after a purchase the engine records the new layout here
+(:func:`remember`), worked out from the old one.  An entry may outlive its player and its id
+be reused: the comparison makes that harmless, since a layout depends on the floor alone."""
+
+
 def layout(p: Player) -> Layout:
     """The masks of ``p``'s ground floor (see :class:`Layout`); shared, never to be changed."""
+    last = _LAST.get(id(p))
+    if last is not None and last[0] == p.rooms and last[1] == p.furniture and last[2] == p.board:
+        return last[3]
     key = (p.board, *p.rooms, *p.furniture)
     found = _LAYOUTS.get(key)
     if found is None:
         if len(_LAYOUTS) >= _LAYOUTS_LIMIT:
             _LAYOUTS.clear()
         found = _LAYOUTS[key] = _layout(p)
+    remember(p, found)
     return found
+
+
+def remember(p: Player, plan: Layout) -> None:
+    """Record ``plan`` as the layout of ``p``'s floor as it is now (see :data:`_LAST`)."""
+    if len(_LAST) >= _LAYOUTS_LIMIT:
+        _LAST.clear()
+    _LAST[id(p)] = (p.rooms.copy(), p.furniture.copy(), p.board, plan)
+
+
+def with_room(plan: Layout, space: int, colour: int) -> Layout:
+    """``plan`` once a room of ``colour`` is built on the empty ``space``."""
+    bit = _BIT[space]
+    rooms = plan.rooms
+    return Layout(
+        plan.empty & ~bit, (*rooms[:colour], rooms[colour] | bit, *rooms[colour + 1 :]), plan.furnished
+    )
+
+
+def with_furniture(plan: Layout, space: int) -> Layout:
+    """``plan`` once the room on ``space`` is furnished."""
+    return plan._replace(furnished=plan.furnished | _BIT[space])
 
 
 def _layout(p: Player) -> Layout:

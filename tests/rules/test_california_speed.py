@@ -16,7 +16,8 @@ from __future__ import annotations
 import hashlib
 
 from rules.california import ATTIC, EXPAND, RULES, data, fees
-from rules.california.placement import NEIGHBOURS, SPACES, attic_capacity, grid, targets
+from rules.california.placement import NEIGHBOURS, SPACES, attic_capacity, grid, layout, targets
+from rules.california.placement import _layout as read_floor
 from rules.california.state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player
 from rules.core import Event
 from rules.play import canonical, random_playthrough
@@ -86,3 +87,29 @@ def test_the_floor_masks_place_every_tile_as_the_rules_say() -> None:
                         assert targets(players, p, tile) == reference_targets(players, p, tile)
                         checked += 1
     assert checked > 10_000
+
+
+def test_the_layout_worked_out_after_a_purchase_is_the_floor_read_afresh() -> None:
+    """A purchase works the mansion's new layout out from the old one (``placement.remember``)
+    instead of reading the floor again: it must be exactly what reading the floor gives."""
+    for players in (2, 3, 4, 5):
+        for seed in range(8):
+            run = random_playthrough(RULES, players, seed, check=False)
+            state = RULES.setup(players, {}, seed)
+            for seat, action in run.log:
+                RULES.apply(state, seat, action)
+                for p in state.players:
+                    assert layout(p) == read_floor(p)
+
+
+def test_a_floor_changed_by_hand_is_read_again() -> None:
+    """The layout remembered for a player is checked against its floor, so a floor set up by
+    hand (as tests and tools do) is never answered from a stale layout."""
+    state = RULES.setup(3, {}, 5)
+    p = state.players[0]
+    before = layout(p)
+    room = next(t for t in state.stack if TILE_KIND[t] == ROOM)
+    p.rooms[0] = room
+    after = layout(p)
+    assert after != before and after == read_floor(p)
+    assert after.rooms[TILE_COLOUR[room]] & 1
