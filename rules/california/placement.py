@@ -86,13 +86,18 @@ _ATTIC_OPTION: tuple[Option, ...] = ((ATTIC_INDEX, 0),)
 _EXPAND_OPTION: tuple[Option, ...] = ((EXPAND_INDEX, 0),)
 _FEE_TABLES: tuple[tuple[int, ...], ...] = (*data.FEES.values(), (0,) * data.SPACES)
 """Fee per space: one table per board side, then all zeros (furniture pays no fee)."""
-_FEE_TABLE = {
-    n: list(data.FEES).index(data.board_side(n)) for n in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)
+_ROOM_FEES = {
+    n: list(data.FEES).index(data.board_side(n)) << data.SPACES
+    for n in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)
 }
-_NO_FEE = len(_FEE_TABLES) - 1
+"""Per player count, the fee table rooms pay by, as the high part of a :data:`_SPACE_OPTIONS` key."""
+_NO_FEE = (len(_FEE_TABLES) - 1) << data.SPACES
 _SPACE_OPTIONS: dict[int, tuple[Option, ...]] = {}
-"""Memo: (fee table, mask of spaces) -> those spaces with their fees, in space order.  A pure
-function of its key, filled as positions meet new masks (a few thousand at most in practice)."""
+"""Memo: ``fee table << 16 | mask of spaces`` -> those spaces with their fees, in space order.
+A pure function of its key, filled as positions meet new masks (a few thousand at most in
+practice)."""
+_SPACES_OF_BYTE = tuple(tuple(s for s in range(8) if byte >> s & 1) for byte in range(256))
+"""The bits set in each byte: a new mask's spaces are read a byte at a time."""
 
 
 _LAYOUTS: dict[tuple[int | None, ...], Layout] = {}
@@ -174,12 +179,12 @@ def adjacent(mask: int) -> int:
     ) & _FULL
 
 
-def _space_options(table: int, mask: int) -> tuple[Option, ...]:
-    key = table << data.SPACES | mask
-    found = _SPACE_OPTIONS.get(key)
-    if found is None:
-        fee = _FEE_TABLES[table]
-        found = _SPACE_OPTIONS[key] = tuple((s, fee[s]) for s in SPACES if mask & _BIT[s])
+def _space_options(key: int) -> tuple[Option, ...]:
+    """Work out and remember the places a :data:`_SPACE_OPTIONS` key names."""
+    fee = _FEE_TABLES[key >> data.SPACES]
+    mask = key & _FULL
+    spaces = (*_SPACES_OF_BYTE[mask & 0xFF], *(s + 8 for s in _SPACES_OF_BYTE[mask >> 8]))
+    found = _SPACE_OPTIONS[key] = tuple((s, fee[s]) for s in spaces)
     return found
 
 
@@ -194,13 +199,16 @@ def options(players: int, p: Player, plan: Layout, tile: int) -> tuple[Option, .
     kind, c = TILE_KIND[tile], TILE_COLOUR[tile]
     if kind == ROOM:
         same = plan.rooms[c]
-        return _space_options(_FEE_TABLE[players], plan.empty & adjacent(same) if same else plan.empty)
-    if kind == FURNITURE:
+        key = _ROOM_FEES[players] | (plan.empty & adjacent(same) if same else plan.empty)
+    elif kind == FURNITURE:
         free = plan.rooms[c] & ~plan.furnished
-        if free:
-            return _space_options(_NO_FEE, free)
-        return _ATTIC_OPTION if len(p.attic) < attic_capacity(p) else ()
-    return _EXPAND_OPTION if p.expansion is None else ()
+        if not free:
+            return _ATTIC_OPTION if len(p.attic) < attic_capacity(p) else ()
+        key = _NO_FEE | free
+    else:
+        return _EXPAND_OPTION if p.expansion is None else ()
+    found = _SPACE_OPTIONS.get(key)  # looked up here, not in _space_options: a call fewer per hit
+    return _space_options(key) if found is None else found
 
 
 def targets(players: int, p: Player, tile: int) -> list[tuple[Target, int]]:
