@@ -117,6 +117,7 @@ ALL_ACTIONS: tuple[Action, ...] = (
 """Every action the game knows, legal or not (for fuzzers and user interfaces)."""
 
 _BONUS_POINTS = tuple(points for _, _, points in data.BONUS_CARDS)
+_MOST_POINTS = max(_BONUS_POINTS)
 _BONUS_NEEDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((c, k) for c, k in enumerate(needs) if k) for _, needs, _ in data.BONUS_CARDS
 )
@@ -192,7 +193,7 @@ def offers(state: State, seat: int, store: int, slot: int) -> list[tuple[Target,
 
 
 def bonus_points(state: State, seat: int) -> int:
-    return sum(_BONUS_POINTS[card] for card, owner in enumerate(state.bonus) if owner == seat)
+    return sum(points for points, owner in zip(_BONUS_POINTS, state.bonus, strict=True) if owner == seat)
 
 
 def score_breakdown(state: State, seat: int) -> dict[str, int]:
@@ -555,7 +556,9 @@ def _check_ending(state: State, seat: int, events: list[Event]) -> None:
     """After a purchase: 9 bonus points or a fully renovated ground floor end the game tonight."""
     if state.ending is not None:
         return
-    if seat in state.bonus and bonus_points(state, seat) >= data.END_BONUS_POINTS:
+    # Too few cards cannot make the points: counting them is cheaper than adding points up.
+    cards = state.bonus.count(seat)
+    if cards * _MOST_POINTS >= data.END_BONUS_POINTS and bonus_points(state, seat) >= data.END_BONUS_POINTS:
         state.ending = "bonus"
     elif state.players[seat].rooms.count(None) == 1:  # only the printed room's space, never a tile
         state.ending = "mansion"

@@ -150,7 +150,7 @@ def with_room(plan: Layout, space: int, colour: int) -> Layout:
 
 def with_furniture(plan: Layout, space: int) -> Layout:
     """``plan`` once the room on ``space`` is furnished."""
-    return plan._replace(furnished=plan.furnished | _BIT[space])
+    return Layout(plan.empty, plan.rooms, plan.furnished | _BIT[space])
 
 
 def _layout(p: Player) -> Layout:
