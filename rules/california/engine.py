@@ -77,6 +77,7 @@ from .invariants import invariants
 from .placement import (
     ATTIC,
     TARGETS,
+    TILE_QUESTION,
     Target,
     furniture_counts,
     grid,
@@ -84,6 +85,7 @@ from .placement import (
     options,
     refuse_placement,
     remember,
+    situation,
     targets,
     with_furniture,
     with_room,
@@ -125,8 +127,6 @@ _BONUS_NEEDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 _WAITING = tuple(frozenset((seat,)) for seat in range(data.MAX_PLAYERS))
 """``waiting_for`` answers from these rather than building a set on every call."""
 _NOBODY: frozenset[int] = frozenset()
-_TILE_TYPE = tuple((TILE_KIND[t], TILE_COLOUR[t]) for t in range(data.TILE_COUNT))
-"""Tiles of the same kind and colour go to the same places: ``legal_actions`` asks once per type."""
 
 
 # --- small pure helpers (also for the Discord layer and the renderer) -------------
@@ -262,7 +262,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     """The seat's moves, in a fixed order: ``coin``, then every affordable purchase (store,
     slot, then target order; a ``loan_buy`` where only a loan makes it affordable), then
     ``loan`` or ``repay``.  Playouts call this on every move, hence the shared action objects
-    and one placement answer per tile type."""
+    and the placement answers remembered per floor (``Layout.answers``)."""
     players = state.players
     if state.over or not 0 <= seat < len(players):
         return []
@@ -276,15 +276,16 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         if reach >= base:
             n = len(players)
             plan = layout(p)
-            seen: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
+            answers = plan.answers
+            now = situation(n, p)
             for store, tiles in enumerate(state.stores):
                 for slot, tile in enumerate(tiles):
                     if tile is None:
                         continue
-                    key = _TILE_TYPE[tile]
-                    where = seen.get(key)
+                    asked = TILE_QUESTION[tile] | now  # placement.question, inlined: once per tile
+                    where = answers.get(asked)
                     if where is None:
-                        where = seen[key] = options(n, p, plan, tile)
+                        where = answers[asked] = options(n, p, plan, tile)
                     actions, borrowing = _BUY[store][slot], _LOAN_BUY[store][slot]
                     for index, fee in where:
                         cost = base + fee

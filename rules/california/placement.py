@@ -8,7 +8,8 @@ lists, with prices, before the player commits).
 
 from __future__ import annotations
 
-from typing import NamedTuple, NoReturn
+from dataclasses import dataclass, field
+from typing import NoReturn
 
 from rules.core import IllegalAction
 
@@ -60,7 +61,12 @@ def furniture_counts(p: Player) -> list[int]:
     return counts
 
 
-class Layout(NamedTuple):
+Option = tuple[int, int]
+"""A legal place for a tile as (index into :data:`TARGETS`, fee in silver)."""
+
+
+@dataclass(slots=True)
+class Layout:
     """A mansion's ground floor as 16-bit masks (bit ``s`` is space ``s``): what placement asks.
 
     Placement questions are set operations (empty spaces touching a colour, rooms of a colour
@@ -71,10 +77,11 @@ class Layout(NamedTuple):
     empty: int  # spaces with no room (the printed room is never empty)
     rooms: tuple[int, ...]  # per colour: spaces holding a room of that colour, the printed one included
     furnished: int  # spaces holding furniture
+    answers: dict[int, tuple[Option, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """Memo for ``legal_actions``: :func:`question` -> :func:`options`' answer on this floor.  A
+    floor stays as it is for several turns, and its layout is shared by every state that has
+    it, so the same tiles are asked about again and again."""
 
-
-Option = tuple[int, int]
-"""A legal place for a tile as (index into :data:`TARGETS`, fee in silver)."""
 
 ATTIC_INDEX, EXPAND_INDEX = TARGETS.index(ATTIC), TARGETS.index(EXPAND)
 _BIT = tuple(1 << s for s in SPACES)
@@ -209,6 +216,26 @@ def options(players: int, p: Player, plan: Layout, tile: int) -> tuple[Option, .
         return _EXPAND_OPTION if p.expansion is None else ()
     found = _SPACE_OPTIONS.get(key)  # looked up here, not in _space_options: a call fewer per hit
     return _space_options(key) if found is None else found
+
+
+_KINDS_AND_COLOURS = sorted({(TILE_KIND[t], TILE_COLOUR[t]) for t in range(data.TILE_COUNT)})
+TILE_QUESTION = tuple(
+    _KINDS_AND_COLOURS.index((TILE_KIND[t], TILE_COLOUR[t])) << 3 for t in range(data.TILE_COUNT)
+)
+"""Per tile, its kind and colour as the high bits of a :func:`question` (alike tiles go alike)."""
+_SIDE = {n: list(data.FEES).index(data.board_side(n)) for n in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)}
+
+
+def situation(players: int, p: Player) -> int:
+    """What :func:`options` reads beyond the floor and the tile, as the low bits of a
+    :func:`question`: the board side in play, whether the attic and the expansion space are free."""
+    return _SIDE[players] << 2 | (len(p.attic) < attic_capacity(p)) << 1 | (p.expansion is None)
+
+
+def question(players: int, p: Player, tile: int) -> int:
+    """One int per possible answer of ``options(players, p, layout(p), tile)`` on a given floor:
+    the key of :attr:`Layout.answers`."""
+    return TILE_QUESTION[tile] | situation(players, p)
 
 
 def targets(players: int, p: Player, tile: int) -> list[tuple[Target, int]]:

@@ -16,7 +16,16 @@ from __future__ import annotations
 import hashlib
 
 from rules.california import ATTIC, EXPAND, RULES, data, fees
-from rules.california.placement import NEIGHBOURS, SPACES, attic_capacity, grid, layout, targets
+from rules.california.placement import (
+    NEIGHBOURS,
+    SPACES,
+    attic_capacity,
+    grid,
+    layout,
+    options,
+    question,
+    targets,
+)
 from rules.california.placement import _layout as read_floor
 from rules.california.state import FURNITURE, ROOM, TILE_COLOUR, TILE_KIND, Player
 from rules.core import Event
@@ -113,3 +122,20 @@ def test_a_floor_changed_by_hand_is_read_again() -> None:
     after = layout(p)
     assert after != before and after == read_floor(p)
     assert after.rooms[TILE_COLOUR[room]] & 1
+
+
+def test_the_answers_remembered_per_floor_are_the_placement_rules() -> None:
+    """``legal_actions`` remembers each floor's placement answers (``Layout.answers``, keyed by
+    ``question``); every remembered answer must be what the rules give for that floor now."""
+    compared = 0
+    for players in (2, 3, 4, 5):
+        for seed in range(6):
+            run = random_playthrough(RULES, players, seed, check=False, stop_after=60)
+            for p in run.state.players:
+                plan = layout(p)
+                for tile in range(data.TILE_COUNT):
+                    remembered = plan.answers.get(question(players, p, tile))
+                    if remembered is not None:
+                        assert remembered == options(players, p, read_floor(p), tile)
+                        compared += 1
+    assert compared > 100
