@@ -120,6 +120,7 @@ ALL_ACTIONS: tuple[Action, ...] = (
 
 _BONUS_POINTS = tuple(points for _, _, points in data.BONUS_CARDS)
 _MOST_POINTS = max(_BONUS_POINTS)
+_GIFT_THRESHOLD = {n: data.gift_threshold(n) for n in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)}
 _BONUS_NEEDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((c, k) for c, k in enumerate(needs) if k) for _, needs, _ in data.BONUS_CARDS
 )
@@ -278,6 +279,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             plan = layout(p)
             answers = plan.answers
             now = situation(n, p)
+            spare, spare_with_loan = money - base, reach - base  # what is left for a space's fee
             for store, tiles in enumerate(state.stores):
                 for slot, tile in enumerate(tiles):
                     if tile is None:
@@ -288,10 +290,9 @@ def legal_actions(state: State, seat: int) -> list[Action]:
                         where = answers[asked] = options(n, p, plan, tile)
                     actions, borrowing = _BUY[store][slot], _LOAN_BUY[store][slot]
                     for index, fee in where:
-                        cost = base + fee
-                        if cost <= money:
+                        if fee <= spare:
                             out.append(actions[index])
-                        elif cost <= reach:
+                        elif fee <= spare_with_loan:
                             out.append(borrowing[index])
     if p.loan:
         if p.money >= data.LOAN_REPAYMENT:
@@ -313,7 +314,7 @@ def apply(state: State, seat: int, action: Action) -> list[Event]:
         raise IllegalAction("no_such_seat")
     kind = action.kind
     if kind in (BUY, LOAN_BUY):
-        return _buy(state, seat, action.args, borrow=kind == LOAN_BUY)
+        return _buy(state, seat, action.args, kind == LOAN_BUY)
     if kind in ("coin", "loan", "repay"):
         if action.args:
             raise IllegalAction("takes_no_options")
@@ -529,7 +530,7 @@ def _furnish(state: State, seat: int, space: int, tile: int, events: list[Event]
         others = state.guests.count(seat)
         state.guests[c] = seat
         events.append(Event("guest_arrives", seat, {"colour": colour, "from": host}))
-        if others >= data.gift_threshold(state.n):
+        if others >= _GIFT_THRESHOLD[len(state.players)]:
             if state.gift_supply:
                 state.gift_supply -= 1
                 p.gifts += 1
