@@ -47,10 +47,20 @@ class Dialect:
     skip_locked: str
     """Appended to a claim of a due deadline: another process's claim in flight is skipped,
     never waited for (``FOR UPDATE SKIP LOCKED``)."""
+    sync_ids: str
+    """After games were written with ids of their own (a copy, :mod:`bot.storage.transfer`): moves
+    the generator of ``games.id`` past the largest one, so the next table gets a new id.  Empty
+    for SQLite, whose ``INTEGER PRIMARY KEY`` always takes the largest id plus one."""
 
 
-SQLITE = Dialect("sqlite", least="MIN", lock="", skip_locked="")
-POSTGRES = Dialect("postgres", least="LEAST", lock=" FOR UPDATE", skip_locked=" FOR UPDATE SKIP LOCKED")
+SQLITE = Dialect("sqlite", least="MIN", lock="", skip_locked="", sync_ids="")
+POSTGRES = Dialect(
+    "postgres",
+    least="LEAST",
+    lock=" FOR UPDATE",
+    skip_locked=" FOR UPDATE SKIP LOCKED",
+    sync_ids="SELECT setval(pg_get_serial_sequence('games', 'id'), MAX(id)) FROM games HAVING MAX(id) IS NOT NULL",
+)
 
 
 class Connection(Protocol):

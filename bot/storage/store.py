@@ -165,6 +165,12 @@ class Store:
     async def close(self) -> None:
         await self._db.close()
 
+    @property
+    def database(self) -> Database:
+        """The backend itself, for this package's bulk tools (:mod:`bot.storage.transfer` copies
+        every table row by row, which no query of the host's needs)."""
+        return self._db
+
     def health(self) -> str | None:
         """``None`` while the database can be written, else the problem (cheap: no query)."""
         return self._db.health()
