@@ -1,7 +1,8 @@
 """``python -m bot``: run the bot, sync commands, and the offline tools.
 
-The offline tools (simulate, render, export, replay, games) need no token and
-no network; their names and outputs are interfaces other tools rely on.
+The offline tools (simulate, render, export, replay, games, migrate) need no
+token and no network (``migrate`` only its database server); their names and
+outputs are interfaces other tools rely on.
 
 Every way a command can fail that is not a bug ends with exit code 2 and one
 line on stderr that says what to do, never a traceback: a wrong argument, a
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot.config import ConfigError, Settings, load_settings, shard_settings
 from bot.i18n import DEFAULT_LANGUAGE, available_languages, words
 from bot.registry import REGISTRY, GameEntry, Registry
-from rules.core import InvalidOptions
+from rules.core import InvalidOptions, Rules
 
 if TYPE_CHECKING:
     from bot.storage import GameRow, SeatRow, Store
@@ -262,6 +263,33 @@ def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
         description="List the games in the database GAMEHOST_DB: id, game, status, players, last "
         "move. A database that does not exist has no games, and is not created.",
     )
+    mig = sub.add_parser(
+        "migrate",
+        help="copy every game to another database (PostgreSQL)",
+        description="Copy every table (games, logs, snapshots, messages, waits, settings) from the "
+        "database GAMEHOST_DB to another one, then replay every running and finished game there "
+        "and compare it with its stored snapshot. Stop the bot first. Safe to run again: rows "
+        "already copied are skipped, so a second run copies nothing and an interrupted one is "
+        "finished. Progress goes to stderr; stdout gets one JSON line: source, target, games, "
+        "rows (written per table), verified, failed (game ids), ok.",
+        epilog="Exit code 1 when a game does not replay on the target; 2, with one line on stderr, "
+        "when a database cannot be used or the target already holds different rows for a game "
+        "(it was played on: nothing is overwritten; migrate into an empty database instead).",
+    )
+    mig.add_argument(
+        "--to",
+        metavar="TARGET",
+        required=True,
+        help="the database to fill (required): a postgresql://user:password@host/name URL, or a "
+        "SQLite file (a path or sqlite:///path); its tables are created when missing",
+    )
+    mig.add_argument(
+        "--from",
+        dest="source",
+        metavar="SOURCE",
+        help="the database to copy from, a SQLite file or a postgresql:// URL (default: "
+        "GAMEHOST_DB); it must exist",
+    )
     return parser
 
 
@@ -438,6 +466,63 @@ def cmd_games(settings: Settings) -> int:
         names = ", ".join(s.name for s in seats)[:40]
         print(f"{row.id:>5}  {row.game:<12} {row.status:<10} {names:<40} {when}")
     return 0
+
+
+def _migration_target(target: str, option: str) -> str:
+    """``target`` if ``Store.open`` understands it; any other URL is refused (it would be taken
+    for a file name)."""
+    from bot.storage.postgres import is_postgres_url, public_url
+
+    if "://" in target and not is_postgres_url(target) and not target.startswith("sqlite://"):
+        raise Refused(
+            f"{option} {public_url(target)} is neither a postgresql:// URL nor a SQLite file (a path or sqlite:///path)."
+        )
+    return target
+
+
+def cmd_migrate(args: argparse.Namespace, settings: Settings, registry: Registry) -> int:
+    """Copy the bot's database to ``--to`` and replay its games there (:mod:`bot.storage.transfer`).
+
+    Progress lines go to stderr, so stdout is the one JSON line a script reads.
+    """
+    import asyncio
+
+    from bot.storage import Store, StoreError
+    from bot.storage.postgres import is_postgres_url
+    from bot.storage.transfer import Diverged, Report, describe, transfer
+
+    source = _migration_target(str(args.source or settings.database), "--from")
+    target = _migration_target(args.to, "--to")
+    if not is_postgres_url(source) and not database_exists(Path(describe(source))):
+        # Opening would create an empty database and copy nothing from it.
+        raise Refused(f"There is no database at {describe(source)} to migrate from (GAMEHOST_DB or --from).")
+    if describe(source) == describe(target):
+        raise Refused(f"--to names the database being copied ({describe(target)}); name another one.")
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    def rules_for(name: str) -> Rules[Any] | None:
+        entry = registry.get(name)
+        return None if entry is None else entry.rules
+
+    async def work() -> Report:
+        old = await Store.open(source)
+        try:
+            new = await Store.open(target)
+            try:
+                return await transfer(old, new, rules_for, progress=progress)
+            finally:
+                await new.close()
+        finally:
+            await old.close()
+
+    try:
+        report = asyncio.run(work())
+    except (StoreError, Diverged) as exc:
+        raise Refused(str(exc)) from None
+    print(json.dumps(report.as_json()))
+    return 0 if report.ok else EXIT_FAILED
 
 
 # -- connecting to Discord ----------------------------------------------------------------------
@@ -649,6 +734,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_export(args, settings)
         if command == "games":
             return cmd_games(settings)
+        if command == "migrate":
+            return cmd_migrate(args, settings, REGISTRY)
         if command == "health":
             return cmd_health(settings)
         if command == "run" and (getattr(args, "shards", "") or getattr(args, "shard_count", "")):

@@ -447,7 +447,7 @@ def test_the_environment_wins_over_dot_env(tmp_path: Path) -> None:
 
 # -- --help ---------------------------------------------------------------------------------------
 
-COMMANDS = ["run", "sync", "simulate", "render", "export", "replay", "games", "health"]
+COMMANDS = ["run", "sync", "simulate", "render", "export", "replay", "games", "health", "migrate"]
 GAME_COMMANDS = ["simulate", "render"]
 
 

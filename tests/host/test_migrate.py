@@ -6,21 +6,26 @@ by table, replayed, played on, copied again, interrupted and refused.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from bot.cli import main
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.services.undo import Asked, UndoService
 from bot.session import SessionService
 from bot.storage import GuildSettings, Store
 from bot.storage.base import Row
+from bot.storage.postgres import public_url
 from bot.storage.transfer import TABLES, Diverged, Table, transfer
 from rules.core import Action, Rules
+from tests.backends import fresh_postgres
 from tests.host.service_kit import ANA, BOB, EVE, on_turn, started
 from tests.host.test_undo_service import find_undoable, play_in, take_back
 
@@ -291,3 +296,120 @@ async def test_the_copy_knows_every_column_of_every_table(store_target: str | Pa
     for table, column in listed:
         found.setdefault(str(table), set()).add(str(column))
     assert found == {table.name: set(table.columns) for table in TABLES}
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def configured(source: Source, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Source]:
+    """``GAMEHOST_DB`` names the source; no ``.env`` and no other setting leaks in."""
+    for key in ("GAMEHOST_PLUGINS", "GAMEHOST_LOG_LEVEL", "DISCORD_TOKEN"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("GAMEHOST_DB", str(source.path))
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    yield source
+
+
+def with_password(url: str, password: str) -> str:
+    """The same database, logged into with a password (the test server trusts every login)."""
+    parts = urlsplit(url)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:{password}@{host}"))
+
+
+def last_json(out: str) -> dict[str, object]:
+    lines = out.strip().splitlines()
+    assert len(lines) == 1, out
+    found = json.loads(lines[0])
+    assert isinstance(found, dict)
+    return found
+
+
+def test_the_command_moves_the_database_and_prints_one_json_line(
+    configured: Source, postgres_server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = with_password(fresh_postgres(postgres_server), "s3cret-pw")
+    assert main(["migrate", "--to", url]) == 0
+    done = capsys.readouterr()
+    report = last_json(done.out)
+    assert set(report) == {"source", "target", "games", "rows", "verified", "failed", "ok"}
+    assert report["source"] == str(configured.path)
+    assert report["target"] == public_url(url) and "***" in str(report["target"])
+    assert (report["games"], report["verified"], report["failed"], report["ok"]) == (5, 3, [], True)
+    assert isinstance(report["rows"], dict) and report["rows"]["games"] == 5
+    assert "verified 3 games" in done.err
+    assert "s3cret-pw" not in done.out + done.err
+
+    assert main(["migrate", "--to", url]) == 0
+    again = last_json(capsys.readouterr().out)
+    copied = again["rows"]
+    assert again["ok"] is True and isinstance(copied, dict) and set(copied.values()) == {0}
+
+
+def test_a_game_that_does_not_replay_fails_with_exit_1(
+    configured: Source, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def spoil() -> None:
+        store = await Store.open(configured.path)
+        try:
+            async with store.database.transaction() as con:
+                await con.execute("UPDATE games SET snapshot = '{}' WHERE id = ?", (configured.finished,))
+        finally:
+            await store.close()
+
+    asyncio.run(spoil())
+    target = tmp_path / "moved.sqlite3"
+    assert main(["migrate", "--from", f"sqlite:///{configured.path}", "--to", str(target)]) == 1
+    done = capsys.readouterr()
+    report = last_json(done.out)
+    assert (report["ok"], report["failed"], report["verified"]) == (False, [configured.finished], 2)
+    assert f"game {configured.finished} (toy): the replay of seed + log differs" in done.err
+
+
+def refusal(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(list(args)) == 2
+    done = capsys.readouterr()
+    assert done.out == "" and done.err.count("\n") == 1 and "Traceback" not in done.err
+    return done.err
+
+
+def test_targets_that_cannot_be_used_are_refused_in_one_line(
+    configured: Source, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = refusal(capsys, "migrate", "--to", "mysql://root:hunter2@db.example/games")
+    assert "neither a postgresql:// URL nor a SQLite file" in err and "hunter2" not in err
+    err = refusal(capsys, "migrate", "--to", "postgresql://gamehost:hunter2@127.0.0.1:1/games")
+    assert "Cannot open the database at postgresql://gamehost:***@127.0.0.1:1/games" in err
+    assert "hunter2" not in err
+    err = refusal(capsys, "migrate", "--to", str(configured.path))
+    assert "names the database being copied" in err
+    missing = tmp_path / "nowhere" / "none.sqlite3"
+    err = refusal(capsys, "migrate", "--from", str(missing), "--to", str(tmp_path / "new.sqlite3"))
+    assert f"no database at {missing}" in err and not missing.parent.exists()
+
+
+def test_a_target_that_differs_is_refused_in_one_line(
+    configured: Source, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "moved.sqlite3"
+    assert main(["migrate", "--to", str(target)]) == 0
+    capsys.readouterr()
+
+    async def play_there() -> None:
+        store = await Store.open(target)
+        try:
+            sessions = SessionService(store, REGISTRY, Clock())
+            game = await sessions.load(configured.active)
+            await sessions.act(game.id, on_turn(game), Action("add", (1,)), version=game.public_version)
+        finally:
+            await store.close()
+
+    asyncio.run(play_there())
+    err = refusal(capsys, "migrate", "--to", str(target))
+    assert (
+        f"already holds different data for game {configured.active}" in err
+        and "nothing was overwritten" in err
+    )
