@@ -9,7 +9,8 @@ What makes a rerun safe, by design rather than by a flag:
 - Rows are matched by primary key.  One already on the target with the same content is
   skipped, a missing one is inserted: a second run writes nothing, and a run after a crash
   (or a Ctrl+C) finishes the job.  Each batch of one table is one transaction on the target,
-  so a crash leaves whole batches or nothing, never half a row set of a batch.
+  so a crash leaves whole batches, never part of one; a game's rows may then be only partly
+  there, so the bot is started on the target only after a run that reported ``ok``.
 - A row on the target that *differs* from the source's, or a row for a copied game that the
   source does not have, means the target has been played on (the bot was started there, or
   kept running on the source after a first copy).  The whole run is then refused
@@ -20,7 +21,8 @@ What makes a rerun safe, by design rather than by a flag:
 - Rows the target has for games the source does not have are left alone: they are its own.
 - The source is read inside one transaction: a consistent snapshot, and on SQLite (whose
   transactions take the file's write lock) a bot still running on it cannot commit a move the
-  copy would miss; its players are told that nothing was saved instead.
+  copy would miss; its players are told that nothing was saved instead.  (A PostgreSQL source
+  gives each read its own snapshot: there, stopping the bot is what keeps the copy whole.)
 
 Copying writes ``games.id`` values of its own, so afterwards PostgreSQL's identity sequence is
 moved past the largest id (:attr:`bot.storage.base.Dialect.sync_ids`): the next table opened
