@@ -471,7 +471,7 @@ def cmd_games(settings: Settings) -> int:
 def _migration_target(target: str, option: str) -> str:
     """``target`` if ``Store.open`` understands it; any other URL is refused (it would be taken
     for a file name)."""
-    from bot.storage.postgres import is_postgres_url, public_url
+    from bot.storage.base import is_postgres_url, public_url
 
     if "://" in target and not is_postgres_url(target) and not target.startswith("sqlite://"):
         raise Refused(
@@ -488,7 +488,7 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings, registry: Registry
     import asyncio
 
     from bot.storage import Store, StoreError
-    from bot.storage.postgres import is_postgres_url
+    from bot.storage.base import is_postgres_url
     from bot.storage.transfer import Diverged, Report, describe, transfer
 
     source = _migration_target(str(args.source or settings.database), "--from")

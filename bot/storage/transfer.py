@@ -40,8 +40,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.storage.base import Connection, Database, Row, StoreError
-from bot.storage.postgres import is_postgres_url, public_url
+from bot.storage.base import Connection, Database, Row, StoreError, is_postgres_url, public_url
 from bot.storage.rows import GameRow, LogEntry, standing_log
 from bot.storage.sqlite import sqlite_path
 from bot.storage.store import Store

@@ -21,8 +21,7 @@ from bot.registry import REGISTRY
 from bot.services.undo import Asked, UndoService
 from bot.session import SessionService
 from bot.storage import GuildSettings, Store
-from bot.storage.base import Row
-from bot.storage.postgres import public_url
+from bot.storage.base import Row, public_url
 from bot.storage.transfer import TABLES, Diverged, Table, transfer
 from rules.core import Action, Rules
 from tests.backends import fresh_postgres
