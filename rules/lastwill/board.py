@@ -35,7 +35,7 @@ from rules.lastwill.employment import companion_symbols
 from rules.lastwill.moves import move
 from rules.lastwill.pending import LINE, PICK, run
 from rules.lastwill.piles import available
-from rules.lastwill.state import LastWillState, Owned, Pending
+from rules.lastwill.state import LastWillState, Owned, Pending, alone
 from rules.lastwill.turn import can_pay, free_key, grant, pay, short, too_dear
 
 REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
@@ -294,7 +294,7 @@ def sec(state: LastWillState, seat: int, deck: str) -> list[Event]:
     cards = [c for c in cards if c]
     state.pending = Pending(seat, [PICK], source=item.card, cards=cards)
     events.append(Event("secretary_drew", seat, {"deck": deck, "count": len(cards)}))
-    events.append(Event("secretary_drew", seat, {"cards": list(cards)}, visible_to=frozenset({seat})))
+    events.append(Event("secretary_drew", seat, {"cards": list(cards)}, visible_to=alone(seat)))
     return events + run(state)
 
 

@@ -77,7 +77,7 @@ from rules.core import Action, Event, IllegalAction
 from rules.lastwill import board, errands, pending, planning, plays, rounds, setup, turn
 from rules.lastwill.cards import COMPANIONS, PROPERTIES
 from rules.lastwill.moves import move
-from rules.lastwill.state import DISCARD, DRAWING, ERRANDS, OVER, PICK, PLANNING, LastWillState
+from rules.lastwill.state import DISCARD, DRAWING, ERRANDS, OVER, PICK, PLANNING, LastWillState, alone
 
 ANSWERS = frozenset({"with", "go", "extra", "bpx", "target", "fair", "line", "noline", "dx", "pick"})
 LAST_KINDS = frozenset(
@@ -93,14 +93,14 @@ def waiting_for(state: LastWillState) -> frozenset[int]:
     if state.phase == OVER:
         return frozenset()
     if state.pending is not None:
-        return frozenset({state.pending.seat})
+        return alone(state.pending.seat)
     if state.phase == PICK:
-        return frozenset({0})
+        return alone(0)
     if state.phase == DISCARD:
         return frozenset(s for s, n in enumerate(state.need) if n > 0)
     if state.phase == PLANNING:
-        return frozenset({planning.planner(state)})
-    return frozenset({turn.current(state)})
+        return alone(planning.planner(state))
+    return alone(turn.current(state))
 
 
 def legal_actions(state: LastWillState, seat: int) -> list[Action]:
@@ -167,9 +167,11 @@ def _remember_last(state: LastWillState, events: list[Event]) -> None:
 
 
 def _words(action: Action, low: int, high: int) -> list[str]:
-    if not low <= len(action.args) <= high or not all(isinstance(a, str) for a in action.args):
+    args = action.args
+    words = [a for a in args if isinstance(a, str)]
+    if len(words) != len(args) or not low <= len(args) <= high:
         raise IllegalAction("malformed")
-    return [str(a) for a in action.args]
+    return words
 
 
 def _number(action: Action) -> int:

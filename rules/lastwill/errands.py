@@ -20,7 +20,7 @@ from rules.lastwill.employment import ANY, may_demote
 from rules.lastwill.moves import move
 from rules.lastwill.pending import DX, DX_DEMOTE, DX_EXT, LINE, extension, run
 from rules.lastwill.piles import available, draw
-from rules.lastwill.state import ERRANDS, LastWillState, Pending
+from rules.lastwill.state import ERRANDS, LastWillState, Pending, alone
 from rules.lastwill.turn import current, plan_of
 
 REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
@@ -218,7 +218,7 @@ def _go(state: LastWillState, seat: int, space: str) -> list[Event]:
         card = draw(state, deck, events)
         player.hand.append(card)
         events.append(Event("errand", seat, {"space": space, "deck": deck}))
-        events.append(Event("errand", seat, {"space": space, "card": card}, visible_to=frozenset({seat})))
+        events.append(Event("errand", seat, {"space": space, "card": card}, visible_to=alone(seat)))
         return events
     state.errands.setdefault(space, []).append(seat)
     if space == "opera":

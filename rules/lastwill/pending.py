@@ -29,7 +29,7 @@ from rules.lastwill.cards import (
 from rules.lastwill.data import DiscardForMoney, DropSteps, FreeSale, FreeTokens, GainActions, PropertyType
 from rules.lastwill.employment import companion_symbols, cover, offered_lines
 from rules.lastwill.moves import move
-from rules.lastwill.state import LastWillState, Pending
+from rules.lastwill.state import LastWillState, Pending, alone
 
 WITH, PAY, EXTRA, BPX, TARGET, SALE, FAIR, LINE, DX, PICK = (
     "with",
@@ -372,7 +372,7 @@ def _keep(state: LastWillState, seat: int, pend: Pending, card: str) -> list[Eve
         piles.discard(state, other)
     pend.cards = []
     return [
-        Event("secretary_kept", seat, {"card": card}, visible_to=frozenset({seat})),
+        Event("secretary_kept", seat, {"card": card}, visible_to=alone(seat)),
         Event("secretary_discarded", seat, {"cards": rest}),
     ]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from rules.core import Action, Event, IllegalAction
 from rules.lastwill import data
-from rules.lastwill.cards import privileges
+from rules.lastwill.cards import BLACKS, privileges
 from rules.lastwill.data import DrawBonus
 from rules.lastwill.moves import move
-from rules.lastwill.piles import available, draw
-from rules.lastwill.state import DRAWING, PLANNING, LastWillState
+from rules.lastwill.piles import RESHUFFLED, available, draw
+from rules.lastwill.state import DRAWING, PLANNING, LastWillState, alone
 from rules.lastwill.turn import current, plan_of
 
 REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
@@ -77,12 +77,19 @@ def totals(state: LastWillState, seat: int) -> tuple[int, dict[str, int]]:
     return free, fixed
 
 
+FREE_DRAW: dict[str, int] = {
+    card: extra
+    for card, black in BLACKS.items()
+    if (extra := sum(p.count for p in black.privileges if isinstance(p, DrawBonus) and p.deck is None))
+}
+"""Each black card's cards of any mix (SC5), summed once: :func:`needed` asks at every step."""
+
+
 def _free(state: LastWillState, seat: int) -> int:
     """The first half of :func:`totals` alone, without building the deck-bound extras."""
     free = plan_of(state, seat).cards
-    for _item, bonus in privileges(state.players[seat], DrawBonus):
-        if bonus.deck is None:
-            free += bonus.count
+    for item in state.players[seat].board:
+        free += FREE_DRAW.get(item.card, 0)
     return free
 
 
@@ -92,8 +99,9 @@ def needed(state: LastWillState, seat: int) -> int:
     first one does)."""
     want = _free(state, seat)
     held = 0
-    for deck in REGULAR:
-        held += available(state, deck)
+    decks, piles = state.decks, state.piles
+    for deck, refills, _action in _SOURCES:
+        held += len(decks[deck]) + (len(piles[deck]) if refills else 0)  # available(), inlined
         if held >= want:
             return want
     return held
@@ -132,9 +140,10 @@ def draw_problem(state: LastWillState, seat: int, deck: str) -> IllegalAction | 
         return problem
     if deck not in REGULAR:
         return IllegalAction("regular_decks")
-    if sum(state.split.values()) >= needed(state, seat):
+    split = state.split
+    if sum(split.values()) >= needed(state, seat):
         return IllegalAction("all_named")
-    if state.split.get(deck, 0) >= available(state, deck):
+    if split.get(deck, 0) >= available(state, deck):
         return IllegalAction("deck_empty")
     return None
 
@@ -149,7 +158,7 @@ def _drawing_problem(state: LastWillState, seat: int) -> IllegalAction | None:
 
 def add(state: LastWillState, seat: int, deck: str) -> list[Event]:
     state.split[deck] = state.split.get(deck, 0) + 1
-    return [Event("split", seat, {"split": dict(state.split)}, visible_to=frozenset({seat}))]
+    return [Event("split", seat, {"split": dict(state.split)}, visible_to=alone(seat))]
 
 
 def draw_actions(state: LastWillState, seat: int) -> list[Action]:
@@ -161,11 +170,12 @@ def draw_actions(state: LastWillState, seat: int) -> list[Action]:
     split = state.split
     want = needed(state, seat)
     named = sum(split.values())
-    found = (
-        [DRAW_MOVES[deck] for deck in REGULAR if split.get(deck, 0) < available(state, deck)]
-        if named < want
-        else []
-    )
+    found: list[Action] = []
+    if named < want:
+        decks, piles = state.decks, state.piles
+        for deck, refills, action in _SOURCES:
+            if split.get(deck, 0) < len(decks[deck]) + (len(piles[deck]) if refills else 0):
+                found.append(action)
     if split:
         found.append(REDRAW)
     if named == want:
@@ -175,6 +185,11 @@ def draw_actions(state: LastWillState, seat: int) -> list[Action]:
 
 DRAW_MOVES: dict[str, Action] = {deck: move("draw", (deck,)) for deck in REGULAR}
 REDRAW, DRAWOK = move("redraw"), move("drawok")
+_SOURCES: tuple[tuple[str, bool, Action], ...] = tuple(
+    (deck, deck in RESHUFFLED, DRAW_MOVES[deck]) for deck in REGULAR
+)
+"""Each regular deck in order, whether its pile refills it and its move: ``piles.available``
+written out in the drawing's loops, which run on every naming step."""
 
 
 def redraw_problem(state: LastWillState, seat: int) -> IllegalAction | None:
@@ -186,7 +201,7 @@ def redraw_problem(state: LastWillState, seat: int) -> IllegalAction | None:
 
 def redraw(state: LastWillState, seat: int) -> list[Event]:
     state.split = {}
-    return [Event("split", seat, {"split": {}}, visible_to=frozenset({seat}))]
+    return [Event("split", seat, {"split": {}}, visible_to=alone(seat))]
 
 
 def drawok_problem(state: LastWillState, seat: int) -> IllegalAction | None:
@@ -224,5 +239,5 @@ def _draw_all(state: LastWillState, seat: int) -> list[Event]:
     if not drawn:
         return events
     events.append(Event("drew", seat, {"counts": counts}))
-    events.append(Event("drew", seat, {"counts": counts, "cards": drawn}, visible_to=frozenset({seat})))
+    events.append(Event("drew", seat, {"counts": counts, "cards": drawn}, visible_to=alone(seat)))
     return events

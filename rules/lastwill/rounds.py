@@ -13,7 +13,7 @@ from rules.lastwill import data, piles
 from rules.lastwill.cards import DECK_OF, PROPERTIES, WILD, depreciation_steps, hand_limit
 from rules.lastwill.employment import pay_income
 from rules.lastwill.planning import start_planning
-from rules.lastwill.state import DISCARD, KEEP, LIMIT, LastWillState
+from rules.lastwill.state import DISCARD, KEEP, LIMIT, LastWillState, alone
 
 _SLOTS: dict[tuple[int, bool], tuple[data.OfferingSlot, ...]] = {}
 
@@ -34,7 +34,7 @@ def deal_and_begin(state: LastWillState) -> list[Event]:
                 card = piles.draw(state, deck.value, events)
                 if card:
                     player.hand.append(card)
-        events.append(Event("dealt", seat, {"cards": list(player.hand)}, visible_to=frozenset({seat})))
+        events.append(Event("dealt", seat, {"cards": list(player.hand)}, visible_to=alone(seat)))
     return events + begin_round(state)
 
 
@@ -87,7 +87,7 @@ def discard(state: LastWillState, seat: int, cards: list[str]) -> list[Event]:
     state.need[seat] -= len(cards)
     events = [
         Event("discarded", seat, {"count": len(cards), "left": state.need[seat]}),
-        Event("discarded", seat, {"cards": list(cards)}, visible_to=frozenset({seat})),
+        Event("discarded", seat, {"cards": list(cards)}, visible_to=alone(seat)),
     ]
     if any(state.need):
         return events

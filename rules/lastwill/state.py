@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from rules.core import JSON, StateError
@@ -30,6 +31,14 @@ ERRANDS = "errands"
 ACTIONS = "actions"
 OVER = "over"
 PHASES = (PICK, DISCARD, PLANNING, DRAWING, ERRANDS, ACTIONS, OVER)
+
+
+@cache
+def alone(seat: int) -> frozenset[int]:
+    """``frozenset({seat})``, one shared set per seat: a private event's ``visible_to`` and the
+    waited-for seat are built on most moves, and frozensets are immutable, so sharing is safe."""
+    return frozenset({seat})
+
 
 KEEP = "keep"  # the discard phase of round 1's setup
 LIMIT = "limit"  # the discard phase of the end-of-round hand limit
