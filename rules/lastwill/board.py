@@ -301,23 +301,43 @@ def sec(state: LastWillState, seat: int, deck: str) -> list[Event]:
 # --- listing ---------------------------------------------------------------------------------
 
 
+_LAYS: dict[str, Action] = {card: move("lay", (card,)) for card in BLACKS}
+_USES: dict[str, Action] = {card: move("use", (card,)) for card in BLACKS}
+_DROPS: dict[str, Action] = {card: move("drop", (card,)) for card in BLACKS}
+_KEEPS: dict[str, Action] = {card: move("keep", (card,)) for card in PROPERTIES}
+_SELLS: dict[str, Action] = {card: move("sell", (card,)) for card in PROPERTIES}
+_BUYS: dict[str, tuple[tuple[str, Action], ...]] = {
+    card: tuple(
+        (kind.value, move("buy", (card, kind.value) if len(prop.types) > 1 else (card,)))
+        for kind in prop.types
+    )
+    for card, prop in PROPERTIES.items()
+}
+_SWITCHES: dict[str, tuple[tuple[str, Action], ...]] = {
+    card: tuple((kind.value, move("as", (card, kind.value))) for kind in prop.types)
+    for card, prop in PROPERTIES.items()
+}
+_ANY_COMPANION = tuple(c.value for c in data.Companion)
+"""Each card's moves and type names built once: the listing runs on every Actions-phase step, and
+an enum's ``.value`` is a slow attribute in Python."""
+
+
 def board_actions(state: LastWillState, seat: int) -> list[Action]:
     player = state.players[seat]
     found: list[Action] = []
+    room = free_spaces(player) > 0  # a lay and a buy both need a free space (their *_problem)
     for card in dict.fromkeys(player.hand):
         if card in BLACKS:
-            if lay_problem(state, seat, card) is None:
-                found.append(move("lay", (card,)))
+            if room and lay_problem(state, seat, card) is None:
+                found.append(_LAYS[card])
         elif card in PROPERTIES:
-            types = PROPERTIES[card].types
-            for kind in types:
-                if buy_problem(state, seat, card, kind) is None:
-                    found.append(move("buy", (card, kind.value) if len(types) > 1 else (card,)))
+            if room:
+                for kind, action in _BUYS[card]:
+                    if buy_problem(state, seat, card, kind) is None:
+                        found.append(action)
         elif card in COMPANIONS:
             record = COMPANIONS[card]
-            kinds = (
-                [c.value for c in data.Companion] if record.companion is None else [record.companion.value]
-            )
+            kinds = _ANY_COMPANION if record.companion is None else (record.companion.value,)
             for item in player.board:
                 slot = next_slot(item)
                 if slot is None:  # no free slot: token_problem would refuse every kind
@@ -330,16 +350,16 @@ def board_actions(state: LastWillState, seat: int) -> list[Action]:
         card = item.card
         if card in PROPERTIES:
             if keep_problem(state, seat, card) is None:
-                found.append(move("keep", (card,)))
+                found.append(_KEEPS[card])
             if sell_problem(state, seat, card) is None:
-                found.append(move("sell", (card,)))
-            for kind in PROPERTIES[card].types:
+                found.append(_SELLS[card])
+            for kind, action in _SWITCHES[card]:
                 if kind != item.kind:
-                    found.append(move("as", (card, kind.value)))
+                    found.append(action)
         else:
             if BLACKS[card].expense is not None and use_problem(state, seat, card) is None:
-                found.append(move("use", (card,)))
-            found.append(move("drop", (card,)))
+                found.append(_USES[card])
+            found.append(_DROPS[card])
     if secretary(state, seat) is not None:
         found += [move("sec", (deck,)) for deck in REGULAR if available(state, deck)]
     return found

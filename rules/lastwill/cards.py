@@ -8,7 +8,7 @@ a host who corrects a number there changes what the game charges, nowhere else.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rules.lastwill import data
 from rules.lastwill.data import (
@@ -72,14 +72,27 @@ def has_property(player: Player) -> bool:
     return any(o.card in PROPERTIES for o in player.board)
 
 
+_PRIVILEGES: dict[str, dict[type, tuple[Any, ...]]] = {
+    card: {
+        cls: tuple(p for p in black.privileges if isinstance(p, cls))
+        for privilege in black.privileges
+        for cls in type(privilege).__mro__
+    }
+    for card, black in BLACKS.items()
+    if black.privileges
+}
+"""Each black card's privileges by every class they are an instance of, in printed order: what
+``privileges`` filters with ``isinstance``, sorted once (prices, drawing and the Secretary ask
+on every listing)."""
+
+
 def privileges(player: Player, kind: type[P]) -> Iterator[tuple[Owned, P]]:
     """Each privilege of that kind on the player's laid black cards (copies stack)."""
     for item in player.board:
-        black = BLACKS.get(item.card)
-        if black is not None:
-            for privilege in black.privileges:
-                if isinstance(privilege, kind):
-                    yield item, privilege
+        by_kind = _PRIVILEGES.get(item.card)
+        if by_kind is not None:
+            for privilege in by_kind.get(kind, ()):
+                yield item, privilege
 
 
 def slots_of(card_id: str) -> tuple[CompanionSlot, ...]:
