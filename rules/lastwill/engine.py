@@ -76,6 +76,7 @@ from collections.abc import Callable
 from rules.core import Action, Event, IllegalAction
 from rules.lastwill import board, errands, pending, planning, plays, rounds, setup, turn
 from rules.lastwill.cards import COMPANIONS, PROPERTIES
+from rules.lastwill.data import CARDS
 from rules.lastwill.moves import move
 from rules.lastwill.state import DISCARD, DRAWING, ERRANDS, OVER, PICK, PLANNING, LastWillState, alone
 
@@ -90,29 +91,32 @@ LAST_KINDS = frozenset(
 
 
 def waiting_for(state: LastWillState) -> frozenset[int]:
-    if state.phase == OVER:
+    phase = state.phase
+    if phase == OVER:
         return frozenset()
-    if state.pending is not None:
-        return alone(state.pending.seat)
-    if state.phase == PICK:
+    pend = state.pending
+    if pend is not None:
+        return alone(pend.seat)
+    if phase == PICK:
         return alone(0)
-    if state.phase == DISCARD:
+    if phase == DISCARD:
         return frozenset(s for s, n in enumerate(state.need) if n > 0)
-    if state.phase == PLANNING:
+    if phase == PLANNING:
         return alone(planning.planner(state))
     return alone(turn.current(state))
 
 
 def legal_actions(state: LastWillState, seat: int) -> list[Action]:
-    if state.phase == OVER or not 0 <= seat < state.count:
-        return []
-    if state.pending is not None:
-        return pending.options(state) if state.pending.seat == seat else []
     phase = state.phase
+    if phase == OVER or not 0 <= seat < len(state.players):
+        return []
+    pend = state.pending
+    if pend is not None:
+        return pending.options(state) if pend.seat == seat else []
     if phase == DISCARD:
         if state.need[seat] <= 0:
             return []
-        return [move("discard", (c,)) for c in dict.fromkeys(state.players[seat].hand)]
+        return [DISCARDS[c] for c in dict.fromkeys(state.players[seat].hand)]
     if phase == PICK:
         if seat != 0:
             return []
@@ -129,25 +133,32 @@ def legal_actions(state: LastWillState, seat: int) -> list[Action]:
     if phase == DRAWING:
         return planning.draw_actions(state, seat)
     if phase == ERRANDS:
-        return [*errands.placements(state, seat), move("hold")]
+        return [*errands.placements(state, seat), HOLD]
     found = plays.white_actions(state, seat) + board.board_actions(state, seat)
     if turn.bankrupt_problem(state, seat) is None:
-        found.append(move("bankrupt"))
-    found.append(move("done"))
+        found.append(BANKRUPT)
+    found.append(DONE)
     return found
+
+
+DISCARDS: dict[str, Action] = {card: move("discard", (card,)) for card in CARDS}
+HOLD, BANKRUPT, DONE = move("hold"), move("bankrupt"), move("done")
+"""Moves listed on most steps, looked up rather than built (see ``moves``)."""
 
 
 def apply(state: LastWillState, seat: int, action: Action) -> list[Event]:
     """Validate completely, then change the state; ``IllegalAction`` leaves it untouched."""
-    if not 0 <= seat < state.count:
+    if not 0 <= seat < len(state.players):
         raise IllegalAction("no_seat")
-    handler = _HANDLERS.get(action.kind)
+    kind = action.kind
+    handler = _HANDLERS.get(kind)
     if handler is None:
         raise IllegalAction("malformed")
     if state.phase == OVER:
         raise IllegalAction("game_over")
-    if state.pending is not None and action.kind not in ANSWERS:
-        if state.pending.seat == seat:
+    pend = state.pending
+    if pend is not None and kind not in ANSWERS:
+        if pend.seat == seat:
             raise IllegalAction("answer_first")
         raise IllegalAction("other_answering")
     events = handler(state, seat, action)
@@ -237,9 +248,12 @@ def _draw(state: LastWillState, seat: int, action: Action) -> list[Event]:
 
 
 def _errand(state: LastWillState, seat: int, action: Action) -> list[Event]:
-    _words(action, *{"boy": (1, 1), "market": (2, 2), "hold": (0, 0)}[action.kind])
+    _words(action, *_ERRAND_WORDS[action.kind])
     _refuse(errands.errand_problem(state, seat, action))
     return errands.place(state, seat, action)
+
+
+_ERRAND_WORDS: dict[str, tuple[int, int]] = {"boy": (1, 1), "market": (2, 2), "hold": (0, 0)}
 
 
 def _answer(state: LastWillState, seat: int, action: Action) -> list[Event]:

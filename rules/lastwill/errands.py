@@ -33,6 +33,7 @@ SLOT_SPACES: dict[str, str] = {
     for slot in data.offering_slots(players, expansion)
 }
 """Each offering slot's errand space token (``slot1`` .. ``slot9``, ``slotx``), by slot label."""
+SHARED_SPACES = frozenset(SLOT_SPACES[label] for label in SHARED_LABELS)
 TYPES = tuple(t.value for t in data.PROPERTY_TYPES)
 SWAPS = tuple(combinations(TYPES, 2))
 ONE_SPACES: dict[str, str] = {deck: f"one-{deck}" for deck in REGULAR}
@@ -89,18 +90,18 @@ def _capacity(space: str, expansion: bool, players: int) -> int:
     return capacity
 
 
-_CAPACITIES: dict[tuple[str, bool, int], int] = {
-    (space, expansion, players): _capacity(space, expansion, players)
-    for space in _SPACE_ERRANDS
+_CAPACITIES: dict[tuple[bool, int], dict[str, int]] = {
+    (expansion, players): {space: _capacity(space, expansion, players) for space in _SPACE_ERRANDS}
     for expansion in (False, True)
     for players in range(data.MIN_PLAYERS, data.MAX_PLAYERS + 1)
 }
-"""Every limited space's capacity by table, worked out once: every errand turn asks for each."""
+"""Every limited space's capacity by table (expansion, players), worked out once: every errand
+turn asks for each."""
 
 
 def capacity(state: LastWillState, space: str) -> int:
     """Boys the space takes in all this round (the draw-one space has no such limit)."""
-    return _CAPACITIES[space, state.expansion, len(state.players)]
+    return _CAPACITIES[state.expansion, len(state.players)][space]
 
 
 def _full(state: LastWillState, space: str) -> bool:
@@ -124,20 +125,17 @@ def dx_options(state: LastWillState, seat: int) -> list[str]:
 
 def open_slots(state: LastWillState) -> list[str]:
     """The offering slots a boy may go to now: holding a card, not taken this round, and with 2-3
-    players slots 1-3 only while fewer than two of them are taken (public).  One pass over the
-    offering, since every errand turn asks."""
+    players slots 1-3 only while fewer than two of them are taken (public).  The shared slots
+    are counted only at a table that shares them, since every errand turn asks."""
     offering = state.offering
-    limit = state.count in data.SHARED_OFFERING_PLAYERS
-    shared_full = (
-        limit
+    found = [SLOT_SPACES[s.label] for s in offering if s.card and s.boy < 0]
+    if (
+        len(state.players) in data.SHARED_OFFERING_PLAYERS
         and sum(1 for s in offering if s.label in SHARED_LABELS and s.boy >= 0)
         >= data.SHARED_OFFERING_CAPACITY
-    )
-    return [
-        SLOT_SPACES[s.label]
-        for s in offering
-        if s.card and s.boy < 0 and not (shared_full and s.label in SHARED_LABELS)
-    ]
+    ):
+        return [space for space in found if space not in SHARED_SPACES]
+    return found
 
 
 def placements(state: LastWillState, seat: int) -> list[Action]:
@@ -147,24 +145,35 @@ def placements(state: LastWillState, seat: int) -> list[Action]:
 
 def _placements(state: LastWillState, seat: int) -> Iterator[Action]:
     """:func:`placements` one at a time, so a question about one space, or whether there is any,
-    stops at the first answer (an errand is checked and the next boy found on every errand)."""
+    stops at the first answer (an errand is checked and the next boy found on every errand).
+    ``_full`` is written out, the table's capacities looked up once, for the same reason."""
     for space in open_slots(state):
-        yield move("boy", (space,))
-    if seat not in state.errands.get(ONE, ()):
-        for deck in REGULAR:
+        yield _BOY_MOVES[space]
+    boys = state.errands
+    room = _CAPACITIES[state.expansion, len(state.players)]
+    if seat not in boys.get(ONE, ()):
+        for deck, action in _ONE_MOVES:
             if available(state, deck):
-                yield move("boy", (ONE_SPACES[deck],))
-    if not _full(state, "opera") and can_spend(state.players[seat], data.OPERA_SPEND):
-        yield move("boy", ("opera",))
-    if not _full(state, "market"):
-        for swap in SWAPS:
-            yield move("market", swap)
-    if not _full(state, "ext") and state.extensions_left > 0:
-        yield move("boy", ("ext",))
-    if state.expansion and _employed(state, seat) and not _full(state, "demote"):
-        yield move("boy", ("demote",))
-    if state.expansion and not _full(state, "demext") and dx_options(state, seat):
-        yield move("boy", ("demext",))
+                yield action
+    if len(boys.get("opera", ())) < room["opera"] and can_spend(state.players[seat], data.OPERA_SPEND):
+        yield _BOY_MOVES["opera"]
+    if len(boys.get("market", ())) < room["market"]:
+        yield from _MARKET_MOVES
+    if len(boys.get("ext", ())) < room["ext"] and state.extensions_left > 0:
+        yield _BOY_MOVES["ext"]
+    if state.expansion and _employed(state, seat) and len(boys.get("demote", ())) < room["demote"]:
+        yield _BOY_MOVES["demote"]
+    if state.expansion and len(boys.get("demext", ())) < room["demext"] and dx_options(state, seat):
+        yield _BOY_MOVES["demext"]
+
+
+_BOY_MOVES: dict[str, Action] = {
+    space: move("boy", (space,))
+    for space in (*SLOT_SPACES.values(), *ONE_SPACES.values(), "opera", "ext", "demote", "demext")
+}
+_ONE_MOVES: tuple[tuple[str, Action], ...] = tuple((deck, _BOY_MOVES[ONE_SPACES[deck]]) for deck in REGULAR)
+_MARKET_MOVES: tuple[Action, ...] = tuple(move("market", swap) for swap in SWAPS)
+"""Every errand move built once, looked up while the open spaces are listed on each errand."""
 
 
 def has_placement(state: LastWillState, seat: int) -> bool:
@@ -207,7 +216,7 @@ def place(state: LastWillState, seat: int, action: Action) -> list[Event]:
 def _go(state: LastWillState, seat: int, space: str) -> list[Event]:
     player = state.players[seat]
     if space.startswith("slot"):
-        slot = next(s for s in state.offering if f"slot{s.label.lower()}" == space)
+        slot = next(s for s in state.offering if SLOT_SPACES[s.label] == space)
         card, slot.card, slot.boy = slot.card, "", seat
         player.hand.append(card)
         return [Event("errand", seat, {"space": space, "card": card})]
