@@ -323,19 +323,27 @@ an enum's ``.value`` is a slow attribute in Python."""
 
 
 def board_actions(state: LastWillState, seat: int) -> list[Action]:
+    """Every board move the seat may make now.  Each move is listed where its ``*_problem``
+    finds nothing; the cheap tests of the same function run first (a free space, the actions
+    left, a card not yet maintained or used), since a refusal is an exception object built for
+    nothing, and most listings come late in a turn when the actions are spent."""
     player = state.players[seat]
     found: list[Action] = []
-    room = free_spaces(player) > 0  # a lay and a buy both need a free space (their *_problem)
+    room = free_spaces(player) > 0
     for card in dict.fromkeys(player.hand):
-        if card in BLACKS:
-            if room and lay_problem(state, seat, card) is None:
+        black = BLACKS.get(card)
+        if black is not None:
+            if room and can_pay(state, black.lay_actions) and lay_problem(state, seat, card) is None:
                 found.append(_LAYS[card])
         elif card in PROPERTIES:
             if room:
                 for kind, action in _BUYS[card]:
-                    if buy_problem(state, seat, card, kind) is None:
+                    if (
+                        _can_trade(state, data.BUY_ACTIONS, kind)
+                        and buy_problem(state, seat, card, kind) is None
+                    ):
                         found.append(action)
-        elif card in COMPANIONS:
+        elif card in COMPANIONS and can_pay(state, data.COMPANION_TOKEN_ACTIONS):
             record = COMPANIONS[card]
             kinds = _ANY_COMPANION if record.companion is None else (record.companion.value,)
             for item in player.board:
@@ -349,17 +357,35 @@ def board_actions(state: LastWillState, seat: int) -> list[Action]:
     for item in player.board:
         card = item.card
         if card in PROPERTIES:
-            if keep_problem(state, seat, card) is None:
+            if (
+                not item.done
+                and can_pay(
+                    state, data.MAINTAIN_ACTIONS, free=free_key(FreeAction.MAINTAIN, scope(item.kind))
+                )
+                and keep_problem(state, seat, card) is None
+            ):
                 found.append(_KEEPS[card])
-            if sell_problem(state, seat, card) is None:
+            if _can_trade(state, data.SELL_ACTIONS, item.kind) and sell_problem(state, seat, card) is None:
                 found.append(_SELLS[card])
             for kind, action in _SWITCHES[card]:
                 if kind != item.kind:
                     found.append(action)
         else:
-            if BLACKS[card].expense is not None and use_problem(state, seat, card) is None:
+            expense = BLACKS[card].expense
+            if (
+                expense is not None
+                and not item.done
+                and can_pay(state, expense.actions)
+                and use_problem(state, seat, card) is None
+            ):
                 found.append(_USES[card])
             found.append(_DROPS[card])
     if secretary(state, seat) is not None:
         found += [move("sec", (deck,)) for deck in REGULAR if available(state, deck)]
     return found
+
+
+def _can_trade(state: LastWillState, cost: int, kind: str) -> bool:
+    """Whether the turn can pay a buy or a sale of this type: its actions or an Estate Agent's
+    free action (the test ``buy_problem`` and ``sell_problem`` make)."""
+    return can_pay(state, cost, free=free_key(FreeAction.BUY_OR_SELL, scope(kind)))

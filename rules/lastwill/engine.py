@@ -135,7 +135,8 @@ def legal_actions(state: LastWillState, seat: int) -> list[Action]:
     if phase == ERRANDS:
         return [*errands.placements(state, seat), HOLD]
     found = plays.white_actions(state, seat) + board.board_actions(state, seat)
-    if turn.bankrupt_problem(state, seat) is None:
+    # A job alone refuses bankruptcy, and most seats hold one: tested first, no refusal is built.
+    if not state.players[seat].job and turn.bankrupt_problem(state, seat) is None:
         found.append(BANKRUPT)
     found.append(DONE)
     return found
