@@ -186,7 +186,12 @@ def errand_problem(state: LastWillState, seat: int, action: Action) -> IllegalAc
         return IllegalAction("errands_phase")
     if current(state) != seat:
         return IllegalAction("not_your_errand")
-    if action.kind == "hold" or action in _placements(state, seat):
+    if action.kind == "hold":
+        return None
+    # Listed moves are shared objects (``moves``), so one is found by identity without calling
+    # ``Action.__eq__`` on every space before it; an equal copy (a decoded button) takes the
+    # second, comparing look.
+    if any(open_ is action for open_ in _placements(state, seat)) or action in _placements(state, seat):
         return None
     return IllegalAction("errand_closed")
 
