@@ -85,19 +85,13 @@ FREE_DRAW: dict[str, int] = {
 """Each black card's cards of any mix (SC5), summed once: :func:`needed` asks at every step."""
 
 
-def _free(state: LastWillState, seat: int) -> int:
-    """The first half of :func:`totals` alone, without building the deck-bound extras."""
-    free = plan_of(state, seat).cards
-    for item in state.players[seat].board:
-        free += FREE_DRAW.get(item.card, 0)
-    return free
-
-
 def needed(state: LastWillState, seat: int) -> int:
     """The free count, capped by what the regular decks and their piles still hold.  Asked at
     every naming step, so the decks are counted only until they hold enough (nearly always the
     first one does)."""
-    want = _free(state, seat)
+    want = plan_of(state, seat).cards  # the first half of totals(), without the deck-bound extras
+    for item in state.players[seat].board:
+        want += FREE_DRAW.get(item.card, 0)
     held = 0
     decks, piles = state.decks, state.piles
     for deck, refills, _action in _SOURCES:

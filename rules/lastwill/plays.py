@@ -12,8 +12,8 @@ from itertools import combinations
 
 from rules.core import Action, Event, IllegalAction
 from rules.lastwill import data
-from rules.lastwill.cards import WHITES, can_spend, is_nuptial, symbol_bonus, symbols_of
-from rules.lastwill.data import Deck, FreeTokens
+from rules.lastwill.cards import WHITES, allowance, can_spend, is_nuptial, symbol_bonus, symbols_of
+from rules.lastwill.data import BallLevel, Deck, FreeTokens
 from rules.lastwill.moves import move
 from rules.lastwill.pending import EFFECT_STEP, EXTRA, LINE, PAY, WITH, run
 from rules.lastwill.state import LastWillState, Pending
@@ -25,9 +25,11 @@ SET_ACTIONS = data.NUPTIAL_SET_ACTIONS
 
 
 def white_actions(state: LastWillState, seat: int) -> list[Action]:
-    """Every white play the seat can afford now, one action per card (and per Ball level)."""
+    """Every white play the seat can afford now, one action per card (and per Ball level).  The
+    spending room is worked out once (``can_spend`` for every card would ask it again)."""
     player = state.players[seat]
     budget = state.actions_left + state.valet_left
+    room = allowance(player)
     found: list[Action] = []
     nuptial: list[str] = []
     for card in dict.fromkeys(player.hand):
@@ -38,18 +40,31 @@ def white_actions(state: LastWillState, seat: int) -> list[Action]:
             nuptial.append(card)
         if white.ball:
             found += [
-                move("ball", (card, level))
-                for level, entry in enumerate(white.ball, start=1)
-                if entry.actions <= budget and can_spend(player, entry.money)
+                action
+                for entry, action in _BALLS[card]
+                if entry.actions <= budget and (room is None or entry.money <= room)
             ]
-        elif white.actions <= budget and can_spend(player, white.money):
-            found.append(move("event" if white.deck is Deck.EVENT else "special", (card,)))
+        elif white.actions <= budget and (room is None or white.money <= room):
+            found.append(_PLAYS[card])
     if len(nuptial) >= SET_SIZES[0] and budget >= SET_ACTIONS:
         for size in SET_SIZES:
             for combo in combinations(sorted(nuptial), size):
                 if _set_problem(state, seat, list(combo)) is None:
                     found.append(move("nupt", combo))
     return found
+
+
+_PLAYS: dict[str, Action] = {
+    card: move("event" if white.deck is Deck.EVENT else "special", (card,))
+    for card, white in WHITES.items()
+    if not white.ball
+}
+_BALLS: dict[str, tuple[tuple[BallLevel, Action], ...]] = {
+    card: tuple((entry, move("ball", (card, level))) for level, entry in enumerate(white.ball, start=1))
+    for card, white in WHITES.items()
+    if white.ball
+}
+"""Each white card's plays, built once: the Actions phase lists them at every step."""
 
 
 def _set_problem(state: LastWillState, seat: int, cards: list[str]) -> IllegalAction | None:
