@@ -236,14 +236,19 @@ def _plan(state: LastWillState, seat: int, action: Action) -> list[Event]:
 
 
 def _draw(state: LastWillState, seat: int, action: Action) -> list[Event]:
-    if action.kind == "draw":
-        deck = _words(action, 1, 1)[0]
-        _refuse(planning.draw_problem(state, seat, deck))
-        return planning.add(state, seat, deck)
+    deck = _words(action, 1, 1)[0]
+    _refuse(planning.draw_problem(state, seat, deck))
+    return planning.add(state, seat, deck)
+
+
+def _redraw(state: LastWillState, seat: int, action: Action) -> list[Event]:
     _none(action)
-    if action.kind == "redraw":
-        _refuse(planning.redraw_problem(state, seat))
-        return planning.redraw(state, seat)
+    _refuse(planning.redraw_problem(state, seat))
+    return planning.redraw(state, seat)
+
+
+def _drawok(state: LastWillState, seat: int, action: Action) -> list[Event]:
+    _none(action)
     _refuse(planning.drawok_problem(state, seat))
     return planning.drawok(state, seat)
 
@@ -337,8 +342,8 @@ _HANDLERS: dict[str, Handler] = {
     "discard": _discard,
     "plan": _plan,
     "draw": _draw,
-    "redraw": _draw,
-    "drawok": _draw,
+    "redraw": _redraw,
+    "drawok": _drawok,
     "boy": _errand,
     "market": _errand,
     "hold": _errand,

@@ -159,7 +159,7 @@ def draw_actions(state: LastWillState, seat: int) -> list[Action]:
     """The seat's drawing moves: ``draw.<deck>`` where :func:`draw_problem` allows, ``redraw``
     and ``drawok`` where theirs do.  The same tests, but the count the seat must name is worked
     out once rather than once per deck (drawing is half of all moves in random play)."""
-    if _drawing_problem(state, seat) is not None:
+    if state.phase != DRAWING or current(state) != seat:  # _drawing_problem, with no refusal built
         return []
     split = state.split
     want = needed(state, seat)

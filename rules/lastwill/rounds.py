@@ -71,6 +71,8 @@ def discard_problem(state: LastWillState, seat: int, cards: list[str]) -> Illega
         return IllegalAction("nothing_to_discard")
     if not cards or len(cards) > need:
         return IllegalAction("discard_one") if need == 1 else IllegalAction("discard_count", need=need)
+    if len(cards) == 1:  # the listed discards are one card each: no copy of the hand to test one
+        return None if cards[0] in state.players[seat].hand else IllegalAction("not_in_hand")
     hand = list(state.players[seat].hand)
     for card in cards:
         if card not in hand:

@@ -44,18 +44,27 @@ def plan_of(state: LastWillState, seat: int) -> PlanSpace:
 
 def grant(state: LastWillState, item: Owned) -> None:
     """What a laid card adds to this turn's budget: at turn start, or at once when laid (chosen)."""
-    black = BLACKS.get(item.card)
-    if black is None:
+    grants = _GRANTS.get(item.card)
+    if grants is None:
         return
-    for privilege in black.privileges:
+    for privilege in grants:
         if isinstance(privilege, ExtraAction):
             if privilege.white_only:
                 state.valet_left += privilege.count
             else:
                 state.actions_left += privilege.count
-        elif isinstance(privilege, FreeActions):
+        else:
             key = free_key(privilege.kind, privilege.scope)
             state.free[key] = state.free.get(key, 0) + privilege.count
+
+
+_GRANTS: dict[str, tuple[ExtraAction | FreeActions, ...]] = {
+    card: found
+    for card, black in BLACKS.items()
+    if (found := tuple(p for p in black.privileges if isinstance(p, (ExtraAction, FreeActions))))
+}
+"""Each black card's budget privileges in printed order, picked out once: every turn start runs
+:func:`grant` over the whole board, and most cards grant nothing."""
 
 
 def start_actions(state: LastWillState) -> list[Event]:
