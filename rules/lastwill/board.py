@@ -359,9 +359,7 @@ def board_actions(state: LastWillState, seat: int) -> list[Action]:
         if card in PROPERTIES:
             if (
                 not item.done
-                and can_pay(
-                    state, data.MAINTAIN_ACTIONS, free=free_key(FreeAction.MAINTAIN, scope(item.kind))
-                )
+                and can_pay(state, data.MAINTAIN_ACTIONS, free=_free_key(FreeAction.MAINTAIN, item.kind))
                 and keep_problem(state, seat, card) is None
             ):
                 found.append(_KEEPS[card])
@@ -388,4 +386,17 @@ def board_actions(state: LastWillState, seat: int) -> list[Action]:
 def _can_trade(state: LastWillState, cost: int, kind: str) -> bool:
     """Whether the turn can pay a buy or a sale of this type: its actions or an Estate Agent's
     free action (the test ``buy_problem`` and ``sell_problem`` make)."""
-    return can_pay(state, cost, free=free_key(FreeAction.BUY_OR_SELL, scope(kind)))
+    return can_pay(state, cost, free=_free_key(FreeAction.BUY_OR_SELL, kind))
+
+
+_FREE_KEYS: dict[tuple[FreeAction, str], str] = {
+    (action, kind.value): free_key(action, scope(kind.value))
+    for action in (FreeAction.BUY_OR_SELL, FreeAction.MAINTAIN)
+    for kind in data.PropertyType
+}
+"""The budget key of a free buy, sale or upkeep by property type, for the listing's tests."""
+
+
+def _free_key(action: FreeAction, kind: str) -> str:
+    """``free_key(action, scope(kind))`` as one lookup (any other text falls back to it)."""
+    return _FREE_KEYS.get((action, kind)) or free_key(action, scope(kind))

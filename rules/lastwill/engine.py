@@ -113,6 +113,8 @@ def legal_actions(state: LastWillState, seat: int) -> list[Action]:
     pend = state.pending
     if pend is not None:
         return pending.options(state) if pend.seat == seat else []
+    if phase == DRAWING:  # half of all moves; the listing tests the seat on turn itself
+        return planning.draw_actions(state, seat)
     if phase == DISCARD:
         if state.need[seat] <= 0:
             return []
@@ -130,8 +132,6 @@ def legal_actions(state: LastWillState, seat: int) -> list[Action]:
         )
     if turn.current(state) != seat:
         return []
-    if phase == DRAWING:
-        return planning.draw_actions(state, seat)
     if phase == ERRANDS:
         return [*errands.placements(state, seat), HOLD]
     found = plays.white_actions(state, seat) + board.board_actions(state, seat)
