@@ -183,3 +183,15 @@ def test_settings_and_their_loading_never_log_the_token(
         logging.getLogger("bot").debug("loaded %r / %s", settings, settings)
         assert SENTINEL not in repr(settings) + str(settings)
     assert _leaks(caplog, capsys.readouterr()) == []
+
+
+def test_every_setting_is_documented_in_env_example_and_the_readme() -> None:
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    read = set(re.findall(r'"((?:GAMEHOST|DISCORD)_[A-Z_]+)"', (root / "bot" / "config.py").read_text()))
+    example = set(re.findall(r"^((?:GAMEHOST|DISCORD)_[A-Z_]+)=", (root / ".env.example").read_text(), re.M))
+    readme = (root / "README.md").read_text()
+    assert "GAMEHOST_SHARDS" in read and "GAMEHOST_DB_POOL" in read
+    assert read == example, f"read but not in .env.example: {read - example}; stale: {example - read}"
+    assert all(f"`{key}`" in readme for key in read), [k for k in read if f"`{k}`" not in readme]
