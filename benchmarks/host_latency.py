@@ -60,6 +60,7 @@ import functools
 import gc
 import json
 import logging
+import os
 import random
 import re
 import sys
@@ -491,13 +492,22 @@ class LevelResult:
         return out
 
 
-def _settings(tmp: Path) -> Settings:
-    return Settings(
-        token=None, database=tmp / "host.sqlite3", dev_guild=None, log_level="INFO", language="en"
-    )
+def _settings(database: Path | str) -> Settings:
+    return Settings(token=None, database=database, dev_guild=None, log_level="INFO", language="en")
 
 
-async def run_level(tables: int, clicks: int, target: int, workdir: Path | None, seed: int) -> LevelResult:
+async def fresh_database(server: str | None, tmp: Path, name: str) -> Path | str:
+    """A new SQLite file in ``tmp``, or (``server``: a PostgreSQL URL) a new database on that server."""
+    if server is None:
+        return tmp / "host.sqlite3"
+    from tests.backends import create_database
+
+    return await create_database(server, f"{name}_{os.getpid()}_{time.monotonic_ns()}")
+
+
+async def run_level(
+    tables: int, clicks: int, target: int, workdir: Path | None, seed: int, server: str | None = None
+) -> LevelResult:
     rng = random.Random(seed * 1000 + tables)
     tally = LogTally()
     watched = {name: logging.getLogger(name) for name in ("bot", "cogs", "discord", "tests")}
@@ -507,13 +517,19 @@ async def run_level(tables: int, clicks: int, target: int, workdir: Path | None,
     watched["bot"].setLevel(logging.INFO)  # SessionService logs each accepted action with its time
     probe, steps = Probe(), DriverSteps()
     with tempfile.TemporaryDirectory(prefix=f"host-latency-{tables}-", dir=workdir) as tmp:
-        bot = GameBot(_settings(Path(tmp)))
+        bot = GameBot(_settings(await fresh_database(server, Path(tmp), f"latency_{tables}")))
         try:
             async with simcord.run(bot, strict_sync=False, check_errors=False) as env:
-                pragmas = {
-                    "journal_mode": (await bot.store._fetch("PRAGMA journal_mode"))[0][0],
-                    "synchronous": (await bot.store._fetch("PRAGMA synchronous"))[0][0],
-                }
+                if server is None:
+                    pragmas = {
+                        "journal_mode": (await bot.store._fetch("PRAGMA journal_mode"))[0][0],
+                        "synchronous": (await bot.store._fetch("PRAGMA synchronous"))[0][0],
+                    }
+                else:
+                    (row,) = await bot.store._fetch(
+                        "SELECT current_setting('fsync'), current_setting('synchronous_commit')"
+                    )
+                    pragmas = {"fsync": row[0], "synchronous_commit": row[1]}
                 started = time.perf_counter()
                 probe.install(bot)
                 slots: list[TableSlot] = []
@@ -665,6 +681,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--target", type=int, default=None, help=f"toy game target, 3..60 (default {TARGET})")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workdir", type=Path, default=None, help="parent for the temporary databases")
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        default=None,
+        help="a PostgreSQL server (postgresql://...) to make each level's database on, instead of SQLite",
+    )
     args = parser.parse_args(argv)
     levels = args.levels or ("1,2" if args.quick else ",".join(map(str, DEFAULT_LEVELS)))
     try:
@@ -696,14 +718,12 @@ async def run_all(args: argparse.Namespace, out: TextIO) -> dict[str, Any]:
     levels: list[dict[str, Any]] = []
     for tables in args.level_list:
         clicks = args.clicks if args.clicks is not None else default_clicks(tables)
-        result = await run_level(tables, clicks, args.target, args.workdir, args.seed)
+        result = await run_level(tables, clicks, args.target, args.workdir, args.seed, args.postgres)
         figures = result.figures()
         if not levels:
-            print(
-                f"database: a fresh file per level, journal_mode={result.db_pragmas['journal_mode']}, "
-                f"synchronous={result.db_pragmas['synchronous']} (2 = FULL)",
-                file=out,
-            )
+            where = "SQLite file" if args.postgres is None else "PostgreSQL database"
+            settings = ", ".join(f"{k}={v}" for k, v in result.db_pragmas.items())
+            print(f"database: a fresh {where} per level, {settings}", file=out)
             if result.mode == "round-robin":
                 print(
                     "SimCord refuses overlapping actor operations: clicks are interleaved round-robin across "
@@ -722,6 +742,7 @@ async def run_all(args: argparse.Namespace, out: TextIO) -> dict[str, Any]:
         "measured_from": "INTERACTION_CREATE received by discord.py",
         "mode": levels[0]["mode"],
         "target": args.target,
+        "backend": "sqlite" if args.postgres is None else "postgres",
         "levels": levels,
     }
     print(json.dumps(summary, sort_keys=True), file=out)

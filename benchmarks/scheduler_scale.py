@@ -105,12 +105,37 @@ def snapshots() -> dict[str, tuple[int, str, list[int]]]:
     return out
 
 
+INSERTS = {
+    "games": "INSERT INTO games (id, guild_id, channel_id, thread_id, game, options, seed, status, version,"
+    " snapshot, host_id, language, reason, created_at, updated_at, public_version, public_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "seats": "INSERT INTO seats (game_id, seat, user_id, name, rank) VALUES (?, ?, ?, ?, ?)",
+    "messages": "INSERT INTO messages (message_id, game_id, channel_id, kind, version, live, since, pinged)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "actions": "INSERT INTO actions (game_id, version, seat, user_id, action, at, how, undone, waited)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "waits": "INSERT INTO waits (game_id, seat, since, remind_due, reminders, timeout_due) VALUES (?, ?, ?, ?, ?, ?)",
+}
+"""Each table's rows, in the column order :func:`stored_rows` builds them."""
+
+
 def populate(path: Path, *, open_tables: int, ended: int, overdue: int, rng: random.Random) -> None:
     """Write ``open_tables`` running games (one wait each) and ``ended`` finished ones, as the bot would."""
-    kinds = snapshots()
-    names = list(kinds)
+    rows = stored_rows(open_tables=open_tables, ended=ended, overdue=overdue, rng=rng)
     db = sqlite3.connect(path)
     db.execute("BEGIN")
+    for table, sql in INSERTS.items():
+        db.executemany(sql, rows[table])
+    db.execute("COMMIT")
+    db.close()
+
+
+def stored_rows(
+    *, open_tables: int, ended: int, overdue: int, rng: random.Random
+) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows of ``open_tables`` running games and ``ended`` finished ones, table by table."""
+    kinds = snapshots()
+    names = list(kinds)
     message = 10_000_000
     games: list[tuple[Any, ...]] = []
     seats: list[tuple[Any, ...]] = []
@@ -166,34 +191,7 @@ def populate(path: Path, *, open_tables: int, ended: int, overdue: int, rng: ran
                 (game_id, v, v % players, None, logged, created + v * 600, "player", 0, 600.0)
                 for v in range(1, LOGGED_MOVES + 1)
             )
-    db.executemany(
-        "INSERT INTO games (id, guild_id, channel_id, thread_id, game, options, seed, status, version, snapshot,"
-        " host_id, language, reason, created_at, updated_at, public_version, public_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        games,
-    )
-    db.executemany("INSERT INTO seats (game_id, seat, user_id, name, rank) VALUES (?, ?, ?, ?, ?)", seats)
-    db.executemany(
-        "INSERT INTO messages (message_id, game_id, channel_id, kind, version, live, since, pinged)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        messages,
-    )
-    db.executemany(
-        "INSERT INTO actions (game_id, version, seat, user_id, action, at, how, undone, waited)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        actions,
-    )
-    db.executemany(
-        "INSERT INTO waits (game_id, seat, since, remind_due, reminders, timeout_due) VALUES (?, ?, ?, ?, ?, ?)",
-        waits,
-    )
-    db.execute("COMMIT")
-    db.close()
-
-
-async def fresh_count(path: Path, sql: str, params: tuple[Any, ...]) -> list[Any]:
-    with sqlite3.connect(path) as db:
-        return db.execute(sql, params).fetchall()
+    return {"games": games, "seats": seats, "messages": messages, "actions": actions, "waits": waits}
 
 
 async def fresh_database(path: Path) -> None:
@@ -338,12 +336,22 @@ async def startup(workdir: Path, stored: int, open_tables: int, rng: random.Rand
     path = workdir / "startup.sqlite3"
     await fresh_database(path)
     populate(path, open_tables=open_tables, ended=stored - open_tables, overdue=OVERDUE, rng=rng)
-    overdue = len(await fresh_count(path, "SELECT 1 FROM waits WHERE remind_due <= ?", (T0,)))
     size_mb = sum(p.stat().st_size for p in workdir.glob("startup.sqlite3*")) / 1e6
+    figures = await measure_startup(path)
+    return {"stored_games": stored, "open_tables": open_tables, "database_mb": round(size_mb, 1), **figures}
+
+
+async def measure_startup(target: Path | str) -> dict[str, Any]:
+    """The host's start on a populated database (a SQLite path or a PostgreSQL URL), step by step."""
+    counting = await Store.open(target)
+    try:
+        overdue = len(await counting._fetch("SELECT 1 FROM waits WHERE remind_due <= ?", (T0,)))
+    finally:
+        await counting.close()
     clock = Clock(T0)
     times: dict[str, float] = {}
     started = time.perf_counter()
-    store = await Store.open(path)
+    store = await Store.open(target)
     times["open_store_s"] = time.perf_counter() - started
     try:
         mark = time.perf_counter()
@@ -366,9 +374,6 @@ async def startup(workdir: Path, stored: int, open_tables: int, rng: random.Rand
     finally:
         await store.close()
     return {
-        "stored_games": stored,
-        "open_tables": open_tables,
-        "database_mb": round(size_mb, 1),
         **{key: round(value, 4) for key, value in times.items()},
         "startup_s": round(total, 4),
         "repaired": repaired,

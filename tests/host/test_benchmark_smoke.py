@@ -70,3 +70,27 @@ def test_render_benchmarks_print_their_figures(game: str, argv: list[str]) -> No
     assert code == (0 if figures["ok"] else 1)
     for key in ("cold_ms", "median_ms", "p95_ms", "png_bytes_max", "goal_median_ms", "goal_png_bytes"):
         assert figures[key] > 0, key
+
+
+def test_the_scale_benchmark_runs_on_postgres_and_meets_its_goals(postgres_server: str) -> None:
+    """``benchmarks/scale.py --quick`` on the session's PostgreSQL: two real child processes racing
+    on 200 tables, one SIGKILLed and restarted, and a start-up on 2,000 stored games; counts and
+    checks only (the figures that matter come from the full run)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "benchmarks/scale.py", "--quick", "--postgres", postgres_server],
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert done.returncode == 0 and summary["ok"], done.stdout[-3000:]
+    pair = summary["two_processes"]
+    assert pair["actions"] > 0 and pair["acks_after_restart"] > 0 and pair["lost"] == 0
+    assert set(summary["latency"]) == {"sqlite/1", "sqlite/2", "postgres/1", "postgres/2"}
