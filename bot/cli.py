@@ -135,7 +135,8 @@ def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
     """Every command and option, each with a help line (``python -m bot COMMAND --help``)."""
     parser = argparse.ArgumentParser(
         prog="python -m bot",
-        description="Board game host for Discord. Without a command, runs the bot.",
+        description="Board game host for Discord. Without a command, runs the bot, or the sandbox "
+        "when DISCORD_TOKEN is not set.",
         epilog=f"Games: {games_help(registry)}. `python -m bot COMMAND --help` describes a command. "
         "Settings (DISCORD_TOKEN, GAMEHOST_DB, ...) come from the environment or .env.",
     )
@@ -160,6 +161,23 @@ def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
         metavar="N",
         default="",
         help="how many shards the bot has in all processes together (default: GAMEHOST_SHARD_COUNT)",
+    )
+    sandbox = sub.add_parser(
+        "sandbox",
+        help="play in the browser, without Discord (default when no token is set)",
+        description="Start the bot in a simulated Discord server (a #games channel, you and three "
+        "more members to play hot-seat) and print a 127.0.0.1 address to open in a browser, until "
+        "stopped (Ctrl+C). Needs no token; its games are kept in GAMEHOST_SANDBOX_DB, apart from "
+        "the real bot's.",
+        epilog="Exit code 2, with one line on stderr, when the sandbox's database cannot be used.",
+    )
+    sandbox.add_argument(
+        "--port",
+        metavar="N",
+        type=whole_number(0, 65536),
+        default=0,
+        help="the loopback port to serve the page on (default: a free one; the address printed "
+        "at start is the one to open)",
     )
     sub.add_parser(
         "sync",
@@ -685,6 +703,68 @@ def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) 
     return 0
 
 
+# -- the sandbox --------------------------------------------------------------------------------
+
+NO_TOKEN_SANDBOX = (
+    "No DISCORD_TOKEN, so this is the sandbox (play in the browser); to host games on Discord, "
+    "put a bot token in .env (README: Create the Discord application) and start again."
+)
+
+
+def cmd_sandbox(settings: Settings, registry: Registry, *, port: int = 0) -> int:
+    """The bot in a simulated Discord, served to a browser (:mod:`bot.sandbox`).
+
+    Its database is checked first, as ``run`` checks its own, so a bad ``GAMEHOST_SANDBOX_DB`` is
+    one line, not a traceback from inside the simulation.
+    """
+    import asyncio
+
+    import discord
+
+    from bot.storage import Store, StoreError
+
+    # SimCord probes discord.py at import with a client of no intents, whose "Guilds intent seems
+    # to be disabled" warning is about that probe, not the bot; voice: as for ``run``.
+    state_log = logging.getLogger("discord.state")
+    level = state_log.level
+    state_log.setLevel(logging.ERROR)
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+    try:
+        from bot import sandbox
+    except ImportError as exc:  # simcord[preview] is a dependency: only a broken install gets here
+        raise Refused(
+            f"The sandbox cannot start ({exc}); reinstall the package (pip install -e .), which "
+            "brings SimCord's preview with it."
+        ) from None
+    finally:
+        state_log.setLevel(level)
+    config = sandbox.sandbox_settings(settings)
+
+    async def check_db() -> None:
+        store = await Store.open(config.database, pool_size=1)
+        await store.close()
+
+    try:
+        asyncio.run(check_db())
+    except StoreError as exc:
+        raise Refused(str(exc)) from None
+
+    def announce(url: str) -> None:
+        print(f"Sandbox ready: open {url} in a browser (Ctrl+C stops it).", flush=True)
+
+    try:
+        asyncio.run(sandbox.serve(config, announce, port=port, registry=registry))
+    except StoreError as exc:
+        raise Refused(str(exc)) from None
+    except OSError as exc:  # the port is taken, say
+        raise Refused(f"The sandbox's page could not be served: {exc}") from None
+    except KeyboardInterrupt:  # Ctrl+C while starting, before the page took over the signal
+        return 130
+    print("Sandbox stopped; its games are kept in " + str(config.database) + ".", flush=True)
+    return 0
+
+
 # -- main ---------------------------------------------------------------------------------------
 
 
@@ -738,6 +818,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_migrate(args, settings, REGISTRY)
         if command == "health":
             return cmd_health(settings)
+        if command == "sandbox":
+            return cmd_sandbox(settings, REGISTRY, port=args.port)
+        if args.command is None and not settings.token:
+            # The README's start command on a machine with no bot yet: show the product at once.
+            print(NO_TOKEN_SANDBOX, flush=True)
+            return cmd_sandbox(settings, REGISTRY)
         if command == "run" and (getattr(args, "shards", "") or getattr(args, "shard_count", "")):
             settings = dataclasses.replace(
                 settings, shards=shard_settings(args.shards, args.shard_count, source="--")

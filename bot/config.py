@@ -62,6 +62,9 @@ class Settings:
     """The shards this process runs (``None``: one unsharded connection for every server)."""
     db_pool: int = 10
     """Connections a process keeps to PostgreSQL (SQLite always has one)."""
+    sandbox_database: Path = Path("sandbox.sqlite3")
+    """The sandbox's own SQLite file (``python -m bot sandbox``): its simulated server's games
+    never mix with a real server's, and survive a restart of the sandbox."""
 
     def __repr__(self) -> str:  # never show the token, even in a traceback
         token = "set" if self.token else "missing"
@@ -104,6 +107,11 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         # Absolute from here on, and logged at start: a relative path silently meant another
         # (new, empty) database whenever the bot was started from another directory.
         database = Path(target.removeprefix("sqlite:///")).expanduser().absolute()
+    sandbox_target = merged.get("GAMEHOST_SANDBOX_DB", "").strip() or "sandbox.sqlite3"
+    if "://" in sandbox_target.removeprefix("sqlite:///"):
+        raise ConfigError(
+            f"GAMEHOST_SANDBOX_DB must be a SQLite file (the sandbox is local), not {public_url(sandbox_target)!r}."
+        )
     return Settings(
         token=merged.get("DISCORD_TOKEN", "").strip() or None,
         database=database,
@@ -116,6 +124,7 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         bot_delay=bot_delay,
         shards=shard_settings(merged.get("GAMEHOST_SHARDS", ""), merged.get("GAMEHOST_SHARD_COUNT", "")),
         db_pool=_count_setting(merged, "GAMEHOST_DB_POOL", 10, 1, 100),
+        sandbox_database=Path(sandbox_target.removeprefix("sqlite:///")).expanduser().absolute(),
     )
 
 

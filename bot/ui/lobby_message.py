@@ -207,10 +207,12 @@ class LobbyDesk:
             + (self.tables.t("host.lobby.host_mark", lang) if s.user_id == game.row.host_id else "")
             for i, s in enumerate(game.seats)
         )
+        # A channel that refused the table a thread (see ``opened``) has the game played in it.
+        started = "host.lobby.started" if game.row.thread_id is not None else "host.lobby.started_here"
         key = {
             "lobby": "host.lobby.open",
-            "active": "host.lobby.started",
-            "finished": "host.lobby.started",
+            "active": started,
+            "finished": started,
         }.get(game.status, "host.lobby.closed")
         return self.tables.t(
             key,
