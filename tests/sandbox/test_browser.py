@@ -165,7 +165,10 @@ def test_a_california_table_with_two_bots_in_the_browser(sandbox_url: str) -> No
             page.select_option("#viewer-picker", label="Ana")
             page.wait_for_function("(you) => window.simcordPreview.viewerId !== you", arg=you)
             page.select_option("#viewer-picker", label="you")
-            page.wait_for_function("(you) => window.simcordPreview.viewerId === you", arg=you)
+            page.wait_for_function(
+                "(you) => { const s = window.simcordPreview; return s.viewerId === you && s.ready && s.complete; }",
+                arg=you,
+            )
             _boards(page)
 
             ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -17,10 +17,12 @@ import urllib.request
 from pathlib import Path
 
 import discord
+import pytest
 import simcord
 
 from bot.client import GameBot
 from bot.config import Settings
+from bot.registry import REGISTRY
 from bot.sandbox import GUILD_ID, MEMBERS, World, build_world, sandbox_settings, started
 from tests.helpers import en
 from tests.host.discord_kit import ids, labels
@@ -130,3 +132,21 @@ def test_without_a_token_the_default_command_serves_the_sandbox(tmp_path: Path) 
         out, err = child.communicate(timeout=30)
     assert child.returncode == 0, err
     assert "Sandbox stopped" in out and "Traceback" not in err
+
+
+@pytest.mark.parametrize("game", [entry.name for entry in REGISTRY.public()])
+async def test_every_game_starts_at_one_keyboard_with_a_bot(tmp_path: Path, game: str) -> None:
+    """Hot-seat: you open the table, Ana (another member at the same keyboard) joins, a bot takes
+    the third seat; the table is posted in the channel with its board, and a private panel asked
+    for by one member is shown to that member only."""
+    async with started(_settings(tmp_path)) as sandbox:
+        you, ana = sandbox.world.members[:2]
+        channel = sandbox.world.channel
+        lobby = (await you.slash(channel, "game new", name=game)).response.message
+        await ana.click(lobby, label=en("host.lobby.join"))
+        await you.click(lobby, label=en("host.lobby.bot_normal"))
+        await you.click(lobby, label=en("host.lobby.start"))
+        boards = _table_messages(channel)
+        assert boards, f"{game}: no table with a board in the channel"
+        mine = await ana.click(boards[-1], label=en("host.button.catch_up"))
+        assert mine.ephemeral, "Ana's catch-up is hers alone"
