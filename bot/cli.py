@@ -624,6 +624,23 @@ def connection_problem(exc: BaseException) -> str | None:
     return None
 
 
+def check_database(target: Path | str) -> None:
+    """Open and close the database before connecting anywhere: a bad ``GAMEHOST_DB`` is refused
+    (exit 2, one line) before it costs a login or a sandbox start."""
+    import asyncio
+
+    from bot.storage import Store, StoreError
+
+    async def check() -> None:
+        store = await Store.open(target, pool_size=1)
+        await store.close()
+
+    try:
+        asyncio.run(check())
+    except StoreError as exc:
+        raise Refused(str(exc)) from None
+
+
 def cmd_health(settings: Settings) -> int:
     """One JSON line for a monitor; exit 1 (and ``"ok": false``) when the database fails."""
     import asyncio
@@ -660,16 +677,9 @@ def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) 
 
     import asyncio
 
-    from bot.storage import Store, StoreError
+    from bot.storage import StoreError
 
-    async def check_db() -> None:
-        store = await Store.open(settings.database, pool_size=1)
-        await store.close()
-
-    try:
-        asyncio.run(check_db())
-    except StoreError as exc:
-        raise Refused(str(exc)) from None
+    check_database(settings.database)
 
     import discord
 
@@ -721,7 +731,7 @@ def cmd_sandbox(settings: Settings, registry: Registry, *, port: int = 0) -> int
 
     import discord
 
-    from bot.storage import Store, StoreError
+    from bot.storage import StoreError
 
     # SimCord probes discord.py at import with a client of no intents, whose "Guilds intent seems
     # to be disabled" warning is about that probe, not the bot; voice: as for ``run``.
@@ -741,14 +751,7 @@ def cmd_sandbox(settings: Settings, registry: Registry, *, port: int = 0) -> int
         state_log.setLevel(level)
     config = sandbox.sandbox_settings(settings)
 
-    async def check_db() -> None:
-        store = await Store.open(config.database, pool_size=1)
-        await store.close()
-
-    try:
-        asyncio.run(check_db())
-    except StoreError as exc:
-        raise Refused(str(exc)) from None
+    check_database(config.database)
 
     def announce(url: str) -> None:
         print(f"Sandbox ready: open {url} in a browser (Ctrl+C stops it).", flush=True)
