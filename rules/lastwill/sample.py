@@ -105,22 +105,6 @@ def _player(raw: Mapping[str, Any], hand: list[str]) -> Player:
     )
 
 
-def _pending(raw: Mapping[str, Any]) -> Pending:
-    """An open choice from its full record (the seat's own) or the table's (another seat's,
-    whose Personal Secretary cards are dealt later)."""
-    return Pending(
-        seat=int(raw["seat"]),
-        steps=[str(s) for s in raw["steps"]],
-        source=str(raw["source"]),
-        cards=[str(c) for c in raw["cards"]],
-        used=[str(c) for c in raw["used"]],
-        icons=[[str(c), int(a), str(f)] for c, a, f in raw["icons"]],
-        symbols=[str(s) for s in raw["symbols"]],
-        count=int(raw["count"]),
-        money=int(raw["money"]),
-    )
-
-
 def _cursor(view: Mapping[str, Any], pending: Pending | None) -> int:
     """Where the sequential phase stands.  The view names the seat on turn; while a choice is
     open it names the choosing seat instead, and an errand's choice opens after the errand turn
@@ -144,7 +128,9 @@ def _table(view: Mapping[str, Any], seat: int) -> LastWillState:
     pending: Pending | None = None
     if view["pending"] is not None:
         own = you["pending"] is not None
-        pending = _pending(you["pending"] if own else view["pending"])
+        # The seat's own full record, or the table's (another seat's: its Personal Secretary cards
+        # are dealt later); both are a pending choice's saved form.
+        pending = Pending.from_json(you["pending"] if own else view["pending"])
     budget = view["budget"]
     discarding = view["phase"] == DISCARD
     result = view["result"]
