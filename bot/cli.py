@@ -829,7 +829,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_sandbox(settings, REGISTRY)
         if command == "run" and (getattr(args, "shards", "") or getattr(args, "shard_count", "")):
             settings = dataclasses.replace(
-                settings, shards=shard_settings(args.shards, args.shard_count, source="--")
+                settings, shards=shard_settings(args.shards, args.shard_count, ("--shards", "--shard-count"))
             )
         return cmd_run(settings, REGISTRY, sync_only=command == "sync")
     except InvalidOptions as exc:

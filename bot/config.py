@@ -128,15 +128,14 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
     )
 
 
-def shard_settings(ids_text: str, count_text: str, *, source: str = "GAMEHOST_") -> Shards | None:
-    """``GAMEHOST_SHARDS`` / ``GAMEHOST_SHARD_COUNT`` (or ``run --shards/--shard-count``) as
-    :class:`Shards`: nothing set is one unsharded process; a count alone runs every shard here."""
+def shard_settings(
+    ids_text: str, count_text: str, names: tuple[str, str] = ("GAMEHOST_SHARDS", "GAMEHOST_SHARD_COUNT")
+) -> Shards | None:
+    """The shard ids and count a process was given, as :class:`Shards`: nothing set is one
+    unsharded process; a count alone runs every shard here.  ``names`` are what the refusals
+    call the two values (the settings, or ``run``'s ``--shards`` / ``--shard-count``)."""
     ids_text, count_text = ids_text.strip(), count_text.strip()
-    ids_name, count_name = (
-        ("GAMEHOST_SHARDS", "GAMEHOST_SHARD_COUNT")
-        if source == "GAMEHOST_"
-        else ("--shards", "--shard-count")
-    )
+    ids_name, count_name = names
     if not ids_text and not count_text:
         return None
     if not (count_text.isascii() and count_text.isdigit()):
