@@ -14,6 +14,7 @@ from bot.config import Settings
 from bot.i18n import Catalog
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, Registry
+from bot.services.background import background
 from bot.services.bot_players import BotPlayers
 from bot.services.clocks import Clocks
 from bot.services.deadlines import Hours
@@ -68,6 +69,8 @@ class GameBot(commands.Bot):
         self.registry = registry
         self.catalog = catalog or Catalog.load()
         self.sync_dev_guild = sync_dev_guild
+        self.ledger = safe.Ledger(rate=settings.process_rate, guard=settings.invalid_guard)
+        """Every Discord call this process makes, counted and paced (:mod:`bot.ui.safe`)."""
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -82,8 +85,12 @@ class GameBot(commands.Bot):
         self.tables = Tables(self, self.sessions, self.catalog)
         nudges = Nudges(self, self.tables, self.catalog)
         self.scheduler = Scheduler(
-            self.sessions, Reminders(self.sessions, nudges), Timers(self.sessions, nudges)
+            self.sessions,
+            Reminders(self.sessions, nudges),
+            Timers(self.sessions, nudges),
+            room=self.ledger.has_room,
         )
+        self.tables.reach.wake = self.scheduler.wake
         self.bots = BotPlayers(self.sessions, nudges, self.settings.bot_delay)
         self.clocks = Clocks(self.sessions, self.scheduler)
         self.tables.away = self.clocks.away  # one dict: a table shows who is away as /game away sets it
@@ -103,6 +110,7 @@ class GameBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.load_extension("cogs.lobby")
         await self.load_extension("cogs.tasks")
+        await self.load_extension("cogs.reach")
         for entry in self.registry:
             if entry.cog not in self.extensions:
                 await self.load_extension(entry.cog)
@@ -127,8 +135,9 @@ class GameBot(commands.Bot):
             f" (shards {shards})" if shards else "",
         )
         try:
-            await self.tables.resume()
-            moving = await self.bots.resume()
+            with background():
+                await self.tables.resume()
+                moving = await self.bots.resume()
         except StoreError as exc:
             log.error("could not check the tables after connecting: %s", exc)
         else:

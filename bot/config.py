@@ -62,9 +62,23 @@ class Settings:
     """The shards this process runs (``None``: one unsharded connection for every server)."""
     db_pool: int = 10
     """Connections a process keeps to PostgreSQL (SQLite always has one)."""
+    discord_rate: float = 25.0
+    """Requests per second the whole bot (every process together) may spend on Discord for work
+    nobody is waiting on (reminders, timers, the sweep, reposts); each process takes its shards'
+    share.  Discord allows 50 for everything: the rest is kept for answering clicks."""
+    invalid_guard: int = 1000
+    """Invalid requests (401, 403, 429) in ten minutes past which a process stops its background
+    work: Discord bans a bot's address at 10,000."""
     sandbox_database: Path = Path("sandbox.sqlite3")
     """The sandbox's own SQLite file (``python -m bot sandbox``): its simulated server's games
     never mix with a real server's, and survive a restart of the sandbox."""
+
+    @property
+    def process_rate(self) -> float:
+        """This process's share of :attr:`discord_rate`: its shards' part of the whole."""
+        if self.shards is None:
+            return self.discord_rate
+        return self.discord_rate * len(self.shards.ids) / self.shards.count
 
     def __repr__(self) -> str:  # never show the token, even in a traceback
         token = "set" if self.token else "missing"
@@ -124,6 +138,8 @@ def load_settings(environ: Mapping[str, str] | None = None, env_file: Path | Non
         bot_delay=bot_delay,
         shards=shard_settings(merged.get("GAMEHOST_SHARDS", ""), merged.get("GAMEHOST_SHARD_COUNT", "")),
         db_pool=_count_setting(merged, "GAMEHOST_DB_POOL", 10, 1, 100),
+        discord_rate=float(_count_setting(merged, "GAMEHOST_DISCORD_RATE", 25, 1, 45)),
+        invalid_guard=_count_setting(merged, "GAMEHOST_INVALID_GUARD", 1000, 10, 5000),
         sandbox_database=Path(sandbox_target.removeprefix("sqlite:///")).expanduser().absolute(),
     )
 

@@ -139,12 +139,10 @@ class LobbyCog(commands.Cog):
             return
         desk = self.bot.lobby_desk
         view = desk.view(game)
-        try:
-            await interaction.response.send_message(desk.content(game), view=view or discord.utils.MISSING)
-            message = await interaction.original_response()
-        except safe.FAILURES as exc:
+        message = await safe.announce(interaction, desk.content(game), view=view or discord.utils.MISSING)
+        if isinstance(message, safe.Failed):
             # Nobody can see or join a lobby without its message: close it rather than leave a ghost.
-            log.warning("game %s: the lobby message could not be posted (%s); closing it", game.id, exc)
+            log.warning("game %s: the lobby message could not be posted (%s); closing it", game.id, message)
             await self.bot.lobby.close(
                 game.id, interaction.user.id, moderator=True, status="abandoned", reason="not_posted"
             )
@@ -181,10 +179,14 @@ class LobbyCog(commands.Cog):
             await safe.reply(interaction, self.t(lang, "host.lobby.list_empty"))
             return
         lines = [self.t(lang, "host.lobby.list_head")]
+        parked = await self.bot.store.reaches(row.id for row in rows[-20:])
         for row in rows[-20:]:
             game = await self.bot.sessions.load(row.id)
             extra = ""
-            if game.status == "active":
+            if row.id in parked:
+                reason = self.t(lang, f"host.parked.{parked[row.id].parked}")
+                extra = self.t(lang, "host.lobby.list_parked", reason=reason, id=row.id)
+            elif game.status == "active":
                 waiting = ", ".join(game.names[s] for s in sorted(game.waiting()))
                 extra = self.t(lang, "host.lobby.list_waiting", players=waiting)
                 # The last *public* move: the moment of a hidden one (a stow) is hidden too.
@@ -223,7 +225,7 @@ class LobbyCog(commands.Cog):
             return
         # Post first, then say what happened: posting may take a few retries.
         await safe.defer(interaction, thinking=True, ephemeral=True)
-        posted = await self.bot.tables.refresh(game)
+        posted = await self.bot.tables.refresh(game, here=_here(interaction))
         await safe.reply(
             interaction, self.t(lang, "host.lobby.shown" if posted else "host.lobby.show_failed", id=game.id)
         )
@@ -541,6 +543,14 @@ class LobbyCog(commands.Cog):
                     content=self.t(game.row.language, "host.member_left", player=game.names[seat]),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
+
+
+def _here(interaction: discord.Interaction) -> tuple[int, int | None] | None:
+    """Where a command was used, as a table's place: the channel, and the thread when in one."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+        return channel.parent_id, channel.id
+    return (interaction.channel_id, None) if interaction.channel_id is not None else None
 
 
 async def setup(bot: GameBot) -> None:

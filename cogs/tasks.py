@@ -12,12 +12,14 @@ Both are ``discord.ext.tasks`` loops, whose sleeps SimCord recognises and moves 
 from __future__ import annotations
 
 import datetime
+import json
 import logging
 from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands, tasks
 
+from bot.services.background import background
 from bot.storage import StoreError
 
 if TYPE_CHECKING:
@@ -60,7 +62,8 @@ class TasksCog(commands.Cog):
         delay = CLOCK_LONGEST
         try:
             if self.bot.store.health() is None:
-                self.fired += await self.bot.scheduler.tick()
+                with background():
+                    self.fired += await self.bot.scheduler.tick()
                 delay = self.bot.scheduler.delay(self.bot.sessions.clock(), CLOCK_LONGEST)
         except StoreError as exc:
             log.error("clock: database error: %s", exc)
@@ -107,10 +110,19 @@ class TasksCog(commands.Cog):
             if problem is not None:
                 return  # logged once by the store; sweeping would only fail again
             await self.bot.tables.sweep()
+            await self.bot.tables.reach.archive_finished()
+            await self.report()
         except StoreError as exc:
             log.error("minutely sweep: database error: %s", exc)
         except Exception:
             log.exception("minutely sweep failed")
+
+    async def report(self) -> None:
+        """This process's Discord figures, for ``python -m bot health``."""
+        shards = self.bot.settings.shards
+        key = f"discord:{'shards ' + str(shards) if shards is not None else 'process'}"
+        figures = {"at": self.bot.sessions.clock(), **self.bot.ledger.report()}
+        await self.bot.store.set_meta(key, json.dumps(figures))
 
     @minutely.before_loop
     async def _ready(self) -> None:

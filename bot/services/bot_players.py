@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, cast
 
 from bot.registry import GameEntry
+from bot.services.background import background
 from bot.services.timers import Announcer
 from bot.session import LiveGame, Refusal, SessionService
 from rules.core import JSON, Action, IllegalAction
@@ -119,6 +120,10 @@ class BotPlayers:
             await asyncio.gather(*running, return_exceptions=True)
 
     async def _drive(self, game_id: int) -> None:
+        with background():  # nobody waits on a bot's move: its table posts are paced
+            await self._drive_now(game_id)
+
+    async def _drive_now(self, game_id: int) -> None:
         try:
             for _ in range(MAX_MOVES_IN_A_ROW):
                 self._again.discard(game_id)
@@ -138,8 +143,8 @@ class BotPlayers:
     async def _move(self, game_id: int) -> bool:
         """One bot move in ``game_id``; ``False`` when no bot is waited on there."""
         game = await self.sessions.load(game_id)
-        if self._waited_bot(game) is None:
-            return False
+        if self._waited_bot(game) is None or (await self.sessions.store.reach(game_id)).parked:
+            return False  # no bot to move, or its table is parked: nothing runs on it
         if self.delay:
             await asyncio.sleep(self.delay)
             game = await self.sessions.load(game_id)

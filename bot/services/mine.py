@@ -37,11 +37,13 @@ class MyTable:
     """The channel (or thread) to open: the table's thread, else its channel."""
     message_id: int | None
     """The message to jump to: the live board, else the lobby message (``None``: the channel)."""
+    parked: str | None = None
+    """Why the table is parked (Discord will not let the bot reach it), or ``None``."""
 
     @property
     def order(self) -> tuple[int, float, int]:
-        """Waiting for you first, then running games (longest quiet first), then lobbies."""
-        group = 0 if self.your_move else 1 if self.status == "active" else 2
+        """Waiting for you first, then running games (longest quiet first), lobbies, parked tables."""
+        group = 3 if self.parked else 0 if self.your_move else 1 if self.status == "active" else 2
         return (group, self.last_move or 0.0, self.game_id)
 
 
@@ -53,7 +55,9 @@ class MineService:
     async def tables(self, user_id: int, *, guild_id: int | None = None) -> list[MyTable]:
         """``user_id``'s open tables in one server (or in all, ``guild_id=None``), in :attr:`MyTable.order`."""
         found: list[MyTable] = []
-        for row in await self.store.tables_of(user_id, guild_id=guild_id, statuses=OPEN):
+        rows = await self.store.tables_of(user_id, guild_id=guild_id, statuses=OPEN)
+        parked = await self.store.reaches(row.id for row in rows)
+        for row in rows:
             try:
                 game = await self.sessions.load(row.id)
             except (Refusal, StoreError):
@@ -81,6 +85,7 @@ class MineService:
                     last_move=row.public_at if game.status == "active" else None,
                     channel_id=message.channel_id if message is not None else row.table_channel_id,
                     message_id=message.message_id if message is not None else None,
+                    parked=parked[row.id].parked if row.id in parked else None,
                 )
             )
         return sorted(found, key=lambda table: table.order)

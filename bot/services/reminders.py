@@ -4,7 +4,9 @@ A due reminder is *claimed* before it is sent: one conditional UPDATE counts it 
 one (or none after the third), and only the caller whose UPDATE changed the row sends it.  So a
 restart, a second tick or a second process never sends it twice.  The price is a tiny window: a
 crash between the claim and the send skips that one message (the next one, if any, still comes);
-a reminder is a nudge, and a repeated ping is worse than a missed one.
+a reminder is a nudge, and a repeated ping is worse than a missed one.  A reminder Discord
+refused (a locked thread, a missing permission, Discord down) is given back, not used up: it
+comes again later, or once its parked table is shown again.
 
 How it reaches the player is theirs to choose (``/game notify``) and Discord's to do: the
 :class:`Notifier` (``bot.ui.nudges``) pings them on the table or sends a direct message.
@@ -20,6 +22,9 @@ from bot.session import LiveGame, Refusal, SessionService
 from bot.storage import WaitRow
 
 log = logging.getLogger(__name__)
+
+UNDELIVERED_RETRY = 3600.0
+"""A reminder Discord would not deliver is tried again this much later (not counted as sent)."""
 
 NOTIFY = ("thread", "dm", "none")
 """How a player may be reminded: a ping on the table's thread, a direct message, or not at all."""
@@ -91,5 +96,12 @@ class Reminders:
             )
             return True
         went = await self.notifier.remind(game, wait.seat, now - wait.since, player.notify)
+        if went == "none":
+            # Not delivered (Discord refused it, or the table was parked on the way): not used up.
+            await store.unclaim_reminder(game.id, wait.seat, sent, now + UNDELIVERED_RETRY)
+            log.info(
+                "game %s: reminder %d for seat %s not delivered; kept for later", game.id, sent, wait.seat
+            )
+            return True
         log.info("game %s: reminder %d of %d for seat %s (%s)", game.id, sent, MAX_REMINDERS, wait.seat, went)
         return True

@@ -37,12 +37,21 @@ than every second: it is logged each time, and nothing is lost by waiting."""
 
 class Scheduler:
     def __init__(
-        self, sessions: SessionService, reminders: Reminders, timers: Timers, *, batch: int = BATCH
+        self,
+        sessions: SessionService,
+        reminders: Reminders,
+        timers: Timers,
+        *,
+        batch: int = BATCH,
+        room: Callable[[], bool] = lambda: True,
     ) -> None:
         self.sessions = sessions
         self.reminders = reminders
         self.timers = timers
         self.batch = batch
+        self.room = room
+        """Whether Discord work may go on now (the bot's budget for background calls): a burst
+        of due deadlines, after downtime, goes out at that pace instead of all at once."""
         self.upcoming: float | None = None
         """The next deadline as the last tick left it (``None``: none at all)."""
         self._waker: Callable[[float], None] | None = None
@@ -53,7 +62,8 @@ class Scheduler:
     async def tick(self, now: float | None = None) -> int:
         """Fire every reminder and timeout due at ``now`` (default: the clock), earliest first.
 
-        Returns how many fired.  Each wait is looked at once per tick and kind: one that is due
+        Returns how many fired.  A tick stops early when :attr:`room` says Discord work must
+        wait, leaving the rest due for the next one.  Each wait is looked at once per tick and kind: one that is due
         again after it fired (the rest of a very long default move) waits for the next tick, so
         a tick always ends.  A failure in one (its error logged) does not stop the others.
         """
@@ -75,6 +85,9 @@ class Scheduler:
             if not fresh:
                 return fired
             for row, kind in fresh:
+                if not self.room():
+                    self.upcoming = now  # the rest is due still: the loop comes back in a second
+                    return fired
                 seen.add((row.game_id, row.seat, kind))
                 try:
                     if kind == "timeout":

@@ -8,6 +8,7 @@
 
 from bot.storage.base import Dialect, StoreError, VersionConflict
 from bot.storage.rows import (
+    PARK_REASONS,
     UNDONE,
     UNDONE_WITH,
     BoardRow,
@@ -18,6 +19,7 @@ from bot.storage.rows import (
     MessageRow,
     PlayerRecord,
     PlayerRow,
+    ReachRow,
     SeatRow,
     TableClocks,
     UndoRequest,
@@ -31,6 +33,7 @@ from bot.storage.store import NEXT_DUE_SQL, Store
 
 __all__ = [
     "NEXT_DUE_SQL",
+    "PARK_REASONS",
     "UNDONE",
     "UNDONE_WITH",
     "BoardRow",
@@ -42,6 +45,7 @@ __all__ = [
     "MessageRow",
     "PlayerRecord",
     "PlayerRow",
+    "ReachRow",
     "SeatRow",
     "Store",
     "StoreError",

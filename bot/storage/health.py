@@ -3,10 +3,14 @@
 Each figure answers an operator's question: can the bot reach its database, has it been
 migrated, how much is being played, and is the scheduler keeping up (a deadline that has been
 due for minutes means reminders and timeouts are late: no process is ticking, or it is stuck).
+And how each bot process fares with Discord: its answers by status and code, its invalid
+requests of the last ten minutes (Discord bans at 10,000), whether its guard has paused its
+background work; each process writes these every minute (``discord:<process>`` rows of ``meta``).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bot.storage.store import Store
@@ -15,14 +19,27 @@ LATE_AFTER_S = 300.0
 """A deadline overdue by more than this makes the report unhealthy (the scheduler ticks each minute)."""
 
 
+DISCORD_FRESH_S = 300.0
+"""A process's Discord figures older than this are from a process that has stopped reporting."""
+
+
 async def check(store: Store, *, now: float) -> dict[str, Any]:
     counts = await store.count_games(("lobby", "active"))
     due = await store.next_due()
     overdue = None if due is None or due > now else round(now - due, 1)
     problem = store.health()
     late = overdue is not None and overdue > LATE_AFTER_S
+    discord = {
+        key.removeprefix("discord:"): {
+            **report,
+            "fresh": now - float(report.get("at", 0.0)) <= DISCORD_FRESH_S,
+        }
+        for key, value in (await store.meta_like("discord:")).items()
+        for report in [json.loads(value)]
+    }
+    paused = any(report["fresh"] and report.get("paused") for report in discord.values())
     return {
-        "ok": problem is None and not late,
+        "ok": problem is None and not late and not paused,
         "database": {
             "reachable": True,
             "backend": store.dialect.name,
@@ -36,4 +53,5 @@ async def check(store: Store, *, now: float) -> dict[str, Any]:
             "overdue_s": overdue,
             "late": late,
         },
+        "discord": discord,
     }

@@ -238,3 +238,26 @@ class BoardRow:
     name: str
     played: int
     won: int
+
+
+PARK_REASONS = ("guild_gone", "thread_gone", "channel_gone", "no_access", "no_permission", "locked")
+"""Why a table is parked: the server removed the bot; its thread or channel was deleted; Discord
+answered Missing Access (50001), Missing Permissions (50013) or Thread is locked (160005)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReachRow:
+    """What the bot knows about reaching one table on Discord (the ``reach`` table)."""
+
+    game_id: int
+    parked: str | None = None
+    """Why the table is parked (one of :data:`PARK_REASONS`), or ``None`` while it is reachable."""
+    parked_at: float | None = None
+    told: str | None = None
+    """The trouble its players were last told about (each is told once)."""
+    failures: int = 0
+    """Sweeps in a row whose repost of this table failed."""
+    retry_at: float | None = None
+    """When the sweep may try this table again (``None``: at once)."""
+    archived_at: float | None = None
+    """When its finished table's thread was archived."""

@@ -58,7 +58,7 @@ RulesFor = Callable[[str], Rules[Any] | None]
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """One table as the copy sees it: its columns (schema 6), its primary key, and its owner.
+    """One table as the copy sees it: its columns (schema 7), its primary key, and its owner.
 
     ``owner`` is the column naming what a row belongs to, ``kind`` what that is: a refusal names
     the games (players, servers, settings) whose rows differ.
@@ -164,6 +164,13 @@ TABLES = (
         "game_id",
         "game",
     ),
+    Table(
+        "reach",
+        ("game_id", "parked", "parked_at", "paused", "told", "failures", "retry_at", "archived_at"),
+        ("game_id",),
+        "game_id",
+        "game",
+    ),
     Table("players", ("user_id", "notify", "away_until"), ("user_id",), "user_id", "player"),
     Table(
         "guilds",
@@ -172,8 +179,16 @@ TABLES = (
         "guild_id",
         "server",
     ),
-    # ``opened`` is the pid that last opened *this* database (Store.open's write check): not data.
-    Table("meta", ("key", "value"), ("key",), "key", "setting", where="key <> 'opened'"),
+    # ``opened`` is the pid that last opened *this* database (Store.open's write check), and the
+    # ``discord:`` rows are what its processes last reported of their Discord calls: not data.
+    Table(
+        "meta",
+        ("key", "value"),
+        ("key",),
+        "key",
+        "setting",
+        where="key <> 'opened' AND key NOT LIKE 'discord:%'",
+    ),
 )
 
 

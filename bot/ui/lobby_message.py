@@ -139,7 +139,7 @@ class LobbyDesk:
             view=self.view(game) or discord.utils.MISSING,
             allowed_mentions=allowed,
         )
-        if message is None:
+        if isinstance(message, safe.Failed):
             return False
         await self.opened(game, message)
         return True
@@ -149,15 +149,17 @@ class LobbyDesk:
     ) -> bool:
         """A forum takes no plain messages: the lobby is the first message of a new post, and that
         post is the table's thread."""
-        try:
-            created = await forum.create_thread(
-                name=f"{game.entry.rules.title} #{game.id}"[:100],
-                content=content,
-                view=self.view(game) or discord.utils.MISSING,
-                allowed_mentions=allowed,
-            )
-        except safe.FAILURES as exc:
-            log.warning("game %s: the lobby's forum post could not be made: %s", game.id, exc)
+        created = await safe.forum_post(
+            forum,
+            f"{game.entry.rules.title} #{game.id}",
+            content=content,
+            view=self.view(game) or discord.utils.MISSING,
+            allowed_mentions=allowed,
+        )
+        if isinstance(created, safe.Failed):
+            log.warning("game %s: the lobby's forum post could not be made: %s", game.id, created)
+            if created.code == safe.THREAD_CAP and game.row.guild_id is not None:
+                self.tables.reach.crowded.add(game.row.guild_id)
             return False
         await self.tables.sessions.store.add_message(
             game.id, created.thread.id, created.message.id, "lobby", 0
@@ -167,13 +169,16 @@ class LobbyDesk:
 
     async def opened(self, game: LiveGame, message: discord.Message) -> None:
         """A lobby message is out: remember it, and give the table its own thread when the
-        channel allows one (else the game is played in the channel itself)."""
+        channel allows one (else the game is played in the channel itself, as it is in a server
+        at Discord's cap of active threads).  The thread archives after a week without a message,
+        the longest Discord offers: a slow table may wait days on a player."""
         await self.tables.sessions.store.add_message(game.id, message.channel.id, message.id, "lobby", 0)
         if isinstance(message.channel, discord.TextChannel):
-            try:
-                thread = await message.create_thread(name=f"{game.entry.rules.title} #{game.id}"[:100])
-            except safe.FAILURES as exc:
-                log.warning("game %s: no thread (%s); playing in the channel", game.id, exc)
+            thread = await safe.create_thread(message, f"{game.entry.rules.title} #{game.id}")
+            if isinstance(thread, safe.Failed):
+                log.info("game %s: no thread (%s); playing in the channel", game.id, thread)
+                if thread.code == safe.THREAD_CAP and game.row.guild_id is not None:
+                    self.tables.reach.crowded.add(game.row.guild_id)
             else:
                 await self.lobby.set_thread(game.id, thread.id)
 
@@ -187,12 +192,9 @@ class LobbyDesk:
         for seat in game.seats:
             if seat.bot is not None or guild.get_member(seat.user_id) is not None:
                 continue
-            try:
-                await guild.fetch_member(seat.user_id)
-            except discord.NotFound:
+            found = await safe.fetch_member(guild, seat.user_id)
+            if isinstance(found, safe.Failed) and found.status == 404:
                 gone.append(seat)
-            except discord.HTTPException as exc:
-                log.warning("could not check a member of game %s: %s", game_id, exc)
         for seat in gone:
             await self.lobby.unseat(game_id, seat.user_id)
         if gone:
@@ -250,12 +252,12 @@ class LobbyDesk:
     async def edit(self, game: LiveGame, interaction: discord.Interaction | None = None) -> None:
         content = self.content(game)
         view = self.view(game)
-        if interaction is not None and interaction.message is not None:
-            try:
-                await interaction.edit_original_response(content=content, view=view)
-                return
-            except discord.HTTPException as exc:
-                log.warning("could not edit lobby of game %s: %s", game.id, exc)
+        if (
+            interaction is not None
+            and interaction.message is not None
+            and await safe.edit_original(interaction, content=content, view=view)
+        ):
+            return
         for row in await self.tables.sessions.store.live_messages(game.id, "lobby"):
             message = self.tables.client.get_partial_messageable(row.channel_id).get_partial_message(
                 row.message_id

@@ -65,17 +65,10 @@ class Nudges:
             waited=self.duration(lang, waited),
             link=link,
         )
-        user_id = game.user_of(seat)
-        try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.Forbidden:
-            log.info("game %s: seat %s takes no direct messages; reminded on the table", game.id, seat)
-            return False
-        except safe.FAILURES as exc:
-            log.warning("game %s: a reminder could not be sent directly (%s); using the table", game.id, exc)
-            return False
-        return True
+        sent = await safe.direct(self.client, game.user_of(seat), text)
+        if not sent:
+            log.info("game %s: seat %s was not reached directly (%s); using the table", game.id, seat, sent)
+        return bool(sent)
 
     async def _link(self, game: LiveGame) -> str:
         """A jump link to the live board (to the table's thread when none is recorded)."""

@@ -74,8 +74,13 @@ class PlayerDesk:
         guild_id = interaction.guild_id
         tables = await self.mine_service.tables(interaction.user.id, guild_id=guild_id)
         if guild_id is None:
-            # Only servers the bot is still in: a table elsewhere cannot be opened anyway.
-            tables = [table for table in tables if table.guild_id and client.get_guild(table.guild_id)]
+            # Only servers the bot is still in (a table elsewhere cannot be opened anyway), and
+            # parked tables wherever they were: they say why, and how to bring them back.
+            tables = [
+                table
+                for table in tables
+                if table.parked or (table.guild_id and client.get_guild(table.guild_id))
+            ]
         if not tables:
             await safe.reply(
                 interaction, self.t(lang, "host.mine.none_here" if guild_id else "host.mine.none_anywhere")
@@ -101,6 +106,9 @@ class PlayerDesk:
         url = jump_url(table.guild_id, table.channel_id, table.message_id)
         link = self.t(lang, "host.mine.link", url=url) if url else ""
         last = self.t(lang, "host.mine.last", at=int(table.last_move)) if table.last_move else ""
+        if table.parked:
+            reason = self.t(lang, f"host.parked.{table.parked}")
+            return self.t(lang, "host.mine.parked", game=table.title, id=table.game_id, reason=reason)
         if table.your_move:
             return self.t(
                 lang, "host.mine.your_move", game=table.title, id=table.game_id, last=last, link=link

@@ -19,11 +19,12 @@ import io
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
 from bot.i18n import Catalog, clip
+from bot.services.background import background
 from bot.session import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
 from bot.storage import MessageRow, StoreError
 from bot.ui import safe
@@ -34,6 +35,7 @@ from bot.ui.components import (
     lobby_button,
 )
 from bot.ui.presenter import Button, Control, Presenter
+from bot.ui.reach import Reach
 from rules.core import Action
 
 log = logging.getLogger(__name__)
@@ -47,8 +49,11 @@ RETRY_DELAYS = (1.0, 4.0)
 FINAL_WINDOW = 7 * 24 * 3600.0
 """The sweep looks for missing final messages among games that ended this recently."""
 
+SWEEP_BACKOFF_FIRST = 60.0
 SWEEP_BACKOFF_MAX = 3600.0
-"""A table whose repost keeps failing (a deleted thread) is retried at most this often."""
+"""A table whose repost keeps failing (Discord down for it) is tried again a minute later, then
+twice as long after each failure, at most hourly; the back-off is kept in the store, so a
+restart does not start it over.  A table Discord will not let us reach is parked instead."""
 
 LOCK_PATIENCE = 1.0
 """Seconds a click waits for another post of its table before it is acknowledged on its own."""
@@ -90,7 +95,7 @@ class Publisher:
         self.presenters: dict[str, Presenter] = {}
         self._shown: dict[int, _Shown] = {}
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
-        self._failures: dict[int, tuple[int, float]] = {}  # game -> (failed sweeps, next try at loop time)
+        self.reach = Reach(client, sessions, catalog)
         self._repairs: set[int] = set()
         self._background: set[asyncio.Task[None]] = set()
         self.host_controls: list[Callable[[LiveGame], Control | None]] = []
@@ -262,34 +267,34 @@ class Publisher:
 
     async def sweep(self) -> int:
         """Repost every table whose newest message is behind its game, and every final
-        standings message that never got out.  Returns how many were repaired.
+        standings message that never got out.  Returns how many tables were repaired.
 
-        A game whose repost keeps failing (its thread was deleted, say) is retried
-        with a doubling delay up to an hour, so a dead thread costs one log line an hour.
+        Parked tables are passed by (nothing is retried until ``/game show``), and so is a table
+        whose reposts keep failing until its back-off is over.  Everything here is background
+        work: paced, and held back while Discord is refusing too much (:mod:`bot.ui.safe`).
         """
         store = self.sessions.store
-        behind = await store.games_behind_their_table()
-        unfinished = await store.games_missing_final(ended_since=self.sessions.clock() - FINAL_WINDOW)
-        repaired = 0
-        for game_id in [*behind, *unfinished]:
-            if not self._due(game_id):
-                continue
-            ok = await self.repair(game_id)
-            self._note(game_id, ok)
-            repaired += ok
+        now = self.sessions.clock()
+        with background():
+            behind = await store.games_behind_their_table()
+            unfinished = await store.games_missing_final(ended_since=now - FINAL_WINDOW)
+            waiting = await store.backing_off(now) if behind or unfinished else set()
+            repaired = 0
+            ledger = safe.ledger_of(self.client)
+            for game_id in [*behind, *unfinished]:
+                if not ledger.has_room():
+                    break  # the rest waits for the next sweep (Discord's budget, or its guard)
+                if game_id in waiting:
+                    continue
+                ok = await self.repair(game_id)
+                if ok:
+                    await store.post_succeeded(game_id)
+                elif not (await store.reach(game_id)).parked:
+                    await store.post_failed(
+                        game_id, self.sessions.clock(), first=SWEEP_BACKOFF_FIRST, longest=SWEEP_BACKOFF_MAX
+                    )
+                repaired += ok
         return repaired
-
-    def _due(self, game_id: int) -> bool:
-        failures = self._failures.get(game_id)
-        return failures is None or failures[1] <= asyncio.get_running_loop().time()
-
-    def _note(self, game_id: int, ok: bool) -> None:
-        if ok:
-            self._failures.pop(game_id, None)
-            return
-        count = self._failures.get(game_id, (0, 0.0))[0] + 1
-        wait = min(SWEEP_BACKOFF_MAX, 60.0 * 2 ** (count - 1))
-        self._failures[game_id] = (count, asyncio.get_running_loop().time() + wait)
 
     def repair_soon(self, game_id: int) -> None:
         """Repair one table in the background (after a stale click), at most once at a time."""
@@ -299,7 +304,8 @@ class Publisher:
 
         async def run() -> None:
             try:
-                await self.repair(game_id)
+                with background():
+                    await self.repair(game_id)
             except Exception:
                 log.exception("game %s: repair failed", game_id)
             finally:
@@ -315,6 +321,8 @@ class Publisher:
         async with shown.lock:
             game = await self.sessions.load(game_id)
             store = self.sessions.store
+            if (await store.reach(game_id)).parked is not None:
+                return False  # nothing is tried on a parked table until /game show
             if game.status == "active":
                 tables = await store.live_messages(game_id, "table")
                 if tables and tables[-1].version == game.public_version:
@@ -336,14 +344,30 @@ class Publisher:
     def _closed_line(self, game: LiveGame) -> str:
         return self.t("host.closed", game.row.language, reason=closed_reason(game.row.reason))
 
-    async def refresh(self, game: LiveGame) -> bool:
+    async def refresh(self, game: LiveGame, here: tuple[int, int | None] | None = None) -> bool:
         """Repost the table at the bottom of the thread (``/game show``); ``True`` once posted.
 
         The repost carries the turn's lines, pings nobody (the players were pinged when
         the game started waiting for them), and the message it replaces is deleted, so
         the thread still holds one board.  A finished game reposts its final standings.
+
+        A parked table is brought back ``here`` (the channel ``/game show`` was used in, and
+        the thread when it was used in one): it is shown there from now on, and its clocks run
+        again.  Its old messages are where the bot cannot reach, so they are only forgotten.
         """
         shown = self.shown(game.id)
+        store = self.sessions.store
+        if (await store.reach(game.id)).parked is not None:
+            if here is None:
+                return False
+            async with shown.lock:
+                await store.move_table(game.id, *here)
+                for row in await store.live_messages(game.id):
+                    await store.retire_message(row.message_id)
+                await self.reach.unpark(game)
+                self._shown.pop(game.id, None)
+            game = await self.sessions.load(game.id)
+            shown = self.shown(game.id)
         async with shown.lock:
             if game.status in ("finished", "abandoned"):
                 return await self._repost_final(game)
@@ -437,17 +461,37 @@ class Publisher:
         return out
 
     async def _send(
-        self, channel_id: int, png: bytes | None, name: str, **kwargs: Any
-    ) -> discord.Message | None:
-        """Send with a few quick retries (a fresh file each time: a sent one is consumed)."""
+        self,
+        game: LiveGame,
+        png: bytes | None,
+        *,
+        responder: discord.Interaction | None = None,
+        **kwargs: Any,
+    ) -> discord.Message | safe.Failed:
+        """Post to the table's channel, with a few quick retries when the failure may pass (a
+        fresh file each time: a sent one is consumed).  A click waiting on this post is
+        acknowledged before any retry sleeps, so Discord's three seconds never run out.
+
+        A failure that will not pass (the thread locked or gone, the thread cap) is handed to
+        :class:`bot.ui.reach.Reach`, which parks the table or reaches its players another way.
+        """
+        channel_id = game.row.table_channel_id or 0
+        name = f"table-{game.id}.png"
+        failed = safe.Failed(0, 0, "not sent")
         for delay in (0.0, *self.retry_delays):
             if delay:
+                if responder is not None:
+                    await safe.defer(responder)
                 await asyncio.sleep(delay)
             files = {"file": discord.File(io.BytesIO(png), filename=name)} if png is not None else {}
-            sent = await safe.send(self.channel(channel_id), **kwargs, **files)
-            if sent is not None:
-                return sent
-        return None
+            result = await safe.send(self.channel(channel_id), **kwargs, **files)
+            if not isinstance(result, safe.Failed):
+                return result
+            failed = result
+            if not failed.transient or failed.code == safe.PAUSED:
+                break
+        await self.reach.trouble(game, failed, channel_id)
+        return failed
 
     async def _post_safely(
         self,
@@ -485,7 +529,8 @@ class Publisher:
 
         ``new``: the game now waits for other players, so the live message is folded
         into history and a new one pings them.  ``repost``: the same table again at the
-        bottom (``/game show``), pinging nobody.  Otherwise the live message is edited.
+        bottom (``/game show``), pinging nobody.  Otherwise the live message is edited; when
+        Discord will take no more edits of old messages (30046) it is reposted instead.
         """
         shown = self.shown(game.id)
         store = self.sessions.store
@@ -511,12 +556,19 @@ class Publisher:
         if row is not None and not new and not repost:
             picture = [discord.File(io.BytesIO(png), filename=name)] if png is not None else []
             content = self._table_content(game, turn)
-            if await self._edit(row, responder, content=content, view=view, attachments=picture):
+            edited = await self._edit(game, row, responder, content=content, view=view, attachments=picture)
+            if edited is True:
                 shown.unposted, shown.lines = [], turn
                 shown.waiting = game.waiting()
                 await store.update_message_version(row.message_id, game.public_version, pinged=shown.waiting)
                 await self._retire(game, current[:-1], None)
                 return True
+            if edited.park_reason is not None or edited.code in (safe.THREAD_CAP, safe.PAUSED):
+                await self.reach.trouble(game, edited, row.channel_id)
+                return False
+            # Otherwise (too many old edits, the board deleted, Discord down) a new board is posted
+            # and the old one goes: a repost, which pings nobody new.
+            repost = True
         # A new turn starts empty: its lines so far close the old turn, folded into history.
         # With no old message to fold them into (the first table, or one lost), they stay.
         fresh = [] if new and row is not None else turn
@@ -533,15 +585,15 @@ class Publisher:
             if not game.is_bot(s)
         ]
         sent = await self._send(
-            channel_id,
+            game,
             png,
-            name,
+            responder=responder,
             content=self._table_content(game, fresh, note),
             view=view or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
         )
-        if sent is None:
-            log.warning("game %s: the table message could not be posted; the sweep will retry", game.id)
+        if isinstance(sent, safe.Failed):
+            log.warning("game %s: the table message could not be posted (%s)", game.id, sent)
             return False
         # The moves this message's lines tell of begin after ``since`` (rebuilt from it after a restart).
         since = shown.since if fresh and shown.since is not None else game.public_version
@@ -569,22 +621,34 @@ class Publisher:
 
     async def _edit(
         self,
+        game: LiveGame,
         row: MessageRow,
         responder: discord.Interaction | None,
         *,
         missing_ok: bool = False,
         **fields: Any,
-    ) -> bool:
+    ) -> Literal[True] | safe.Failed:
         """Edit a table message, through the click pressed on it when there is one (one call
-        that both answers the click and changes the message)."""
+        that both answers the click and changes the message).
+
+        An archived thread takes no edit (50083): the click is acknowledged, the thread
+        unarchived (its creator, the bot, may) and the edit made again.
+        """
         if responder is not None and self._on(responder, row):
-            try:
-                await responder.response.edit_message(**fields)
+            answered = await safe.update(responder, **fields)
+            if answered is True:
                 return True
-            except safe.FAILURES as exc:
-                log.warning("could not answer a click by editing its table: %s", exc)
+            await safe.defer(responder)
+            _rewind(fields)
         message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-        return await safe.edit(message, missing_ok=missing_ok, **fields)
+        result = await safe.edit(message, missing_ok=missing_ok, **fields)
+        if isinstance(result, safe.Failed) and result.code == safe.ARCHIVED:
+            reopened = await safe.set_archived(self.client, row.channel_id, False)
+            if isinstance(reopened, safe.Failed):
+                return reopened
+            _rewind(fields)
+            result = await safe.edit(message, missing_ok=missing_ok, **fields)
+        return result
 
     async def _retire(
         self,
@@ -596,25 +660,27 @@ class Publisher:
         """Old table messages leave no board and no buttons behind: the newest is folded into
         its turn's lines (``history``), the others (and one with nothing to say) are deleted.
         ``history=None`` strips them instead, keeping their text (a leftover of a failed fold,
-        whose lines nobody else holds)."""
+        whose lines nobody else holds).  One Discord will not edit any more (too many edits of
+        old messages) is deleted: the thread must never show two live boards."""
         store = self.sessions.store
         for index, row in enumerate(rows):
-            if history is None:
-                done = await self._edit(row, responder, missing_ok=True, attachments=[], view=None)
-            elif text := ("\n".join(history) if index == len(rows) - 1 else ""):
-                done = await self._edit(
-                    row, responder, missing_ok=True, content=clip(text), attachments=[], view=None
+            text = "\n".join(history) if history and index == len(rows) - 1 else ""
+            if history is None or text:
+                kept = {"content": clip(text)} if text else {}
+                folded = await self._edit(
+                    game, row, responder, missing_ok=True, attachments=[], view=None, **kept
                 )
-            else:
-                done = await safe.delete(
-                    self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-                )
-            if done:
+                if folded is True:
+                    await store.retire_message(row.message_id)
+                    continue
+                if folded.code != safe.OLD_EDITS:
+                    log.warning("game %s: an old table message could not be folded (%s)", game.id, folded)
+                    continue
+            message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+            if await safe.delete(message):
                 await store.retire_message(row.message_id)
             else:
-                log.warning(
-                    "game %s: an old table message could not be folded; the sweep will retry", game.id
-                )
+                log.warning("game %s: an old table message could not be removed", game.id)
 
     def _final_content(self, game: LiveGame, lines: list[str]) -> str:
         lang = game.row.language
@@ -671,21 +737,23 @@ class Publisher:
                 return True
             png = await self._render(game) if game.state is not None else None
             sent = await self._send(
-                channel_id,
+                game,
                 png,
-                f"table-{game.id}.png",
+                responder=responder,
                 content=self._final_content(game, history),
                 view=self._final_view(game),
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(id=u) for u in game.people()], everyone=False, roles=False
                 ),
             )
-            if sent is None:
+            if isinstance(sent, safe.Failed):
                 # The unposted event lines stay; the sweep adds the closing lines again itself.
                 shown.unposted = history[: len(history) - len(closing)]
                 log.warning("game %s: the final message could not be posted; the sweep will retry", game.id)
                 return False
             await store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
+            if game.row.guild_id in self.reach.crowded:
+                await self.reach.archive_finished()  # a crowded server gets its place back at once
         except StoreError as exc:
             log.error("game %s: the final message could not be recorded: %s", game.id, exc)
             return False
@@ -706,14 +774,13 @@ class Publisher:
         png = await self._render(game) if game.state is not None else None
         lines = [] if game.status == "finished" else [self._closed_line(game)]
         sent = await self._send(
-            channel_id,
+            game,
             png,
-            f"table-{game.id}.png",
             content=self._final_content(game, lines),
             view=self._final_view(game),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        if sent is None:
+        if isinstance(sent, safe.Failed):
             return False
         await store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
         for row in old:
@@ -726,3 +793,10 @@ class Publisher:
 def _newcomers(game: LiveGame, told: frozenset[int] | None) -> frozenset[int]:
     """Players the game waits for who have not been told yet (all of them when nobody knows)."""
     return game.waiting() - (told or frozenset())
+
+
+def _rewind(fields: dict[str, Any]) -> None:
+    """Files to send again start from their first byte (a sent file has been read to its end)."""
+    for item in fields.get("attachments", ()):
+        if isinstance(item, discord.File):
+            item.reset()

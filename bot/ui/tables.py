@@ -162,10 +162,7 @@ class Tables(Publisher):
                 await self.send_panel(interaction, applied.game, replace(following, text=text))
             else:
                 done = said or self.t("host.panel_done", applied.game.row.language)
-                try:
-                    await interaction.response.edit_message(content=done, view=None, attachments=[])
-                except safe.FAILURES as exc:
-                    log.warning("could not close a panel: %s", exc)
+                await safe.update(interaction, content=done, view=None, attachments=[])
         if applied.public:
             await self.publish(applied.game, responder=interaction)
         await safe.defer(interaction)
@@ -359,24 +356,22 @@ class Tables(Publisher):
                 content = "\n".join(
                     p for p in (self._table_content(game, shown.lines or []), panel.text) if p
                 )
-                if not interaction.response.is_done():
-                    try:
-                        await interaction.response.edit_message(content=clip(content), view=view)
-                        return
-                    except safe.FAILURES as exc:
-                        log.warning("could not show a step on the table: %s", exc)
+                if not interaction.response.is_done() and await safe.update(
+                    interaction, content=clip(content), view=view
+                ):
+                    return
         picture = (
             [discord.File(io.BytesIO(panel.image), filename=f"zoom-{game.id}.png")]
             if panel.image is not None
             else []
         )
-        if _on_private_panel(interaction) and not interaction.response.is_done():
-            try:
-                # attachments=[] also clears a zoom picture the panel showed before.
-                await interaction.response.edit_message(content=panel.text, view=view, attachments=picture)
-                return
-            except discord.HTTPException as exc:
-                log.warning("could not update a panel: %s", exc)
+        # attachments=[] also clears a zoom picture the panel showed before.
+        if (
+            _on_private_panel(interaction)
+            and not interaction.response.is_done()
+            and await safe.update(interaction, content=panel.text, view=view, attachments=picture)
+        ):
+            return
         kwargs: dict[str, Any] = {"ephemeral": True}
         if view is not None:
             kwargs["view"] = view
@@ -398,10 +393,7 @@ class Tables(Publisher):
         modal = NumberForm(
             custom_id("n", game.id, game.public_version, kind), spec.title, spec.label, spec.placeholder
         )
-        try:
-            await interaction.response.send_modal(modal)
-        except discord.HTTPException as exc:
-            log.warning("could not open a form: %s", exc)
+        await safe.modal(interaction, modal)
 
     async def on_form_submit(self, interaction: discord.Interaction, rest: str, raw: str) -> None:
         """A submitted number form; handled from ``on_interaction`` so it survives restarts.

@@ -90,7 +90,7 @@ class UndoDesk:
             )
             return
         channel_id = game.row.table_channel_id
-        sent = None
+        sent: discord.Message | safe.Failed | None = None
         if channel_id is not None:
             text = self.t(
                 "host.undo.asked",
@@ -108,7 +108,7 @@ class UndoDesk:
                     roles=False,
                 ),
             )
-        if sent is None:
+        if not sent:
             # Nobody could answer a request nobody sees: close it rather than leave it hanging.
             await self.undo.store.drop_undo(game.id, version=asked.request.version)
             await safe.reply(interaction, self.t("host.internal_error", mine))
@@ -191,7 +191,4 @@ class UndoDesk:
         self, interaction: discord.Interaction, content: str, *, view: discord.ui.View | None
     ) -> None:
         """Edit the request message the click came from (already acknowledged)."""
-        try:
-            await interaction.edit_original_response(content=content, view=view)
-        except safe.FAILURES as exc:
-            log.warning("could not edit an undo request: %s", exc)
+        await safe.edit_original(interaction, content=content, view=view)

@@ -123,6 +123,8 @@ async def build_source(path: Path) -> Source:
         finished = await started(lobby, seed=5, target=7)
         await play_to_the_end(sessions, finished.id)
         await store.add_message(finished.id, 2, 9_004, "final", 0)
+        await store.mark_archived(finished.id, START + 10.0)
+        await store.park(active.id, "locked", START + 20.0)
 
         abandoned = await started(lobby, seed=8)
         await lobby.close(abandoned.id, ANA, moderator=False, status="abandoned", reason="abandoned_by:ana")

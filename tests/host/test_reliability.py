@@ -174,9 +174,10 @@ async def test_the_minutely_check_notices_a_deleted_database_without_any_click(
 
 
 def refuse_posts(env: simcord.Env, times: int | None) -> None:
-    """Discord refuses new messages (a 403 discord.py does not retry), ``times`` times."""
+    """Discord fails new messages (a 503 Discord is down with), ``times`` times.  (A refusal that
+    will not pass, like Missing Permissions, parks the table instead: tests/host/test_reach.py.)"""
     env.inject_error(
-        "POST", "/channels/*/messages", status=403, code=50013, message="Missing Permissions", times=times
+        "POST", "/channels/*/messages", status=503, code=0, message="Service Unavailable", times=times
     )
 
 
@@ -214,10 +215,10 @@ async def test_a_stale_click_on_a_stranded_table_brings_the_table_back(tmp_path:
         quick(bot)
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
-        # Nothing reaches Discord for a moment: the answer that would fold the board, the
-        # fallback edit and every post.  Only the plain acknowledgement gets through.
-        env.inject_error("POST", "/interactions/*/*/callback", status=500, code=0, message="down", times=1)
-        env.inject_error("PATCH", "/channels/*/messages/*", status=403, code=50013, message="no", times=1)
+        # Nothing reaches Discord for a moment: the answer that would fold the board (and its one
+        # retry), the fallback edit and every post.  Only the plain acknowledgement gets through.
+        env.inject_error("POST", "/interactions/*/*/callback", status=500, code=0, message="down", times=2)
+        env.inject_error("PATCH", "/channels/*/messages/*", status=500, code=0, message="down", times=1)
         refuse_posts(env, times=3)
         moved = await table.on_turn().click(board, label="Add 2")
         assert moved.acknowledged

@@ -203,8 +203,10 @@ async def test_a_stale_second_process_is_refused_by_the_database(store_target: s
 
 
 async def test_a_sharded_bot_plays_its_servers_and_resumes_only_their_tables(tmp_path: Path) -> None:
-    """Shard 1 of 2: a table on its server plays; a bot seat waited on at a table of shard 0's
-    server (another process's) is left alone at start-up, while its own is moved."""
+    """Shard 1 of 2: a table on its server plays; a table of shard 0's server (another
+    process's), whose bot seat is waited on, is left alone at start-up, while its own is taken
+    up: its table is posted, and as its channel does not exist in this simulated Discord, it is
+    parked (nothing runs on a table Discord will not let the bot reach)."""
     import dataclasses
 
     settings = dataclasses.replace(discord_kit.settings(tmp_path), shards=Shards((1,), 2))
@@ -250,8 +252,10 @@ async def test_a_sharded_bot_plays_its_servers_and_resumes_only_their_tables(tmp
     check = await Store.open(settings.database)
     try:
         rows = {shard: await check.game(game_id) for shard, game_id in waiting.items()}
+        reach = {shard: await check.reach(game_id) for shard, game_id in waiting.items()}
     finally:
         await check.close()
     assert rows[0] is not None and rows[1] is not None
     assert rows[0].version == versions[0], "a table of another process's server was moved"
-    assert rows[1].version > versions[1], "the bot at this process's own table did not move"
+    assert reach[0].parked is None, "a table of another process's server was touched"
+    assert reach[1].parked == "channel_gone", "this process's own table was not taken up"

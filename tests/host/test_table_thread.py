@@ -205,6 +205,7 @@ async def test_a_click_that_would_wait_for_a_slow_post_is_acknowledged_first(tmp
 
     class Click:
         id = 1
+        client = None
         response = Response()
 
     shown = _Shown()
