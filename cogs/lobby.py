@@ -226,9 +226,15 @@ class LobbyCog(commands.Cog):
         # Post first, then say what happened: posting may take a few retries.
         await safe.defer(interaction, thinking=True, ephemeral=True)
         posted = await self.bot.tables.refresh(game, here=_here(interaction))
-        await safe.reply(
-            interaction, self.t(lang, "host.lobby.shown" if posted else "host.lobby.show_failed", id=game.id)
-        )
+        if posted:
+            await safe.reply(interaction, self.t(lang, "host.lobby.shown", id=game.id))
+            return
+        parked = (await self.bot.store.reach(game.id)).parked
+        if parked is None:
+            await safe.reply(interaction, self.t(lang, "host.lobby.show_failed", id=game.id))
+            return
+        reason = self.t(lang, f"host.parked.{parked}")
+        await safe.reply(interaction, self.t(lang, "host.lobby.show_parked", id=game.id, reason=reason))
 
     # -- /game leave -----------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""Shared fixtures: the test-only game is registered for every test; French Discord clients;
-every string a picture hands to Pillow."""
+"""Shared fixtures: the test-only game is registered for every test; every SimCord Discord runs
+on real Discord's rules; French Discord clients; every string a picture hands to Pillow."""
 
 from __future__ import annotations
 
@@ -15,8 +15,25 @@ from PIL import ImageDraw
 import tests.toygame
 import tests.toymarket  # noqa: F401
 from tests.backends import postgres_server, store_target  # noqa: F401  (fixtures for every test)
+from tests.discord_rules import Limits, enforce
 from tests.helpers import clear_render_caches
 from tests.host.discord_kit import close_bots
+
+SUITE_LIMITS = Limits(route=(10_000, 1.0), global_per_second=10_000)
+"""Discord's rules for every test, but its rate limits: a test clicks faster than any table of
+people could (a whole game in a second of wall time), and SimCord's clock does not move while a
+call waits for a bucket.  The rate limits are enforced where they are the subject:
+``tests/host/test_discord_rules.py``, ``tests/host/test_reach.py`` and the week on Discord
+(``benchmarks/discord_week.py``), whose players come back after hours, as people do."""
+
+
+@pytest.fixture(autouse=True)
+def _real_discord(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every SimCord backend a test makes runs on real Discord's rules (``tests/discord_rules.py``):
+    threads archive, locked threads and the thread cap refuse, the three seconds of an
+    interaction hold (its rate limits do not: :data:`SUITE_LIMITS`).  A test that needs other
+    limits calls ``enforce`` again: the newest switch makes the backends."""
+    enforce(monkeypatch, SUITE_LIMITS)
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,390 @@
+"""Slow games on real Discord's terms (``design.md``, "Real Discord"), through the tests' rules
+layer (``tests/discord_rules.py``): threads that archive, lock and vanish, servers that remove
+the bot, the thread cap, too many old edits, and clicks answered within three seconds whatever
+Discord does.  Every test runs the real bot in SimCord with the layer enforcing Discord's rules.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+from benchmarks.torture_discord_common import quick_settle
+from bot.client import GameBot
+from bot.services.background import background
+from bot.ui import safe
+from tests.discord_rules import DiscordRules, Limits, enforce, rules_for
+from tests.host.discord_kit import Table, make_bot, open_table, playable
+
+HOUR = 3600.0
+DAY = 24 * HOUR
+
+
+@asynccontextmanager
+async def discord(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limits: Limits | None = None
+) -> AsyncIterator[tuple[simcord.Env, DiscordRules, GameBot]]:
+    enforce(monkeypatch, limits)
+    bot = make_bot(tmp_path)
+    with quick_settle():
+        async with simcord.run(bot, strict_sync=False, settle_timeout=120) as env:
+            yield env, rules_for(env), bot
+
+
+def stored(tmp_path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(tmp_path / "host.sqlite3") as db:
+        return [tuple(r) for r in db.execute(sql, params).fetchall()]
+
+
+def parked(tmp_path: Path, game_id: int = 1) -> str | None:
+    found = stored(tmp_path, "SELECT parked FROM reach WHERE game_id = ?", (game_id,))
+    return found[0][0] if found else None
+
+
+async def toy_table(env: simcord.Env, **clocks: str) -> Table:
+    """Ana hosts a toy table with the given ``remind``/``timer`` options; Bob joins; it starts."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    players = [guild.add_member(env.create_user(name)) for name in ("ana", "bob")]
+    lobby = (await players[0].slash(channel, "game new", name="toy", **clocks)).response.message
+    await players[1].click(lobby, label="Join")
+    await players[0].click(lobby, label="Start")
+    return Table(env, channel, players)
+
+
+def live_boards(table: Table) -> list[Any]:
+    return [m for m in table.messages() if playable(m)]
+
+
+def answered_well(rules: DiscordRules) -> None:
+    assert rules.unanswered() == [], "a click was never acknowledged"
+    assert rules.late() == [], "a first answer came after three seconds"
+
+
+async def test_a_table_thread_lasts_a_week_without_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        thread = env.backend.get_channel(table.thread.id)
+        assert thread.thread_metadata is not None and thread.thread_metadata.auto_archive_duration == 10080
+        assert not rules.archived(table.thread.id)
+
+
+async def test_an_archived_thread_is_reopened_for_the_next_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        rules.archive(table.thread.id)
+        moved = await table.on_turn().click(board, label="Add 2")
+        assert moved.acknowledged and not moved.ephemeral
+        assert not rules.archived(table.thread.id), "the bot unarchived its thread"
+        assert rules.answers[(400, safe.ARCHIVED)] >= 1, "Discord refused the edit in the archived thread"
+        fresh = table.table_message()
+        assert fresh.id != board.id and "move 1" in fresh.content
+        assert [m.id for m in live_boards(table)] == [fresh.id]
+        assert [m.id for m in table.boards()] == [fresh.id], "the old board was folded"
+        answered_well(rules)
+
+
+async def test_an_edit_in_place_reopens_the_thread_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A knock leaves the same player waited on: the board is edited where it is."""
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        rules.archive(table.thread.id)
+        knocked = await table.on_turn().click(board, label="Knock")
+        assert knocked.acknowledged
+        assert not rules.archived(table.thread.id)
+        assert table.table_message().id == board.id and "knock" in table.table_message().content.lower()
+        answered_well(rules)
+
+
+async def test_a_finished_tables_thread_is_archived_a_day_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        abandoned = await table.players[0].slash(table.thread, "game abandon")
+        assert abandoned.acknowledged
+        assert any("abandoned by ana" in m.content for m in table.messages())
+        await env.advance_time(HOUR)
+        assert not rules.archived(table.thread.id), "the last words have a day"
+        await env.advance_time(DAY)
+        assert rules.archived(table.thread.id)
+        assert stored(tmp_path, "SELECT archived_at IS NOT NULL FROM reach WHERE game_id = 1") == [(1,)]
+
+
+async def test_at_the_thread_cap_a_new_table_plays_in_the_channel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        rules.occupy(guild.id, 1000)
+        ana, bob = (guild.add_member(env.create_user(name)) for name in ("ana", "bob"))
+        lobby = (await ana.slash(channel, "game new", name="toy")).response.message
+        await bob.click(lobby, label="Join")
+        await ana.click(lobby, label="Start")
+        assert channel.threads == []
+        assert rules.answers[(400, safe.THREAD_CAP)] == 1
+        assert any(playable(m) for m in channel.history()), "the table plays in the channel"
+        answered_well(rules)
+
+
+async def test_a_thread_that_cannot_be_reopened_reaches_its_players_directly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        rules.archive(table.thread.id)
+        rules.occupy(board.guild.id if board.guild else 0, 1000)
+        mover = table.on_turn()
+        moved = await mover.click(board, label="Add 1")
+        assert moved.acknowledged
+        waiting = next(p for p in table.players if p.id != mover.id)
+        dms = [m.content for m in waiting.user.dm_channel.history() if "waits for you" in m.content]
+        assert len(dms) == 1 and f"/{table.thread.id}" in dms[0]
+        host = table.players[0]
+        told = [m.content for m in host.user.dm_channel.history() if "limit of active threads" in m.content]
+        assert len(told) == 1, "the host is told once"
+        assert parked(tmp_path) is None
+        await env.advance_time(3 * 60)  # the sweep tries the table again: nobody is told twice
+        again = [m for m in waiting.user.dm_channel.history() if "waits for you" in m.content]
+        assert len(again) == 1
+        answered_well(rules)
+
+
+async def test_a_locked_thread_parks_the_table_and_tells_the_players_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await toy_table(env, remind="1h")
+        before = len(env.http_requests)
+        rules.lock(table.thread.id)
+        await env.advance_time(1)
+        assert parked(tmp_path) == "locked"
+        notices = [m for m in table.channel.history() if "parked" in m.content]
+        assert len(notices) == 1 and "its thread was locked" in notices[0].content
+        assert all(f"<@{p.id}>" in notices[0].content for p in table.players)
+        # Hours pass: no reminder, no timer, no call to the locked thread.
+        await env.advance_time(3 * HOUR)
+        assert stored(tmp_path, "SELECT version FROM games WHERE id = 1") == [(0,)]
+        assert not any(
+            str(table.thread.id) in entry.path
+            for entry in env.http_requests[before:]
+            if entry.method == "POST"
+        )
+        mine = await table.players[1].slash(table.channel, "game mine")
+        assert "parked: its thread was locked" in mine.response.content
+        # A moderator unlocks it: the table comes back, and nobody was told twice.
+        rules.unlock(table.thread.id)
+        await env.advance_time(1)
+        assert parked(tmp_path) is None
+        assert len(live_boards(table)) == 1
+        assert len([m for m in table.channel.history() if "parked" in m.content]) == 1
+
+
+async def test_a_deleted_thread_parks_the_table_and_game_show_brings_it_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        thread_id, channel = table.thread.id, table.channel
+        rules.delete_channel(thread_id)
+        await env.advance_time(1)
+        assert parked(tmp_path) == "thread_gone"
+        assert sum("its thread was deleted" in m.content for m in channel.history()) == 1
+        listed = await table.players[0].slash(channel, "game list")
+        assert "parked: its thread was deleted" in listed.response.content
+        failing = rules.answers[(404, safe.UNKNOWN_CHANNEL)]
+        await env.advance_time(2 * HOUR)  # sweeps and clocks pass it by
+        assert rules.answers[(404, safe.UNKNOWN_CHANNEL)] == failing
+        env.inject_error("POST", f"/channels/{channel.id}/messages", status=403, code=50013, times=1)
+        refused = await table.players[1].slash(channel, "game show", table=1)
+        text = refused.followups[-1].content if refused.followups else refused.response.content
+        assert "could not be posted here" in text and "stays parked" in text
+        assert parked(tmp_path) == "no_permission"
+        shown = await table.players[1].slash(channel, "game show", table=1)
+        text = shown.followups[-1].content if shown.followups else shown.response.content
+        assert "Here is table #1" in text
+        assert parked(tmp_path) is None
+        assert stored(tmp_path, "SELECT channel_id, thread_id FROM games WHERE id = 1") == [
+            (channel.id, None)
+        ]
+        board = next(m for m in reversed(channel.history()) if playable(m))
+        assert "move 0" in board.content
+        mover = next(p for p in table.players if f"<@{p.id}>" in board.content)
+        moved = await mover.click(board, label="Add 1")
+        assert moved.acknowledged and not moved.ephemeral
+        assert stored(tmp_path, "SELECT version FROM games WHERE id = 1") == [(1,)]
+        answered_well(rules)
+
+
+async def test_a_server_that_removes_the_bot_costs_no_calls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, bot):
+        table = await open_table(env, ["ana", "bob"])
+        guild_id = table.table_message().guild.id  # type: ignore[union-attr]
+        rules.remove_bot(guild_id)
+        await env.advance_time(1)
+        assert parked(tmp_path) == "guild_gone"
+        for player in table.players:
+            dms = [m.content for m in player.user.dm_channel.history()]
+            assert len(dms) == 1 and "the server removed the bot" in dms[0]
+        invalid = rules.invalid
+        await env.advance_time(3 * HOUR)
+        bot = make_bot(tmp_path)
+        await env.restart_bot(bot)
+        await env.advance_time(3 * HOUR)
+        assert rules.invalid == invalid, "no call went to the vanished server"
+        assert stored(tmp_path, "SELECT status, version FROM games WHERE id = 1") == [("active", 0)]
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_missing_permissions_park_the_table_after_one_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        env.inject_error("POST", f"/channels/{table.thread.id}/messages", status=403, code=50013, times=None)
+        moved = await table.on_turn().click(board, label="Add 1")
+        assert moved.acknowledged
+        assert parked(tmp_path) == "no_permission"
+        refused = rules.answers[(403, safe.MISSING_PERMISSIONS)]
+        assert refused == 1, "one failing call, no retries"
+        await env.advance_time(2 * HOUR)
+        assert rules.answers[(403, safe.MISSING_PERMISSIONS)] == refused
+        answered_well(rules)
+
+
+async def test_an_undelivered_reminder_is_not_used_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, _rules, _bot):
+        await toy_table(env, remind="2h")
+        env.inject_error("POST", "/channels/*/messages", status=503, code=0, message="down", times=3)
+        await env.advance_time(2 * HOUR + 60)
+        assert stored(tmp_path, "SELECT reminders FROM waits") == [(0,)], "the failed reminder was given back"
+        await env.advance_time(HOUR + 60)
+        assert stored(tmp_path, "SELECT reminders FROM waits") == [(1,)]
+
+
+async def test_a_click_is_answered_in_time_with_the_production_retry_delays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failing answer, a failing edit and failing posts (the publisher waits 1 s, then 4 s,
+    between its tries): the click is acknowledged before any wait, and the move is saved."""
+    async with discord(tmp_path, monkeypatch) as (env, rules, bot):
+        assert bot.tables.retry_delays == (1.0, 4.0)
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        env.inject_error("POST", "/interactions/*/*/callback", status=500, code=0, message="down", times=2)
+        env.inject_error("PATCH", "/channels/*/messages/*", status=500, code=0, message="down", times=1)
+        env.inject_error("POST", "/channels/*/messages", status=503, code=0, message="down", times=3)
+        moved = await table.on_turn().click(board, label="Add 2")
+        assert moved.acknowledged
+        assert stored(tmp_path, "SELECT version FROM games WHERE id = 1") == [(1,)]
+        answered_well(rules)
+
+
+async def test_a_callback_that_fails_once_still_answers_the_click(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        env.inject_error("POST", "/interactions/*/*/callback", status=500, code=0, message="down", times=1)
+        moved = await table.on_turn().click(board, label="Add 2")
+        assert moved.acknowledged and not moved.ephemeral
+        assert len(live_boards(table)) == 1 and "move 1" in table.table_message().content
+        answered_well(rules)
+
+
+async def test_too_many_old_edits_repost_the_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with discord(tmp_path, monkeypatch, Limits(old_edits_per_hour=1)) as (env, rules, bot):
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        await env.advance_time(2 * HOUR)
+        with background():
+            await bot.tables.redraw(1)  # an old message edited: the one edit allowed this hour
+            await bot.tables.redraw(1)  # a second: 30046
+        assert rules.answers[(400, safe.OLD_EDITS)] == 1
+        fresh = table.table_message()
+        assert fresh.id != board.id, "the board was posted anew"
+        assert [m.id for m in table.boards()] == [fresh.id], "the old board was taken away"
+        answered_well(rules)
+
+
+async def test_the_guard_holds_background_work_back(caplog: pytest.LogCaptureFixture) -> None:
+    now = [0.0]
+    ledger = safe.Ledger(rate=5, guard=3, clock=lambda: now[0])
+    for _ in range(4):
+        ledger.record(403, 50013)
+    assert ledger.paused and not ledger.has_room()
+    assert any(r.levelno == logging.ERROR and "guard" in r.getMessage() for r in caplog.records)
+
+    called: list[int] = []
+
+    async def call() -> int:
+        called.append(1)
+        return 1
+
+    with background():
+        held = await safe._call(ledger, call, "test")
+    assert isinstance(held, safe.Failed) and held.code == safe.PAUSED and called == []
+    assert await safe._call(ledger, call, "a click's answer") == 1, "answers to people are never held back"
+    now[0] += 601
+    assert not ledger.paused and ledger.has_room()
+
+
+async def test_the_budget_paces_background_work() -> None:
+    now = [0.0]
+    ledger = safe.Ledger(rate=5, guard=100, clock=lambda: now[0])
+    started = 0
+    while ledger.has_room():
+        ledger.spend()
+        started += 1
+    assert started == 5, "a second's worth at once"
+    now[0] += 0.4
+    assert ledger.has_room()
+    ledger.spend()
+    ledger.spend()
+    assert not ledger.has_room()
+    assert json.dumps(ledger.report())
+
+
+async def test_health_reports_each_processs_discord_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.storage.health import check
+
+    async with discord(tmp_path, monkeypatch) as (env, rules, bot):
+        table = await open_table(env, ["ana", "bob"])
+        env.inject_error("POST", f"/channels/{table.thread.id}/messages", status=403, code=50013, times=1)
+        await table.on_turn().click(table.table_message(), label="Add 1")
+        await env.advance_time(150)  # the minutely task writes this process's figures
+        report = await check(bot.store, now=bot.sessions.clock())
+        figures = report["discord"]["process"]
+        assert figures["fresh"] and not figures["paused"] and figures["guard"] == 1000
+        assert figures["answers"]["200"] > 0 and figures["answers"]["403/50013"] == 1
+        assert figures["invalid_10min"] == 1 == rules.invalid
+        # A process whose guard is up makes the whole report unhealthy.
+        paused = {**figures, "paused": True, "at": bot.sessions.clock()}
+        await bot.store.set_meta("discord:shards 0 of 2", json.dumps(paused))
+        assert not (await check(bot.store, now=bot.sessions.clock()))["ok"]
