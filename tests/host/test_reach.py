@@ -388,3 +388,44 @@ async def test_health_reports_each_processs_discord_figures(
         paused = {**figures, "paused": True, "at": bot.sessions.clock()}
         await bot.store.set_meta("discord:shards 0 of 2", json.dumps(paused))
         assert not (await check(bot.store, now=bot.sessions.clock()))["ok"]
+
+
+async def test_reminders_and_game_show_work_in_an_archived_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await toy_table(env, remind="2h")
+        rules.archive(table.thread.id)
+        await env.advance_time(2 * HOUR + 60)
+        assert "has been waiting for you for 2 hours" in table.table_message().content
+        assert not rules.archived(table.thread.id), "the reminder's new board reopened the thread"
+        assert stored(tmp_path, "SELECT reminders FROM waits") == [(1,)]
+        rules.archive(table.thread.id)
+        shown = await table.players[0].slash(table.channel, "game show", table=1)
+        text = shown.followups[-1].content if shown.followups else shown.response.content
+        assert "Here is table #1" in text and not rules.archived(table.thread.id)
+        assert len(live_boards(table)) == 1 and len(table.boards()) == 1
+        answered_well(rules)
+
+
+async def test_a_table_with_a_bot_plays_on_in_an_archived_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with discord(tmp_path, monkeypatch) as (env, rules, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        ana = guild.add_member(env.create_user("ana"))
+        lobby = (await ana.slash(channel, "game new", name="toy")).response.message
+        await ana.click(lobby, label="Add a bot")
+        await ana.click(lobby, label="Start")
+        await bot.bots.idle()
+        table = Table(env, channel, [ana])
+        rules.archive(table.thread.id)
+        moved = await ana.click(table.table_message(), label="Add 1")
+        assert moved.acknowledged
+        await bot.bots.idle()
+        await env.advance_time(1)
+        assert not rules.archived(table.thread.id)
+        assert stored(tmp_path, "SELECT COUNT(*) FROM actions WHERE seat = 1") >= [(1,)], "the bot moved"
+        assert len(live_boards(table)) == 1
+        answered_well(rules)
