@@ -22,20 +22,19 @@ def in_background() -> bool:
 
 
 @contextlib.contextmanager
-def background() -> Iterator[None]:
+def _marked(nobody_waits: bool) -> Iterator[None]:
+    token = _BACKGROUND.set(nobody_waits)
+    try:
+        yield
+    finally:
+        _BACKGROUND.reset(token)
+
+
+def background() -> contextlib.AbstractContextManager[None]:
     """Work inside is work nobody is waiting on."""
-    token = _BACKGROUND.set(True)
-    try:
-        yield
-    finally:
-        _BACKGROUND.reset(token)
+    return _marked(True)
 
 
-@contextlib.contextmanager
-def urgent() -> Iterator[None]:
+def urgent() -> contextlib.AbstractContextManager[None]:
     """Work inside answers someone now (a click's answer, even when background work started it)."""
-    token = _BACKGROUND.set(False)
-    try:
-        yield
-    finally:
-        _BACKGROUND.reset(token)
+    return _marked(False)
