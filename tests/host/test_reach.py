@@ -238,7 +238,7 @@ async def test_a_server_that_removes_the_bot_costs_no_calls(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with discord(tmp_path, monkeypatch) as (env, rules, bot):
-        table = await open_table(env, ["ana", "bob"])
+        table = await toy_table(env, remind="1h", timer="2h")
         guild_id = table.table_message().guild.id  # type: ignore[union-attr]
         rules.remove_bot(guild_id)
         await env.advance_time(1)
@@ -252,7 +252,9 @@ async def test_a_server_that_removes_the_bot_costs_no_calls(
         await env.restart_bot(bot)
         await env.advance_time(3 * HOUR)
         assert rules.invalid == invalid, "no call went to the vanished server"
+        # Neither reminders nor the turn timer ran: nobody is there to see the game played out.
         assert stored(tmp_path, "SELECT status, version FROM games WHERE id = 1") == [("active", 0)]
+        assert stored(tmp_path, "SELECT reminders, remind_due, timeout_due FROM waits") == [(0, None, None)]
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
