@@ -639,15 +639,14 @@ class Publisher:
             if answered is True:
                 return True
             await safe.defer(responder)
-            _rewind(fields)
+            safe.rewound(fields)
         message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
         result = await safe.edit(message, missing_ok=missing_ok, **fields)
         if isinstance(result, safe.Failed) and result.code == safe.ARCHIVED:
             reopened = await safe.set_archived(self.client, row.channel_id, False)
             if isinstance(reopened, safe.Failed):
                 return reopened
-            _rewind(fields)
-            result = await safe.edit(message, missing_ok=missing_ok, **fields)
+            result = await safe.edit(message, missing_ok=missing_ok, **safe.rewound(fields))
         return result
 
     async def _retire(
@@ -793,10 +792,3 @@ class Publisher:
 def _newcomers(game: LiveGame, told: frozenset[int] | None) -> frozenset[int]:
     """Players the game waits for who have not been told yet (all of them when nobody knows)."""
     return game.waiting() - (told or frozenset())
-
-
-def _rewind(fields: dict[str, Any]) -> None:
-    """Files to send again start from their first byte (a sent file has been read to its end)."""
-    for item in fields.get("attachments", ()):
-        if isinstance(item, discord.File):
-            item.reset()

@@ -249,6 +249,16 @@ def _clipped(kwargs: dict[str, Any]) -> dict[str, Any]:
     return kwargs
 
 
+def rewound(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with every file in them back at its first byte: a call that is tried again
+    sends its files again, and a sent file has been read to its end."""
+    files = [fields.get("file"), *fields.get("files", ()), *fields.get("attachments", ())]
+    for item in files:
+        if isinstance(item, discord.File):
+            item.reset()
+    return fields
+
+
 # -- answering interactions (never paced: three seconds) ---------------------------------------------
 
 
@@ -286,8 +296,8 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
     content = clip(content)
     return await _respond(
         interaction,
-        lambda: interaction.response.send_message(content, **kwargs),
-        lambda: interaction.followup.send(content, **kwargs),
+        lambda: interaction.response.send_message(content, **rewound(kwargs)),
+        lambda: interaction.followup.send(content, **rewound(kwargs)),
         f"reply to interaction {interaction.id}",
     )
 
@@ -362,7 +372,7 @@ async def update(interaction: discord.Interaction, **fields: Any) -> Literal[Tru
         if isinstance(result, Failed) and result.transient and not interaction.response.is_done():
             result = await _call(
                 ledger,
-                lambda: interaction.response.edit_message(**fields),
+                lambda: interaction.response.edit_message(**rewound(fields)),
                 f"update message of {interaction.id}",
             )
     return result if isinstance(result, Failed) else True

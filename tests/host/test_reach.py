@@ -431,3 +431,21 @@ async def test_a_table_with_a_bot_plays_on_in_an_archived_thread(
         assert stored(tmp_path, "SELECT COUNT(*) FROM actions WHERE seat = 1") >= [(1,)], "the bot moved"
         assert len(live_boards(table)) == 1
         answered_well(rules)
+
+
+async def test_an_answer_tried_again_carries_its_picture_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(SimCord refuses an injected fault before it reads the upload, so this shows the board keeps
+    its picture, not the rewinding itself that real Discord needs: ``safe.rewound``.)"""
+    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        board = table.table_message()
+        env.inject_error("POST", "/interactions/*/*/callback", status=500, code=0, message="down", times=1)
+        knocked = await table.on_turn().click(board, label="Knock")
+        assert knocked.acknowledged
+        edited = table.table_message()
+        assert edited.id == board.id and len(edited.attachments) == 1
+        picture = env.backend.cdn.get(edited.attachments[0].url)
+        assert picture is not None and picture.startswith(b"\x89PNG") and len(picture) > 1000
+        answered_well(rules)
