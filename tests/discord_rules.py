@@ -59,6 +59,7 @@ __all__ = [
     "InteractionRecord",
     "Limits",
     "enforce",
+    "route_of",
     "rules_for",
 ]
 
