@@ -277,7 +277,7 @@ async def _respond(
     ledger = ledger_of(interaction.client)
     with urgent():
         if interaction.response.is_done():
-            return later is not None and bool(await _call(ledger, later, what))
+            return later is not None and not isinstance(await _call(ledger, later, what), Failed)
         result = await _call(ledger, first, what)
         if isinstance(result, Failed) and result.transient:
             result = await _call(ledger, first, what)
@@ -286,7 +286,7 @@ async def _respond(
         if result.code == UNKNOWN_INTERACTION:
             return False
         if later is not None and (result.code == ALREADY_ACKNOWLEDGED or result.transient):
-            return bool(await _call(ledger, later, what))
+            return not isinstance(await _call(ledger, later, what), Failed)
         return False
 
 

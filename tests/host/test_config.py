@@ -195,3 +195,18 @@ def test_every_setting_is_documented_in_env_example_and_the_readme() -> None:
     assert "GAMEHOST_SHARDS" in read and "GAMEHOST_DB_POOL" in read
     assert read == example, f"read but not in .env.example: {read - example}; stale: {example - read}"
     assert all(f"`{key}`" in readme for key in read), [k for k in read if f"`{k}`" not in readme]
+
+
+def test_discords_budget_is_shared_among_the_shard_processes(tmp_path: Path) -> None:
+    """``GAMEHOST_DISCORD_RATE`` is the whole bot's: a process running 2 of 8 shards takes a quarter."""
+    alone = load_settings({"GAMEHOST_DISCORD_RATE": "40"}, env_file=tmp_path / "none")
+    assert alone.process_rate == 40.0 and alone.invalid_guard == 1000
+    sharded = load_settings(
+        {"GAMEHOST_DISCORD_RATE": "40", "GAMEHOST_SHARDS": "0-1", "GAMEHOST_SHARD_COUNT": "8"},
+        env_file=tmp_path / "none",
+    )
+    assert sharded.process_rate == 10.0
+    assert load_settings({}, env_file=tmp_path / "none").discord_rate == 25.0
+    for key, bad in (("GAMEHOST_DISCORD_RATE", "60"), ("GAMEHOST_INVALID_GUARD", "lots")):
+        with pytest.raises(cli.ConfigError, match=key):
+            load_settings({key: bad}, env_file=tmp_path / "none")

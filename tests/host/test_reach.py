@@ -11,9 +11,11 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import simcord
 
@@ -29,7 +31,7 @@ DAY = 24 * HOUR
 
 
 @asynccontextmanager
-async def discord(
+async def on_discord(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limits: Limits | None = None
 ) -> AsyncIterator[tuple[simcord.Env, DiscordRules, GameBot]]:
     enforce(monkeypatch, limits)
@@ -72,7 +74,7 @@ def answered_well(rules: DiscordRules) -> None:
 async def test_a_table_thread_lasts_a_week_without_a_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         thread = env.backend.get_channel(table.thread.id)
         assert thread.thread_metadata is not None and thread.thread_metadata.auto_archive_duration == 10080
@@ -82,7 +84,7 @@ async def test_a_table_thread_lasts_a_week_without_a_message(
 async def test_an_archived_thread_is_reopened_for_the_next_move(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
         rules.archive(table.thread.id)
@@ -101,7 +103,7 @@ async def test_an_edit_in_place_reopens_the_thread_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A knock leaves the same player waited on: the board is edited where it is."""
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
         rules.archive(table.thread.id)
@@ -115,7 +117,7 @@ async def test_an_edit_in_place_reopens_the_thread_first(
 async def test_a_finished_tables_thread_is_archived_a_day_later(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         abandoned = await table.players[0].slash(table.thread, "game abandon")
         assert abandoned.acknowledged
@@ -130,7 +132,7 @@ async def test_a_finished_tables_thread_is_archived_a_day_later(
 async def test_at_the_thread_cap_a_new_table_plays_in_the_channel(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         rules.occupy(guild.id, 1000)
@@ -147,7 +149,7 @@ async def test_at_the_thread_cap_a_new_table_plays_in_the_channel(
 async def test_a_thread_that_cannot_be_reopened_reaches_its_players_directly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
         rules.archive(table.thread.id)
@@ -171,7 +173,7 @@ async def test_a_thread_that_cannot_be_reopened_reaches_its_players_directly(
 async def test_a_locked_thread_parks_the_table_and_tells_the_players_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await toy_table(env, remind="1h")
         before = len(env.http_requests)
         rules.lock(table.thread.id)
@@ -201,7 +203,7 @@ async def test_a_locked_thread_parks_the_table_and_tells_the_players_once(
 async def test_a_deleted_thread_parks_the_table_and_game_show_brings_it_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         thread_id, channel = table.thread.id, table.channel
         rules.delete_channel(thread_id)
@@ -237,7 +239,7 @@ async def test_a_deleted_thread_parks_the_table_and_game_show_brings_it_back(
 async def test_a_server_that_removes_the_bot_costs_no_calls(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, bot):
         table = await toy_table(env, remind="1h", timer="2h")
         guild_id = table.table_message().guild.id  # type: ignore[union-attr]
         rules.remove_bot(guild_id)
@@ -261,7 +263,7 @@ async def test_a_server_that_removes_the_bot_costs_no_calls(
 async def test_missing_permissions_park_the_table_after_one_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
         env.inject_error("POST", f"/channels/{table.thread.id}/messages", status=403, code=50013, times=None)
@@ -278,7 +280,7 @@ async def test_missing_permissions_park_the_table_after_one_call(
 async def test_an_undelivered_reminder_is_not_used_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, _rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, _rules, _bot):
         await toy_table(env, remind="2h")
         env.inject_error("POST", "/channels/*/messages", status=503, code=0, message="down", times=3)
         await env.advance_time(2 * HOUR + 60)
@@ -292,7 +294,7 @@ async def test_a_click_is_answered_in_time_with_the_production_retry_delays(
 ) -> None:
     """A failing answer, a failing edit and failing posts (the publisher waits 1 s, then 4 s,
     between its tries): the click is acknowledged before any wait, and the move is saved."""
-    async with discord(tmp_path, monkeypatch) as (env, rules, bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, bot):
         assert bot.tables.retry_delays == (1.0, 4.0)
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
@@ -308,7 +310,7 @@ async def test_a_click_is_answered_in_time_with_the_production_retry_delays(
 async def test_a_callback_that_fails_once_still_answers_the_click(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
         env.inject_error("POST", "/interactions/*/*/callback", status=500, code=0, message="down", times=1)
@@ -319,7 +321,7 @@ async def test_a_callback_that_fails_once_still_answers_the_click(
 
 
 async def test_too_many_old_edits_repost_the_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    async with discord(tmp_path, monkeypatch, Limits(old_edits_per_hour=1)) as (env, rules, bot):
+    async with on_discord(tmp_path, monkeypatch, Limits(old_edits_per_hour=1)) as (env, rules, bot):
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
         await env.advance_time(2 * HOUR)
@@ -376,7 +378,7 @@ async def test_health_reports_each_processs_discord_figures(
 ) -> None:
     from bot.storage.health import check
 
-    async with discord(tmp_path, monkeypatch) as (env, rules, bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, bot):
         table = await open_table(env, ["ana", "bob"])
         env.inject_error("POST", f"/channels/{table.thread.id}/messages", status=403, code=50013, times=1)
         await table.on_turn().click(table.table_message(), label="Add 1")
@@ -395,7 +397,7 @@ async def test_health_reports_each_processs_discord_figures(
 async def test_reminders_and_game_show_work_in_an_archived_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await toy_table(env, remind="2h")
         rules.archive(table.thread.id)
         await env.advance_time(2 * HOUR + 60)
@@ -413,7 +415,7 @@ async def test_reminders_and_game_show_work_in_an_archived_thread(
 async def test_a_table_with_a_bot_plays_on_in_an_archived_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with discord(tmp_path, monkeypatch) as (env, rules, bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, bot):
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         ana = guild.add_member(env.create_user("ana"))
@@ -438,7 +440,7 @@ async def test_an_answer_tried_again_carries_its_picture_whole(
 ) -> None:
     """(SimCord refuses an injected fault before it reads the upload, so this shows the board keeps
     its picture, not the rewinding itself that real Discord needs: ``safe.rewound``.)"""
-    async with discord(tmp_path, monkeypatch) as (env, rules, _bot):
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
         env.inject_error("POST", "/interactions/*/*/callback", status=500, code=0, message="down", times=1)
@@ -449,3 +451,55 @@ async def test_an_answer_tried_again_carries_its_picture_whole(
         picture = env.backend.cdn.get(edited.attachments[0].url)
         assert picture is not None and picture.startswith(b"\x89PNG") and len(picture) > 1000
         answered_well(rules)
+
+
+class _Response:
+    def __init__(self, answers: list[int]) -> None:
+        self.answers = answers
+        self.done = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+
+class _Click:
+    """An interaction whose first answers fail with the given codes (0: succeeds)."""
+
+    def __init__(self, *codes: int) -> None:
+        self.id = 1
+        self.client = None
+        self.response = _Response(list(codes))
+        self.followups = 0
+
+    async def first(self) -> None:
+        code = self.response.answers.pop(0) if self.response.answers else 0
+        if code:
+            status = {40060: 400, 10062: 404, 50013: 403}.get(code, 500)
+            raise discord.HTTPException(_Raw(status), {"code": code, "message": "no"})
+        self.response.done = True
+
+    async def later(self) -> None:
+        self.followups += 1
+
+
+@dataclass
+class _Raw:
+    status: int
+    reason: str = "no"
+
+
+@pytest.mark.parametrize(
+    ("codes", "answered", "followups"),
+    [
+        ((0,), True, 0),
+        ((500, 0), True, 0),  # a passing failure is tried once more
+        ((500, 500), True, 1),  # then it may have reached Discord all the same: a followup
+        ((40060,), True, 1),  # already acknowledged: a followup
+        ((10062,), False, 0),  # too late: nothing can answer it now, and nothing pretends to
+        ((50013,), False, 0),
+    ],
+)
+async def test_a_first_answer_that_fails(codes: tuple[int, ...], answered: bool, followups: int) -> None:
+    click: Any = _Click(*codes)
+    assert await safe._respond(click, click.first, click.later, "answer") is answered
+    assert click.followups == followups
