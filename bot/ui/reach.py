@@ -109,7 +109,7 @@ class Reach:
     async def _tell(self, game: LiveGame, reason: str) -> None:
         lang = game.row.language
         text = self.t(
-            "host.parked.told",
+            "host.parked.told_guild" if reason == "guild_gone" else "host.parked.told",
             lang,
             game=game.entry.rules.title,
             id=game.id,

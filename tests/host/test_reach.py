@@ -247,7 +247,7 @@ async def test_a_server_that_removes_the_bot_costs_no_calls(
         assert parked(tmp_path) == "guild_gone"
         for player in table.players:
             dms = [m.content for m in player.user.dm_channel.history()]
-            assert len(dms) == 1 and "the server removed the bot" in dms[0]
+            assert len(dms) == 1 and "the server it was played in removed the bot" in dms[0]
         invalid = rules.invalid
         await env.advance_time(3 * HOUR)
         bot = make_bot(tmp_path)
