@@ -503,3 +503,18 @@ async def test_a_first_answer_that_fails(codes: tuple[int, ...], answered: bool,
     click: Any = _Click(*codes)
     assert await safe._respond(click, click.first, click.later, "answer") is answered
     assert click.followups == followups
+
+
+async def test_in_a_server_at_the_cap_a_finished_thread_is_archived_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        guild_id = table.table_message().guild.id  # type: ignore[union-attr]
+        rules.occupy(guild_id, 999)  # with the table's own thread, the server is at its cap
+        ana = table.players[0]
+        await ana.slash(table.channel, "game new", name="toy")  # its thread is refused: 160006
+        assert rules.answers[(400, safe.THREAD_CAP)] == 1
+        await ana.slash(table.thread, "game abandon", table=1)
+        assert rules.archived(table.thread.id), "its place under the cap is given back at once"
+        assert rules.active_threads(guild_id) == 999
