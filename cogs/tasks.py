@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 60.0
 """How often: a deleted database is noticed, and a stranded table reposted, within a minute."""
+BACKLOG_SECONDS = 1.0
+"""How soon the sweep comes back when Discord's budget stopped it with tables still to repost
+(after a restart into many stranded tables, say): they go out at the budget's pace, not one a minute."""
 
 CLOCK_LONGEST = 60.0
 """The clock sleeps until the next deadline, but never longer: a deadline written by another
@@ -103,13 +106,15 @@ class TasksCog(commands.Cog):
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def minutely(self) -> None:
         self.ticks += 1
-        if self.ticks == 1:
-            return  # on_ready has just done the same sweep
         try:
             problem = self.bot.store.health()
             if problem is not None:
                 return  # logged once by the store; sweeping would only fail again
             await self.bot.tables.sweep()
+            backlog = self.bot.tables.backlog
+            self.minutely.change_interval(seconds=BACKLOG_SECONDS if backlog else SWEEP_SECONDS)
+            if backlog:
+                return  # the rest of the sweep first; the rest of the minute's work after it
             await self.bot.tables.reach.archive_finished()
             await self.report()
         except StoreError as exc:

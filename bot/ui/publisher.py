@@ -96,6 +96,9 @@ class Publisher:
         self._shown: dict[int, _Shown] = {}
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
         self.reach = Reach(client, sessions, catalog)
+        self.backlog = False
+        """Whether the last sweep stopped for Discord's budget with tables still behind (its loop
+        then comes back within seconds, not a minute)."""
         self._repairs: set[int] = set()
         self._background: set[asyncio.Task[None]] = set()
         self.host_controls: list[Callable[[LiveGame], Control | None]] = []
@@ -281,9 +284,11 @@ class Publisher:
             waiting = await store.backing_off(now) if behind or unfinished else set()
             repaired = 0
             ledger = safe.ledger_of(self.client)
+            self.backlog = False
             for game_id in [*behind, *unfinished]:
                 if not ledger.has_room():
-                    break  # the rest waits for the next sweep (Discord's budget, or its guard)
+                    self.backlog = True  # the rest waits for the next sweep, soon
+                    break
                 if game_id in waiting:
                     continue
                 ok = await self.repair(game_id)

@@ -121,11 +121,14 @@ class Ledger:
     """One process's account of its Discord calls: answers by status and code, the invalid
     ones of the last ten minutes, and the budget of its background work.
 
-    The budget is a bucket of ``rate`` calls refilled at ``rate`` a second.  Background work asks
-    :meth:`has_room` before each piece it starts (a reminder, a table to repost) and stops for
-    now when there is none: its loop comes back a second later.  Nothing ever sleeps here: a
-    piece once started makes all its calls (the bucket may go a few calls into debt), so pacing
-    never leaves a table half drawn, and a click is never made to wait for background work.
+    The budget is a bucket refilled at ``rate`` calls a second that holds one call at most (a
+    fuller bucket would let a burst after a quiet spell exceed the rate in that second).
+    Background work asks :meth:`has_room` before each piece it starts (a reminder, a table to
+    repost) and stops for now when there is none: its loop comes back a second later.  Nothing
+    ever sleeps here: a piece once started makes all its calls (the bucket goes a few calls into
+    debt, paid back before the next piece), so pacing never leaves a table half drawn, and a
+    click is never made to wait for background work.  In any second, background work makes at
+    most ``rate`` calls plus one piece's.
     """
 
     def __init__(
@@ -137,7 +140,7 @@ class Ledger:
         self._clock = clock
         self.answers: Counter[tuple[int, int]] = Counter()
         self._invalid: deque[float] = deque()
-        self._tokens = rate
+        self._tokens = 1.0
         self._filled_at: float | None = None
         self._paused = False
         self.held_back = 0
@@ -179,13 +182,13 @@ class Ledger:
     def _refill(self) -> None:
         now = self.now()
         if self._filled_at is not None:
-            self._tokens = min(self.rate, self._tokens + (now - self._filled_at) * self.rate)
+            self._tokens = min(1.0, self._tokens + (now - self._filled_at) * self.rate)
         self._filled_at = now
 
     def has_room(self) -> bool:
         """Whether background work may start another piece now."""
         self._refill()
-        return self._tokens > 0 and not self.paused
+        return self._tokens >= 1.0 and not self.paused
 
     def spend(self) -> None:
         self._refill()

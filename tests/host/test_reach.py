@@ -358,18 +358,24 @@ async def test_the_guard_holds_background_work_back(caplog: pytest.LogCaptureFix
 
 
 async def test_the_budget_paces_background_work() -> None:
+    """In any second, at most ``rate`` pieces start: no burst after a quiet spell."""
     now = [0.0]
-    ledger = safe.Ledger(rate=5, guard=100, clock=lambda: now[0])
-    started = 0
-    while ledger.has_room():
-        ledger.spend()
-        started += 1
-    assert started == 5, "a second's worth at once"
-    now[0] += 0.4
+    ledger = safe.Ledger(rate=4, guard=100, clock=lambda: now[0])
+    now[0] += 60  # a quiet minute saves nothing up
+    started = []
+    for step in range(16):  # two seconds, in eighths
+        if ledger.has_room():
+            ledger.spend()
+            started.append(step)
+        now[0] += 0.125
+    assert started == [0, 2, 4, 6, 8, 10, 12, 14], "four a second, evenly, never a burst"
     assert ledger.has_room()
-    ledger.spend()
-    ledger.spend()
+    for _ in range(3):
+        ledger.spend()  # a piece of three calls runs two into debt: the next waits them out
+    now[0] += 0.5
     assert not ledger.has_room()
+    now[0] += 0.25
+    assert ledger.has_room()
     assert json.dumps(ledger.report())
 
 
@@ -518,3 +524,24 @@ async def test_in_a_server_at_the_cap_a_finished_thread_is_archived_at_once(
         await ana.slash(table.thread, "game abandon", table=1)
         assert rules.archived(table.thread.id), "its place under the cap is given back at once"
         assert rules.active_threads(guild_id) == 999
+
+
+async def test_a_restart_into_stranded_tables_reposts_them_at_the_budgets_pace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, bot):
+        bot.tables.retry_delays = ()
+        tables = [await open_table(env, ["ana", "bob"]) for _ in range(4)]
+        env.inject_error("POST", "/channels/*/messages", status=503, code=0, message="down", times=None)
+        for table in tables:
+            assert (await table.on_turn().click(table.table_message(), label="Add 1")).acknowledged
+        env.backend.faults.clear()
+        assert not any(live_boards(table) for table in tables), "every table is stranded"
+        fresh = make_bot(tmp_path)
+        fresh.ledger = safe.Ledger(rate=2, guard=1000)
+        await env.restart_bot(fresh)
+        assert fresh.tables.backlog, "two calls a second: the first sweep could not do them all"
+        await env.advance_time(10)
+        assert all(len(live_boards(table)) == 1 for table in tables), "all back within seconds"
+        assert not fresh.tables.backlog
+        answered_well(rules)
