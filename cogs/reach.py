@@ -2,7 +2,8 @@
 
 A server that removes the bot, a deleted thread or channel, a thread a moderator locks: each
 parks the tables that were there at once (:class:`bot.ui.reach.Reach`), so not one call is spent
-on a place that can only refuse it.  A thread unlocked again brings its tables back.
+on a place that can only refuse it.  A thread unlocked again brings its tables back, and a
+running table's thread that Discord archives after a quiet week is opened again.
 
 Thin by design: the work is in :mod:`bot.ui.reach`; this cog only listens.
 """
@@ -17,6 +18,7 @@ from discord.ext import commands
 
 from bot.services.background import background
 from bot.storage import StoreError
+from bot.ui import safe
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -52,6 +54,25 @@ class ReachCog(commands.Cog):
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self._vanished(f"channel {channel.id} was deleted", channel_id=channel.id)
 
+    async def _keep_open(self, thread_id: int) -> None:
+        """A running table's thread archived after a quiet week is opened again at once: the
+        table lives there, and its players find it among the active threads."""
+        try:
+            running = await self.bot.store.games_in_channel(thread_id, ("active",))
+            if not running or (await self.bot.store.reach(running[0].id)).parked:
+                return
+            with background():
+                reopened = await safe.set_archived(self.bot, thread_id, False)
+            guild_id = running[0].guild_id
+            if (
+                isinstance(reopened, safe.Failed)
+                and reopened.code == safe.THREAD_CAP
+                and guild_id is not None
+            ):
+                self.bot.tables.reach.crowded.add(guild_id)
+        except StoreError as exc:
+            log.error("thread %s archived; its table could not be looked up: %s", thread_id, exc)
+
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread locked parks its tables (a locked thread takes no message from the bot); one
@@ -59,6 +80,8 @@ class ReachCog(commands.Cog):
         metadata = payload.data.get("thread_metadata", {})
         if "locked" not in metadata:
             return
+        if metadata.get("archived") and not metadata["locked"]:
+            await self._keep_open(payload.thread_id)
         reach = self.bot.tables.reach
         store = self.bot.store
         try:

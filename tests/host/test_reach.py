@@ -87,7 +87,11 @@ async def test_an_archived_thread_is_reopened_for_the_next_move(
     async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
+        # Archived while the bot could not reopen it at once (it was down, or Discord was).
+        env.inject_error("PATCH", f"/channels/{table.thread.id}", status=503, code=0, message="down", times=1)
         rules.archive(table.thread.id)
+        await env.advance_time(1)
+        assert rules.archived(table.thread.id)
         moved = await table.on_turn().click(board, label="Add 2")
         assert moved.acknowledged and not moved.ephemeral
         assert not rules.archived(table.thread.id), "the bot unarchived its thread"
@@ -545,3 +549,18 @@ async def test_a_restart_into_stranded_tables_reposts_them_at_the_budgets_pace(
         assert all(len(live_boards(table)) == 1 for table in tables), "all back within seconds"
         assert not fresh.tables.backlog
         answered_well(rules)
+
+
+async def test_a_running_tables_thread_archived_after_a_quiet_week_is_opened_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        rules.archive(table.thread.id)  # as Discord does after a week without a message
+        await env.advance_time(1)
+        assert not rules.archived(table.thread.id), "the table's thread is open again"
+        assert len(live_boards(table)) == 1
+        rules.lock(table.thread.id)
+        rules.archive(table.thread.id)  # a moderator locked and closed it: left as it is
+        await env.advance_time(1)
+        assert rules.archived(table.thread.id) and parked(tmp_path) == "locked"
