@@ -101,6 +101,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -1060,7 +1061,7 @@ class Week:
             if len(boards) != 1:
                 wrong.append(f"table {game_id}: {len(boards)} live boards")
             elif thread and self.rules.archived(thread):
-                wrong.append(f"table {game_id}: its thread is archived")
+                wrong.append(f"table {game_id}: its thread is archived ({self.idle(game_id, thread)})")
             in_channel += thread is None
         return {
             "statuses": dict(statuses),
@@ -1069,6 +1070,29 @@ class Week:
             "boards_wrong": len(wrong),
             "boards_wrong_examples": wrong[:6],
         }
+
+    def idle(self, game_id: int, thread: int) -> str:
+        """Why a running table's thread may have archived: how long since its last message and
+        its last move, and whom it waits on (a person's way of being reminded, or a bot)."""
+        backend = self.env.backend
+        now = backend.clock.now()
+        messages = backend.messages.get(thread, {})
+        last = max((m for m in messages.values() if not m.is_ephemeral), key=lambda m: m.id, default=None)
+        posted = (now - datetime.fromisoformat(last.timestamp)).total_seconds() / HOUR if last else -1.0
+        moved = self.db.execute("SELECT MAX(at) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0]
+        waits = self.db.execute(
+            "SELECT w.seat, s.bot, COALESCE(p.notify, 'thread'), w.reminders, w.since FROM waits w"
+            " JOIN seats s ON s.game_id = w.game_id AND s.seat = w.seat"
+            " LEFT JOIN players p ON p.user_id = s.user_id WHERE w.game_id = ?",
+            (game_id,),
+        ).fetchall()
+        stamp = now.timestamp()
+        waited = [
+            f"seat {seat} {bot or notify} x{sent} since {(stamp - since) / HOUR:.0f} h"
+            for seat, bot, notify, sent, since in waits
+        ]
+        last_move = f"{(stamp - moved) / HOUR:.0f} h" if moved else "never"
+        return f"last message {posted:.0f} h ago, last move {last_move} ago, waiting: {', '.join(waited) or 'nobody'}"
 
     def overdue(self) -> int:
         now = self.env.backend.clock.now().timestamp()
