@@ -151,6 +151,11 @@ class Reach:
             rows = await store.games_in_channel(channel_id, open_)
         else:
             return 0
+        if guild_id is not None:
+            # Its ended tables' threads are beyond reach too: nothing is left to archive there.
+            for ended in await store.games(guild_id=guild_id, statuses=("finished", "abandoned")):
+                if ended.thread_id is not None:
+                    await store.mark_archived(ended.id, self.sessions.clock())
         parked = 0
         for row in rows:
             reason = (

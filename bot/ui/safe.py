@@ -487,14 +487,27 @@ async def set_archived(client: discord.Client, thread_id: int, archived: bool) -
 
 
 async def direct(client: discord.Client, user_id: int, content: str) -> Literal[True] | Failed:
-    """A direct message to a user, pinging nobody else."""
-
-    async def send_it() -> discord.Message:
-        user = client.get_user(user_id) or await client.fetch_user(user_id)
-        return await user.send(clip(content), allowed_mentions=discord.AllowedMentions.none())
-
-    result = await _call(ledger_of(client), send_it, f"message user {user_id} directly")
-    return result if isinstance(result, Failed) else True
+    """A direct message to a user, pinging nobody else.  Up to three requests (the user, their
+    direct channel, the message), each counted on its own."""
+    ledger = ledger_of(client)
+    user = client.get_user(user_id)
+    if user is None:
+        fetched = await _call(ledger, lambda: client.fetch_user(user_id), f"look up user {user_id}")
+        if isinstance(fetched, Failed):
+            return fetched
+        user = fetched
+    channel = user.dm_channel
+    if channel is None:
+        opened = await _call(ledger, user.create_dm, f"open a direct channel to {user_id}")
+        if isinstance(opened, Failed):
+            return opened
+        channel = opened
+    sent = await _call(
+        ledger,
+        lambda: channel.send(clip(content), allowed_mentions=discord.AllowedMentions.none()),
+        f"message user {user_id} directly",
+    )
+    return sent if isinstance(sent, Failed) else True
 
 
 async def fetch_member(guild: discord.Guild, user_id: int) -> discord.Member | Failed:

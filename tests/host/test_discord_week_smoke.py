@@ -56,5 +56,5 @@ def test_the_quick_week_meets_every_goal_and_every_disturbance_happens() -> None
         reminders["received_on_table"] + reminders["received_by_dm"]
         == reminders["claimed"] - reminders["given_back"]
     )
-    assert figures["moves_by_people"] >= 10 and figures["moves_by_bots"] >= 1
+    assert figures["moves_by_people"] >= 5 and figures["moves_by_bots"] >= 1
     assert figures["peak_rps"] <= 50 and figures["invalid_peak"] <= 100

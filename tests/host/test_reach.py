@@ -564,3 +564,29 @@ async def test_a_running_tables_thread_archived_after_a_quiet_week_is_opened_aga
         rules.archive(table.thread.id)  # a moderator locked and closed it: left as it is
         await env.advance_time(1)
         assert rules.archived(table.thread.id) and parked(tmp_path) == "locked"
+
+
+async def test_a_direct_message_counts_every_request_it_makes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, bot):
+        table = await open_table(env, ["ana", "bob"])
+        bob = table.players[1]
+        counted, made = sum(bot.ledger.answers.values()), rules.requests
+        with background():
+            assert await safe.direct(bot, bob.id, "hello") is True
+        assert sum(bot.ledger.answers.values()) - counted == rules.requests - made >= 2
+        assert [m.content for m in bob.user.dm_channel.history()] == ["hello"]
+
+
+async def test_a_finished_table_in_a_server_that_removed_the_bot_costs_no_archiving_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
+        table = await open_table(env, ["ana", "bob"])
+        guild_id = table.table_message().guild.id  # type: ignore[union-attr]
+        await table.players[0].slash(table.thread, "game abandon")
+        rules.remove_bot(guild_id)
+        await env.advance_time(DAY + 3 * 60)
+        assert stored(tmp_path, "SELECT archived_at IS NOT NULL FROM reach WHERE game_id = 1") == [(1,)]
+        assert rules.invalid == 0
