@@ -110,10 +110,9 @@ from simcord.builders import ChannelHandle
 from simcord.env import Env
 from simcord.results import InteractionResult, ResponseMessage
 
+from benchmarks import click_routes
 from benchmarks.thread_volume import MONOPOLY_ON_TABLE, MONOPOLY_WEIGHTS
 from benchmarks.torture_discord_common import (
-    BUTTON,
-    SELECT,
     clickable,
     components,
     custom_ids,
@@ -131,6 +130,7 @@ from bot.session import LiveGame
 from bot.storage.store import Store
 from rules.core import Action
 from tests.discord_rules import DEFAULT_LIMITS, DiscordRules, Limits, enforce, route_of, rules_for
+from tests.host.discord_kit import words_of
 
 GAMES = ("california", "estates", "monopoly", "lastwill")
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86_400.0
@@ -452,7 +452,7 @@ class Week:
             return
         channel = backend.channels.get(message.channel_id)
         direct = channel is not None and channel.guild_id is None
-        content = message.content or ""
+        content = words_of(message) or ""
         tally = self.tally
         if "⏰" in content and (REMIND_DM if direct else REMIND_THREAD) in content:
             if direct:
@@ -750,8 +750,12 @@ class Week:
         if game == "california" and kind in ("buy", "loan_buy") and len(args) == 3:
             tile = f"t.{args[0]}.{args[1]}"
             return [[], [tile], ["buy", tile]]  # a tile with one place to go is bought from the table
+        if game == "california" and kind in ("loan", "repay"):
+            return [["mansion"]]  # a seat's own loan buttons, where it may use them
         if game == "estates" and kind == "bid":
             return [[], ["bid"]]
+        if game == "estates" and kind == "buy":
+            return [["decide"]]  # the auctioneer's private decision: their money is secret
         if game == "monopoly" and kind not in MONOPOLY_ON_TABLE:
             if kind in ("sell", "mort") and any(d.debtor == seat for d in live.state.debts):
                 return [["debt"]]
@@ -768,7 +772,7 @@ class Week:
             if kind in LASTWILL_SPLIT:
                 return [["draw"], ["hand", "draw"]]
             if kind in LASTWILL_ANSWER:
-                return [["answer"], ["hand", "answer"]]
+                return [[], ["answer"], ["hand", "answer"]]  # on the table when it names nothing hidden
             if kind in LASTWILL_HAND:
                 return [["hand"]]
             if kind == "ball":
@@ -825,37 +829,16 @@ class Week:
 
     @staticmethod
     def control(message: Any, game_id: int, version: int, action: Action) -> tuple[str, str, Any] | None:
-        """How ``message`` offers ``action``: ``(button|select|form, custom_id, values or amount)``."""
-        code = action.encode()
-        ids = enabled(message)
-        for component in components(message):
-            if component.get("disabled"):
-                continue
-            cid = str(component.get("custom_id", ""))
-            if component.get("type") == BUTTON:
-                match = ACTION_ID.fullmatch(cid)
-                if (
-                    match
-                    and int(match["gid"]) == game_id
-                    and match["ref"] == code
-                    and (match["kind"] == "a" or int(match["ver"]) == version)
-                ):
-                    return "button", cid, None
-            elif component.get("type") == SELECT and cid.startswith(f"s:{game_id}:{version}:"):
-                values = [str(o.get("value")) for o in component.get("options") or ()]
-                if code in values:
-                    return "select", cid, [code]
-                ref = cid.split(":", 3)[3]
-                if ref.startswith("set") and ref.endswith(f".{action.kind}") and action.args:
-                    wanted = [Action(action.kind, (arg,)).encode() for arg in action.args]
-                    low, high = int(component.get("min_values") or 1), int(component.get("max_values") or 1)
-                    if all(v in values for v in wanted) and low <= len(wanted) <= high:
-                        return "select", cid, wanted
-        if action.args and isinstance(action.args[-1], int) and not isinstance(action.args[-1], bool):
-            form = f"m:{game_id}:{version}:{Action(action.kind, action.args[:-1]).encode()}"
-            if form in ids:
-                return "form", form, str(action.args[-1])
-        return None
+        """How ``message`` offers ``action``: ``(button|select|form, custom_id, values or amount)``
+        (:func:`benchmarks.click_routes.control`, in the shape :meth:`follow` presses)."""
+        offer = click_routes.control(message, game_id, version, action)
+        if offer is None:
+            return None
+        if offer.how == "button":
+            return "button", offer.custom_id, None
+        if offer.how == "select":
+            return "select", offer.custom_id, list(offer.values)
+        return "form", offer.custom_id, offer.values[0]
 
     async def find(
         self, person: Person, handle: ResponseMessage, game_id: int, target: Callable[[Any], Any]
@@ -883,21 +866,7 @@ class Week:
             message = stored_of(self.env, handle)
         return None
 
-    @staticmethod
-    def pages(message: Any, game_id: int) -> tuple[int, dict[int, str]]:
-        current: int | None = None
-        moves: dict[int, str] = {}
-        for component in components(message):
-            cid = str(component.get("custom_id", ""))
-            match = PAGE_ID.fullmatch(cid)
-            if match is None or int(match["gid"]) != game_id:
-                continue
-            number = int(match["page"])
-            if component.get("disabled"):
-                current = number if current is None else min(current, number)
-            else:
-                moves[number] = cid
-        return current or 0, moves
+    pages = staticmethod(click_routes.pages)
 
     # -- disturbances ----------------------------------------------------------------------------
 
@@ -934,7 +903,7 @@ class Week:
         person = next(iter(table.people.values()))
         parked_before = self.row(game_id)[3]
         result = await self.slash(person, self.channels[table.server], "game show", table=game_id)
-        text = "\n".join(r.content for r in [result.response, *result.followups] if r is not None)
+        text = "\n".join(words_of(r) for r in [result.response, *result.followups] if r is not None)
         self.disturbed["shown_back"] = parked_before == "thread_gone" and self.row(game_id)[3] is None
         self.disturbed["shown_back_answer"] = text[:120]
 
@@ -952,8 +921,8 @@ class Week:
         person = next(iter(table.people.values()))
         listed = await self.slash(person, self.channels[table.server], "game list")
         mine = await self.slash(person, self.channels[table.server], "game mine")
-        listing = listed.response.content if listed.response else ""
-        mine_text = mine.response.content if mine.response else ""
+        listing = words_of(listed.response) if listed.response else ""
+        mine_text = words_of(mine.response) if mine.response else ""
         self.disturbed["list_shows_parked"] = f"#{game_id}" in listing and "parked" in listing
         self.disturbed["list_tables_in_server"] = sum(
             1 for t in self.tables.values() if t.server == table.server and self.row(t.game_id)[0] == "active"

@@ -80,6 +80,7 @@ import tests.toygame  # noqa: F401  (registers the toy game and its renderer)
 from benchmarks.stats import percentile
 from bot.client import GameBot
 from bot.config import Settings
+from tests.host.discord_kit import controls, words_of
 
 GOALS_MS = {1: 100.0, 200: 250.0}
 """p95 goals for click -> reply and click -> updated table message, by tables open."""
@@ -362,28 +363,22 @@ def live_message(slot: TableSlot) -> discord.Message | None:
     the final standings keep only Catch me up and Rematch)."""
     history: list[discord.Message] = slot.thread.history()
     for message in reversed(history):
-        ids = [
-            getattr(c, "custom_id", None) or ""
-            for row in message.components
-            for c in getattr(row, "children", [])
-        ]
+        ids = [getattr(c, "custom_id", None) or "" for c in controls(message)]
         if any(i.startswith("g:") for i in ids):
             return message
     return None
 
 
 def button_labels(message: discord.Message) -> list[str]:
-    return [
-        getattr(c, "label", None) or "" for row in message.components for c in getattr(row, "children", [])
-    ]
+    return [getattr(c, "label", None) or "" for c in controls(message)]
 
 
 def next_click(slot: TableSlot, rng: random.Random) -> Click:
     assert slot.message is not None
-    mentioned = {int(m) for m in _MENTION.findall(slot.message.content)}
+    mentioned = {int(m) for m in _MENTION.findall(words_of(slot.message))}
     seats = [i for i, p in enumerate(slot.players) if p.id in mentioned]
     if not seats:
-        raise RuntimeError(f"nobody is pinged on table {slot.index}: {slot.message.content!r}")
+        raise RuntimeError(f"nobody is pinged on table {slot.index}: {words_of(slot.message)!r}")
     labels = button_labels(slot.message)
     if "gg" in labels:
         return Click(slot.index, seats[0], "gg", "gg")
@@ -406,7 +401,7 @@ async def do_click(slot: TableSlot, click: Click, probe: Probe, steps: DriverSte
         raise RuntimeError(f"{click.label!r} on table {slot.index} was not acknowledged: {result!r}")
     response = result.response
     if response is not None and response.ephemeral:
-        raise RuntimeError(f"{click.label!r} on table {slot.index} was refused: {response.content!r}")
+        raise RuntimeError(f"{click.label!r} on table {slot.index} was refused: {words_of(response)!r}")
 
 
 async def overlaps_allowed(slots: list[TableSlot], probe: Probe, rng: random.Random) -> bool:

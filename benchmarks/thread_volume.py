@@ -1,11 +1,11 @@
 """How loud a table is: one full 3-player game of each game, played by clicks through SimCord.
 
 The real bot (command tree, ``DynamicItem`` routing, panels, forms, attachments) plays a whole
-game of California, The Estates and Monopoly California Dreaming in simulated Discord.  A seeded
-script picks, for a seat the game waits for, a random legal action, and reaches it the way a
-player would: a button on the table, or the game's private panel (California's store panel, The
-Estates' bid panel or form).  It never uses private actions (a stow), which leave the thread
-untouched anyway.
+game of California, The Estates, Monopoly California Dreaming and Last Will in simulated
+Discord.  A seeded script picks, for a seat the game waits for, a random legal action, and
+reaches it the way a player would: a button on the table, or the game's private panel
+(California's store panel, The Estates' bid panel or form).  It never uses private actions (a
+stow), which leave the thread untouched anyway.
 
 Monopoly (:class:`MonopolyDriver`) is played on a table opened with ``turns=30`` (the game ends
 after 30 full rounds, richest by net worth wins, unless bankruptcies end it first; about 300 to
@@ -20,6 +20,14 @@ kind of move (:data:`MONOPOLY_WEIGHTS`): the turn and what the game waits for ar
 moves (mortgages, new deals) rare, so the sample looks like a game rather than a mortgage
 carousel; drafts are private moves, counted among the actions as they are stored.
 
+Last Will (with Getting the Sack: the game's default options, ``expansion`` on; at most 7
+rounds, about 250 to 350 actions) is played by :class:`ExploringDriver`, which knows nothing of
+the game's panels: it reads every control by its id (:mod:`benchmarks.click_routes`) and finds a
+move on the table, on the panel the seat has open, or behind the table's ``u:`` buttons (and
+their panels' own, one level more), learning as it goes where each kind of move lives.  Its
+policy is weighted by kind (:data:`LASTWILL_WEIGHTS`).  Every move is made, private ones too (a
+drawing split's steps, discards): they are how the game goes on.
+
 Printed per game:
 
 - messages left in the thread at the end, and how many still carry an image;
@@ -27,8 +35,9 @@ Printed per game:
 - pings per player (new messages that mention and notify them) against the number of times the
   game started waiting for that player, and pings per player-turn;
 - Discord API calls (every REST request the bot made, interaction answers included) per accepted
-  action and per click; for Monopoly also per kind of move (``calls_by_kind``) and the script's
-  own misses (click paths that ended in no move; 0 expected).
+  action and per click; for Monopoly and Last Will also per kind of move (``calls_by_kind``),
+  per public action (private moves and their calls left out), and the script's own misses
+  (click paths that ended in no move: 0 expected for Monopoly, a few first looks for Last Will).
 
 Goals (issue 8): at most one image in the thread at any time; pings per player at most the times
 the game started waiting for them, plus one for the final standings, which ping everyone; at most
@@ -36,7 +45,7 @@ the game started waiting for them, plus one for the final standings, which ping 
 
 Usage::
 
-    PYTHONPATH=. python benchmarks/thread_volume.py [--seed 7] [--games california,estates,monopoly]
+    PYTHONPATH=. python benchmarks/thread_volume.py [--seed 7] [--games california,estates,monopoly,lastwill]
 
 The last line is one JSON object with every figure; its ``ok`` is true only when every goal is met.
 """
@@ -59,6 +68,7 @@ from typing import Any
 
 import simcord
 
+from benchmarks.click_routes import Offer, control, enabled, offered, openers, pages
 from benchmarks.torture_discord_common import (
     clickable,
     close_bots,
@@ -72,6 +82,7 @@ from benchmarks.torture_discord_common import (
     stored_of,
 )
 from rules.core import Action
+from tests.host.discord_kit import payload_words
 
 PLAYERS = 3
 GOAL_IMAGES = 1
@@ -100,7 +111,13 @@ class Figures:
     by_kind: dict[str, list[int]] = field(default_factory=dict)
     """Per kind of action the script took: ``[times, clicks, Discord calls]`` (Monopoly's driver)."""
     misses: int = 0
-    """Click paths that ended in no accepted action (the script's own mistakes; Monopoly's driver)."""
+    """Click paths that ended in no accepted action (the script's own mistakes; Monopoly's and
+    Last Will's drivers)."""
+    missed: Counter[str] = field(default_factory=Counter)
+    """``misses`` by the kind of move the script was after (the exploring driver)."""
+    private: list[int] | None = None
+    """``[moves, Discord calls]`` of accepted moves that left the public version where it was
+    (measured by the exploring driver); ``None``: Monopoly's draft kinds are the private moves."""
 
     @property
     def calls_per_action(self) -> float:
@@ -108,10 +125,14 @@ class Figures:
 
     @property
     def calls_per_public_action(self) -> float:
-        """Calls per action with the private moves left out (their cost too; from ``by_kind``)."""
-        private = [cost for kind, cost in self.by_kind.items() if kind in PRIVATE_DRAFT_KINDS]
-        calls = self.calls - sum(cost[2] for cost in private)
-        return calls / max(self.actions - sum(cost[0] for cost in private), 1)
+        """Calls per action with the private moves left out (their cost too): measured
+        (:attr:`private`), else Monopoly's draft kinds in ``by_kind``."""
+        if self.private is not None:
+            moves, calls = self.private
+        else:
+            drafts = [cost for kind, cost in self.by_kind.items() if kind in PRIVATE_DRAFT_KINDS]
+            moves, calls = sum(cost[0] for cost in drafts), sum(cost[2] for cost in drafts)
+        return (self.calls - calls) / max(self.actions - moves, 1)
 
     @property
     def calls_per_click(self) -> float:
@@ -226,16 +247,20 @@ class Driver:
         prefix = f"{self.game_id}:{live.public_version}:"
         target = f"g:{prefix}{action.encode()}"
         board = self.board()
-        lasting = next(
-            (
-                i
-                for i in custom_ids(board)
-                if i.startswith(f"a:{self.game_id}:") and i.endswith(f":{action.encode()}")
-            ),
-            None,
-        )
-        if target in custom_ids(board) or lasting is not None:
-            await self.click(player, board, target if lasting is None else lasting)
+
+        def lasting(message: Any) -> str | None:
+            """The action's lasting button (``a:`` id, drawn for what it means) on ``message``."""
+            return next(
+                (
+                    i
+                    for i in custom_ids(message)
+                    if i.startswith(f"a:{self.game_id}:") and i.endswith(f":{action.encode()}")
+                ),
+                None,
+            )
+
+        if target in custom_ids(board) or lasting(board) is not None:
+            await self.click(player, board, lasting(board) or target)
             return True
         where = board
         for opener in self.panel_path(prefix, action):
@@ -244,8 +269,8 @@ class Driver:
             result = await self.click(player, where, opener)
             panel = result.response
             where = panel if panel is not None and panel.ephemeral else self.board()
-        if target in custom_ids(where):
-            await self.click(player, where, target)
+        if target in custom_ids(where) or lasting(where) is not None:
+            await self.click(player, where, lasting(where) or target)
             return True
         return await self.by_form(player, board, prefix, action)
 
@@ -254,8 +279,12 @@ class Driver:
         if self.game == "california" and len(action.args) == 3:
             store, slot = action.args[0], action.args[1]
             return [f"u:{prefix}t.{store}.{slot}"]
+        if self.game == "california" and action.kind in ("loan", "repay"):
+            return [f"u:{prefix}mansion"]  # a seat's own loan buttons
         if self.game == "estates" and action.kind == "bid":
             return [f"u:{prefix}bid"]
+        if self.game == "estates" and action.kind == "buy":
+            return [f"u:{prefix}decide"]  # the auctioneer decides privately: their money is secret
         return []
 
     async def by_form(self, player: Any, board: Any, prefix: str, action: Action) -> bool:
@@ -280,7 +309,7 @@ class Driver:
             body = entry.json if isinstance(entry.json, dict) else {}
             allowed = body.get("allowed_mentions") or {}
             users = {str(u) for u in allowed.get("users") or ()}
-            content = str(body.get("content") or "")
+            content = payload_words(body)
             for user_id, name in names.items():
                 if user_id in users and f"<@{user_id}>" in content:
                     pings[name] += 1
@@ -557,7 +586,322 @@ class MonopolyDriver(Driver):
         return None
 
 
-DRIVERS: dict[str, type[Driver]] = {"monopoly": MonopolyDriver}
+LASTWILL_WEIGHTS: dict[str, float] = {
+    **dict.fromkeys(("hold", "drop", "noline", "done", "go", "as", "sell", "bankrupt"), 0.15),
+    "redraw": 0.05,
+}
+"""The Last Will script's policy (as ``discord_week``'s): moves that end a turn or a choice early,
+give up a card or a line, or throw away money's chances are rarer, and starting a drawing split
+over (``redraw``) rarer still, so turns are played out as a player would play them.  Every legal
+kind keeps a weight: this is still random legal play, and a game ends after its rounds anyway."""
+WEIGHTS: dict[str, dict[str, float]] = {"lastwill": LASTWILL_WEIGHTS}
+"""Per game, the :class:`ExploringDriver`'s weight of each kind of move (1 when not named)."""
+EXPLORE_CLICKS = 16
+"""Clicks one move may spend opening panels it has never looked in, before giving up on a move."""
+ROUTES_TRIED = 2
+"""Known routes tried for a kind of move before exploring (the ones that offered it most often)."""
+
+Path = tuple[str, ...]
+"""The ui codes pressed, in order, from the table to a panel (``()``: the table itself)."""
+
+
+def shape_of(path: Path, action: Action) -> Path:
+    """``path`` as a route for any action of ``action``'s kind: each part of a code (after its
+    first) that names one of the action's arguments becomes ``{i}`` (``comp.GST2`` -> ``comp.{1}``
+    for a companion card ``GST2`` that is its second argument)."""
+    args = [str(arg) for arg in action.args]
+    shaped = []
+    for code in path:
+        head, *rest = code.split(".")
+        shaped.append(".".join([head, *(f"{{{args.index(p)}}}" if p in args else p for p in rest)]))
+    return tuple(shaped)
+
+
+def instance(shape: Path, action: Action) -> Path | None:
+    """The route ``shape`` (:func:`shape_of`) for ``action``, or ``None`` if it names an argument
+    ``action`` does not have."""
+    args = [str(arg) for arg in action.args]
+    out = []
+    for code in shape:
+        parts = []
+        for part in code.split("."):
+            if part.startswith("{") and part.endswith("}"):
+                index = int(part[1:-1])
+                if index >= len(args):
+                    return None
+                part = args[index]
+            parts.append(part)
+        out.append(".".join(parts))
+    return tuple(out)
+
+
+class ExploringDriver(Driver):
+    """Any game by clicks, knowing nothing of its panels (Last Will's driver).
+
+    A move is chosen from the engine (a kind by :data:`WEIGHTS`, then one of its legal actions
+    at random) and reached only through what messages show, read by their ids
+    (:mod:`benchmarks.click_routes`): a button, a select's option or a number form on the table,
+    else on the private panel the seat has open (a panel's next step, a drawing split), else behind
+    the table's ``u:`` buttons and, one level more, their panels' own ``u:`` buttons.  Where a kind
+    of move was found is learned as the game goes (the ui codes pressed from the table), so
+    a panel is opened only on the way to a move once the script knows its way: misses (click paths
+    that ended in no move) come from the first looks only.  When a path leads to a panel that does
+    not show the chosen action but shows others of its kind (a card the table could not know of),
+    one of those is made: still a random legal move of the kind chosen."""
+
+    def __init__(self, env: simcord.Env, bot: Any, game: str, seed: int) -> None:
+        super().__init__(env, bot, game, seed)
+        self.weights = WEIGHTS.get(game, {})
+        self.panels: dict[int, Any] = {}
+        """Per seat: the private panel it has open (a SimCord handle; re-read before each use)."""
+        self.routes: dict[str, Counter[Path]] = {}
+        """Per kind of move: the paths whose panel offered it (as :func:`shape_of`), and how often."""
+        self.looked: Counter[Path] = Counter()
+        """Paths opened, and how often."""
+        self.variety: dict[Path, set[str]] = {}
+        """Per path opened: the kinds of legal move its panel has offered."""
+        self.drained = 0
+        self.figures.private = [0, 0]
+
+    def drain_due(self) -> bool:
+        if self.figures.clicks < self.drained + 200:
+            return False
+        self.drained = self.figures.clicks
+        return True
+
+    def candidates(self, legal: list[Action]) -> list[Action]:
+        """Legal actions in the order the policy tries them: kinds by weight, then shuffled."""
+        by_kind: dict[str, list[Action]] = {}
+        for action in legal:
+            by_kind.setdefault(action.kind, []).append(action)
+        kinds = sorted(by_kind)
+        out: list[Action] = []
+        while kinds:
+            kind = self.rng.choices(kinds, [self.weights.get(k, 1.0) for k in kinds])[0]
+            kinds.remove(kind)
+            actions = by_kind[kind]
+            self.rng.shuffle(actions)
+            out += actions[:3]
+        return out
+
+    async def step(self, live: Any) -> None:
+        rules = live.entry.rules
+        seat = self.rng.choice(sorted(live.waiting()))
+        legal = [a for a in rules.legal_actions(live.state, seat) if a.kind not in PRIVATE_KINDS]
+        player = self.players[seat]
+        version, public = live.version, live.public_version  # ``live`` is the cache's: it changes
+        tried: set[Path] = set()
+        for action in self.candidates(legal):
+            calls, clicks = len(self.env.backend.http_requests), self.figures.clicks
+            made = await self.seek(player, seat, public, action, legal, tried)
+            if made is None:
+                continue
+            after = await self.bot.sessions.load(self.game_id)
+            cost = self.figures.by_kind.setdefault(made.kind, [0, 0, 0])
+            cost[0] += 1
+            cost[1] += self.figures.clicks - clicks
+            cost[2] += len(self.env.backend.http_requests) - calls
+            if after.version == version:
+                self.miss(made.kind)  # pressed, and nothing was accepted
+            elif after.public_version == public and self.figures.private is not None:
+                self.figures.private[0] += 1
+                self.figures.private[1] += len(self.env.backend.http_requests) - calls
+            return
+        raise RuntimeError(f"{self.game}: no legal action of seat {seat} could be reached by clicks")
+
+    def miss(self, kind: str) -> None:
+        self.figures.misses += 1
+        self.figures.missed[kind] += 1
+
+    def open_panel(self, seat: int) -> Any | None:
+        """The seat's open private panel as stored now, or ``None`` (closed, or never opened)."""
+        handle = self.panels.get(seat)
+        stored = stored_of(self.env, handle) if handle is not None else None
+        if stored is None or not custom_ids(stored):
+            self.panels.pop(seat, None)
+            return None
+        return stored
+
+    async def seek(
+        self, player: Any, seat: int, version: int, action: Action, legal: list[Action], tried: set[Path]
+    ) -> Action | None:
+        """Make ``action`` (or, where a path shows others of its kind but not it, one of those) by
+        clicks: on the table, on the seat's open panel, else behind ``u:`` buttons (:meth:`explore`);
+        the action pressed, or ``None`` when none was."""
+        board = self.board()
+        found = control(board, self.game_id, version, action)
+        if found is not None:
+            return await self.press(player, seat, board, found, action)
+        panel = self.open_panel(seat)
+        found = control(panel, self.game_id, version, action) if panel is not None else None
+        if found is not None:
+            return await self.press(player, seat, panel, found, action)
+        return await self.explore(player, seat, version, action, legal, tried)
+
+    async def explore(
+        self, player: Any, seat: int, version: int, action: Action, legal: list[Action], tried: set[Path]
+    ) -> Action | None:
+        """Follow the routes known for ``action``'s kind, then open the table's panels (then theirs,
+        one level more: breadth first) until one offers ``action`` or its kind; every panel opened
+        teaches :attr:`routes` what it offers.  ``tried``: the paths this move already opened."""
+        on_table = openers(self.board(), self.game_id)
+        known: Counter[Path] = Counter()
+        for shape, count in self.routes.get(action.kind, Counter()).items():
+            path = instance(shape, action)
+            if path:
+                known[path] += count
+        first = [p for p, _ in known.most_common() if p not in tried][:ROUTES_TRIED]
+        frontier = first + self.ranked([(c,) for c in on_table if (c,) not in first], known)
+        here: tuple[Path, Any] | None = None
+        spent = 0
+        while frontier and spent < EXPLORE_CLICKS:
+            path = frontier.pop(0)
+            if path in tried:
+                continue
+            tried.add(path)
+            clicks = self.figures.clicks
+            start: tuple[int, Any] | None = None
+            if here is not None and path[: len(here[0])] == here[0]:
+                parent = self.fresh(here[1])
+                start = (len(here[0]), parent) if parent is not None else None
+            reached, where = await self.walk(player, seat, version, path, start)
+            spent += self.figures.clicks - clicks
+            if where is not None and len(reached) > (start[0] if start is not None else 0):
+                here = (reached, where)
+                made = await self.take(player, seat, version, where, reached, action, legal)
+                if made is not None:
+                    return made
+            if self.figures.clicks != clicks:
+                self.miss(action.kind)  # panels opened for nothing
+            if where is not None and reached == path and len(path) < 2:
+                children = [(*path, code) for code in openers(where, self.game_id) if code not in on_table]
+                frontier += self.ranked([c for c in children if c[-1] not in path], known)
+        return None
+
+    def ranked(self, paths: list[Path], known: Counter[Path]) -> list[Path]:
+        """Paths in the order worth opening: known to offer the kind sought (``known``); never
+        opened, or never offering a legal move yet (a panel of plays the hand could not make then);
+        offering moves of many kinds (a general panel, such as a hand) before those of few."""
+
+        def rank(path: Path) -> tuple[int, int]:
+            if known[path]:
+                return (0, -known[path])
+            kinds = len(self.variety.get(path, ()))
+            return (1, self.looked[path]) if not kinds else (2, -kinds)
+
+        return sorted(paths, key=rank)
+
+    def fresh(self, message: Any) -> Any | None:
+        """A stored message as it is now (it may have been edited or deleted since)."""
+        return stored_of(self.env, clickable(self.env, message))
+
+    async def walk(
+        self, player: Any, seat: int, version: int, path: Path, start: tuple[int, Any] | None = None
+    ) -> tuple[Path, Any | None]:
+        """Press ``path`` from the table (or from ``start``: that many codes in, on that message):
+        how far it got and the message it got to (``None`` if that is gone).  A code missing on the
+        way stops the walk there, with nothing pressed for it."""
+        depth, where = start if start is not None else (0, self.board())
+        for code in path[depth:]:
+            following = await self.open(player, seat, version, where, code)
+            if following is None:
+                return path[:depth], self.fresh(where)
+            where, depth = following, depth + 1
+        return path, where
+
+    async def open(self, player: Any, seat: int, version: int, message: Any, code: str) -> Any | None:
+        """Press the ``u:`` button ``code`` on ``message`` (a stored message): the private panel it
+        opens (remembered as the seat's), or the table when the step is shown on the table;
+        ``None`` when ``message`` has no such button or the click led nowhere."""
+        opener = f"u:{self.game_id}:{version}:{code}"
+        found = await self.find(player, message, lambda m: opener if opener in enabled(m) else None)
+        if found is None:
+            return None
+        result = await self.click(player, found[0], opener)
+        response = result.response
+        if response is None:
+            return None
+        if not response.ephemeral:
+            return self.board()
+        self.panels[seat] = response
+        stored = stored_of(self.env, response)
+        return stored if stored is not None and custom_ids(stored) else None
+
+    async def take(
+        self,
+        player: Any,
+        seat: int,
+        version: int,
+        where: Any,
+        path: Path,
+        action: Action,
+        legal: list[Action],
+    ) -> Action | None:
+        """At the end of ``path``: learn what ``where`` offers, then press ``action`` there, else
+        one of its kind that is offered; ``None`` when neither is."""
+        found = await self.find(player, where, lambda m: offered(m, self.game_id, version, legal) or None)
+        shows = found[1] if found is not None else {}
+        self.looked[path] += 1
+        self.variety.setdefault(path, set()).update(a.kind for a in shows)
+        for kind, shape in {(a.kind, shape_of(path, a)) for a in shows}:
+            self.routes.setdefault(kind, Counter())[shape] += 1
+        if found is None:
+            return None
+        pick = action if action in shows else None
+        if pick is None:
+            same = sorted((a for a in shows if a.kind == action.kind), key=lambda a: a.encode())
+            pick = self.rng.choice(same) if same else None
+        if pick is None:
+            return None
+        return await self.press(player, seat, found[0], shows[pick], pick)
+
+    async def find(self, player: Any, message: Any, target: Callable[[Any], Any]) -> tuple[Any, Any] | None:
+        """``message`` (stored) at the page where ``target(message)`` is something, and that thing:
+        a list longer than one message is paged with the host's ◀ ▶ (forward, then back)."""
+        direction, first = 1, None
+        for _ in range(12):
+            found = target(message)
+            if found is not None:
+                return message, found
+            current, moves = pages(message, self.game_id)
+            first = current if first is None else first
+            step = moves.get(current + direction)
+            if step is None and direction == 1 and first > 0:
+                direction = -1
+                step = moves.get(current - 1)
+            if step is None:
+                return None
+            handle = clickable(self.env, message)
+            await self.click(player, message, step)
+            message = stored_of(self.env, handle)
+            if message is None:
+                return None
+        return None
+
+    async def press(
+        self, player: Any, seat: int, message: Any, offer: Offer, action: Action
+    ) -> Action | None:
+        """Make ``action`` as ``offer`` says on ``message`` (stored); keeps the panel it leaves open."""
+        if offer.how == "select":
+            self.figures.clicks += 1
+            result = await player.select(
+                clickable(self.env, message), list(offer.values), custom_id=offer.custom_id
+            )
+        else:
+            result = await self.click(player, message, offer.custom_id)
+            if offer.how == "form":
+                if result.modal is None:
+                    self.miss(action.kind)
+                    return None
+                self.figures.clicks += 1
+                result = await player.submit_modal(result, {"value": offer.values[0]})
+        response = result.response
+        if response is not None and response.ephemeral:
+            self.panels[seat] = response
+        return action
+
+
+DRIVERS: dict[str, type[Driver]] = {"monopoly": MonopolyDriver, "lastwill": ExploringDriver}
 """Games whose panels need more than the generic script (per game: its own driver)."""
 
 
@@ -604,9 +948,12 @@ def report(figures: Figures) -> dict[str, Any]:
             "  calls per kind of move: "
             + ", ".join(f"{kind} {calls / times:.2f} ({times}x)" for kind, (times, _, calls) in costly)
         )
+        private = "private draft moves" if figures.private is None else f"{figures.private[0]} private moves"
+        missed = ", ".join(f"{kind} {count}" for kind, count in sorted(figures.missed.items()))
         print(
-            f"  without the private draft moves: {figures.calls_per_public_action:.2f} calls per public action; "
+            f"  without the {private}: {figures.calls_per_public_action:.2f} calls per public action; "
             f"script misses (clicks that ended in no move): {figures.misses}"
+            + (f" ({missed})" if missed else "")
         )
     print(f"  goals: {'ok' if figures.ok else 'MISSED'}")
     extra: dict[str, Any] = {}
@@ -618,6 +965,8 @@ def report(figures: Figures) -> dict[str, Any]:
             },
             "calls_per_public_action": round(figures.calls_per_public_action, 3),
             "misses": figures.misses,
+            **({"misses_by_kind": dict(sorted(figures.missed.items()))} if figures.missed else {}),
+            **({"private_moves": figures.private[0]} if figures.private is not None else {}),
         }
     return {
         "game": figures.game,
@@ -641,7 +990,9 @@ def report(figures: Figures) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seed", type=int, default=7, help="seed of the games and of the script's choices")
-    parser.add_argument("--games", default="california,estates,monopoly", help="comma-separated game names")
+    parser.add_argument(
+        "--games", default="california,estates,monopoly,lastwill", help="comma-separated game names"
+    )
     args = parser.parse_args(argv)
     results = []
     for game in [g.strip() for g in args.games.split(",") if g.strip()]:

@@ -42,9 +42,12 @@ from bot.client import GameBot
 from bot.config import Settings
 from bot.registry import REGISTRY, Registry
 from rules.core import Action
+from tests.host.discord_kit import controls, payload_words, words_of
 
 REPO = Path(__file__).resolve().parent.parent
 DISCORD_CONTENT_LIMIT = 2000
+LAYOUT_TEXT_LIMIT = 4000
+"""Characters of text displays a layout message (Components V2) may hold in all."""
 EPHEMERAL_VIEW_SECONDS = 15 * 60
 """discord.py gives a view sent in an ephemeral reply this timeout (the interaction token's life)."""
 UNDELIVERABLE = (SetupError,)
@@ -291,13 +294,13 @@ def unanswered(result: InteractionResult) -> str | None:
     found = replies(result)
     interaction = getattr(result, "_interaction", None)
     kind = str(getattr(interaction, "response_kind", "") or "")
-    if kind == "deferred" and not result.followups and found and not found[0].content.strip():
+    if kind == "deferred" and not result.followups and found and not words_of(found[0]).strip():
         first = found[0]
-        if not first.components and not first.attachments:
+        if not controls(first) and not first.attachments:
             return 'deferred ("thinking") and never answered'
     for reply in found:
-        if len(reply.content) > DISCORD_CONTENT_LIMIT:
-            return f"reply of {len(reply.content)} characters"
+        if len(words_of(reply)) > DISCORD_CONTENT_LIMIT:
+            return f"reply of {len(words_of(reply))} characters"
     return None
 
 
@@ -313,11 +316,17 @@ def oversized_requests(env: simcord.Env, cursor: int) -> list[str]:
         for content in (payload.get("content"), data.get("content")):
             if isinstance(content, str) and len(content) > DISCORD_CONTENT_LIMIT:
                 found.append(f"{entry.method} {entry.path.split('/')[1]}: {len(content)} characters")
+        for body in (payload, data):
+            words = len(payload_words({**body, "content": ""}))
+            if words > LAYOUT_TEXT_LIMIT:
+                found.append(
+                    f"{entry.method} {entry.path.split('/')[1]}: {words} characters of text displays"
+                )
     return found
 
 
 def reply_text(result: InteractionResult) -> str:
-    return "\n".join(r.content for r in replies(result))
+    return "\n".join(words_of(r) for r in replies(result))
 
 
 # -- the bot's database, read from outside --------------------------------------------------------------

@@ -107,6 +107,7 @@ from bot.client import GameBot
 from bot.registry import REGISTRY
 from bot.session import stamp
 from rules.core import Action
+from tests.host.discord_kit import controls
 
 GOAL_INPUTS = 20_000
 MAINTAIN_EVERY = 150
@@ -524,7 +525,7 @@ class Fuzz:
 
     def note_panel(self, result: InteractionResult) -> None:
         response = result.response
-        if response is not None and response.ephemeral and response.components:
+        if response is not None and response.ephemeral and controls(response):
             actor = self._actor_of(result)
             if actor is not None:
                 self.panels.append((actor, response))
@@ -916,7 +917,13 @@ class Fuzz:
         message, table = self.rng.choice(choices)
         same_guild = [m for m in self.members.values() if m.guild.id == table.guild.id]
         actor = self.rng.choice(same_guild)
-        comps = [c for c in components(message) if not c.get("disabled")]
+        # An undo request's Accept and Refuse are for every other seated player: not a wrong user's.
+        comps = [
+            c
+            for c in components(message)
+            if not c.get("disabled")
+            and not str(c.get("custom_id", "")).endswith((":h.undo.yes", ":h.undo.no"))
+        ]
         if not comps:
             return
         comp = self.rng.choice(comps)

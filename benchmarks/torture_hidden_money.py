@@ -151,6 +151,19 @@ class HiddenMoney(PairHarness[Side, Figures]):
 
     async def public_move(self, a: Side, b: Side, seat: int, action: Action) -> None:
         """The same public move in both games, through the same UI path."""
+        if action.kind == "buy":
+            # The auctioneer decides in a private panel ("Buy for $X…"): whether they can pay is
+            # their secret, so the table offers the same two buttons whatever their money.
+            for side in (a, b):
+                facts, _ = self.state(side)
+                version = facts.public_version
+                opened = await self.press(side, seat, self.board(side), f"u:{side.game_id}:{version}:decide")
+                self.open_views += 1
+                if opened is None or opened.response is None:
+                    raise RuntimeError(f"{side.label}: the buy panel did not open")
+                await self.press(side, seat, opened.response.message, f"g:{side.game_id}:{version}:buy")
+            self.figures.public_moves += 1
+            return
         if action.kind != "bid":
             for side in (a, b):
                 facts, _ = self.state(side)

@@ -62,6 +62,7 @@ from bot.client import GameBot
 from bot.registry import Registry, Renderer
 from renderers.kit import Words
 from rules.core import Rules
+from tests.host.discord_kit import alt_texts, words_of
 
 NAMES = ("ana", "bob", "cy", "dee", "fay")
 BYSTANDER = "zed"
@@ -411,7 +412,8 @@ class PairHarness(abc.ABC, Generic[S, F]):
     def message_view(self, side: S, message: Any) -> dict[str, Any]:
         norm = side.norm
         return {
-            "content": norm(message.content),
+            "content": norm(words_of(message)),
+            "alt": [norm(text) for text in alt_texts(message)],
             "components": [self.component_view(norm, c) for c in components(message)],
             "images": [norm(d) for d in attachment_digests(self.env, message)],
             "timestamps": (message.timestamp, message.edited_timestamp),

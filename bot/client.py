@@ -83,6 +83,7 @@ class GameBot(commands.Bot):
         self.sessions.hours = Hours(self.settings.remind_hours, self.settings.timer_hours)
         self.lobby = LobbyService(self.sessions)
         self.tables = Tables(self, self.sessions, self.catalog)
+        self.tables.client_languages = self.settings.client_languages
         nudges = Nudges(self, self.tables, self.catalog)
         self.scheduler = Scheduler(
             self.sessions,
@@ -158,7 +159,8 @@ class GameBot(commands.Bot):
     def reader(self, interaction: discord.Interaction) -> str:
         """The language of an answer only this player reads: their Discord locale when we have
         it, else the server's (:meth:`server_language`)."""
-        return self.catalog.match(interaction.locale) or self.server_language(interaction)
+        own = self.catalog.match(interaction.locale) if self.settings.client_languages else None
+        return own or self.server_language(interaction)
 
     def handler(self, kind: str) -> Handler:
         """Who answers a component id of this kind (:class:`bot.ui.components.Router`)."""

@@ -69,6 +69,11 @@ class Settings:
     invalid_guard: int = 1000
     """Invalid requests (401, 403, 429) in ten minutes past which a process stops its background
     work: Discord bans a bot's address at 10,000."""
+    client_languages: bool = True
+    """Whether a player's own answers follow their Discord client's language.  Not a setting of
+    the environment: the sandbox turns it off, since its members are one person at one keyboard
+    and SimCord gives every one of them an English client (its answers then follow the table's
+    language, or the bot's)."""
     sandbox_database: Path = Path("sandbox.sqlite3")
     """The sandbox's own SQLite file (``python -m bot sandbox``): its simulated server's games
     never mix with a real server's, and survive a restart of the sandbox."""

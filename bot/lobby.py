@@ -7,9 +7,9 @@ action; it only decides who sits where and when a game exists at all.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from bot.i18n import clip
+from bot.i18n import Phrase, clip
 from bot.registry import GameEntry
 from bot.services.deadlines import plan_waits
 from bot.session import LiveGame, Refusal, SessionService
@@ -46,8 +46,12 @@ class LobbyService:
     def entry(self, name: str) -> GameEntry:
         entry = self.sessions.registry.get(name.strip().lower())
         if entry is None:
-            offered = ", ".join(e.name for e in self.sessions.registry.public()) or "none yet"
-            raise Refusal("host.refuse.unknown_game", game=clip(name, 60), games=offered)
+            offered = ", ".join(e.name for e in self.sessions.registry.public())
+            raise Refusal(
+                "host.refuse.unknown_game",
+                game=clip(name, 60),
+                games=offered or Phrase("host.lobby.no_games"),
+            )
         return entry
 
     async def create(
@@ -264,5 +268,15 @@ class LobbyService:
             return await self.sessions.load(game_id)
 
 
-def options_summary(options: Mapping[str, object]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in sorted(options.items())) or "standard rules"
+def options_summary(options: Mapping[str, object], words: Callable[[str], str]) -> str:
+    """A table's options as its host would type them (``rounds=1``), in the table's language
+    through ``words`` (a catalog bound to it): a yes/no option reads ``oui``/``non`` at a French
+    table (``OptionSpec.parse`` takes both), and a game without options has standard rules."""
+
+    def value(raw: object) -> object:
+        if isinstance(raw, bool):
+            return words("host.lobby.option_yes" if raw else "host.lobby.option_no")
+        return raw
+
+    typed = ", ".join(f"`{k}={value(v)}`" for k, v in sorted(options.items()))
+    return typed or words("host.lobby.options_standard")

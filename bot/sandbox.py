@@ -8,14 +8,18 @@ games, the presenters or the cogs knows about it; this module is imported only b
 
 What the simulated server is, and why:
 
-- One server, ``Sandbox``, with one text channel, ``#games``, and four members: ``you`` (the
-  server's owner, so ``/game show``, ``/game abandon`` and ``/game settings`` work as for a
-  moderator) and three more (:data:`MEMBERS`) to play hot-seat: the page's "Viewing as" picker
-  switches between them, and each one's private panels show only while viewing as that member.
-  Seats beyond them are bot players (the lobby's "Add a bot").
+- One server, ``Sandbox``, with one text channel, ``#games``, and four members (:data:`MEMBERS`):
+  ``Alex``, the one at the keyboard (the page opens as Alex, the server's owner, so ``/game
+  show``, ``/game abandon`` and ``/game settings`` work as for a moderator), and three more to
+  play hot-seat: the page's "Viewing as" picker switches between them, and each one's private
+  panels show only while viewing as that member.  Every member has a real name, since the bot
+  writes names into sentences ("Alex plays first", "Alex's mansion").  Seats beyond them are bot
+  players (the lobby's "Add a bot").
 - ``#games`` does not let anyone open threads.  The preview shows one channel, and the bot,
   refused a thread as it would be on a Discord server set up that way, plays each table in the
-  channel itself: everything happens on the one page.
+  channel itself: everything happens on the one page.  On a server that is a setup problem, and
+  the bot logs a WARNING for it; here it is by design, so the sandbox logs that line at INFO
+  (:class:`ThreadlessChannel`).
 - The same ids on every start.  Stored games name their server, channel and players by id, so a
   restart must find the same ones: the server's id is pinned (:data:`GUILD_ID`) and the users
   and channel are made, in a fixed order, before the simulated clock moves, so SimCord's snowflake
@@ -25,8 +29,8 @@ What the simulated server is, and why:
   times shown are real.
 - SimCord keeps its messages in memory, so a restart starts with an empty ``#games``: the games
   themselves are in the database (:attr:`Settings.sandbox_database`, a file of its own), and each
-  running table is posted again at start by ``you`` typing ``/game show table:N``, the command
-  a player would use.  Lobbies that were open are not (no command reposts a lobby).
+  running table is posted again at start by Alex typing ``/game show table:N``, the command a
+  player would use.  Lobbies that were open are not (no command reposts a lobby).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from simcord.builders import ChannelHandle, GuildHandle
 from bot.client import GameBot, make_bot
 from bot.config import Settings
 from bot.registry import REGISTRY, Registry
+from bot.ui import lobby_message
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +65,10 @@ CHANNEL_TOPIC = (
     "Type /game new to open a table; in its lobby, Add a bot fills seats. "
     '"Viewing as" (top) switches to another player at this keyboard.'
 )
-MEMBERS = ("you", "Ana", "Bob", "Cleo")
+MEMBERS = ("Alex", "Ana", "Bob", "Cleo")
 """The first is the one the page opens as (and the server's owner); the others are for hot-seat:
-with bots for the remaining seats, every game's largest table (six) can be filled."""
+with bots for the remaining seats, every game's largest table (six) can be filled.  Real names,
+not "you": the bot puts a player's name into sentences and onto boards."""
 BOT_NAME = "Game host"
 """The bot user's name on the page (SimCord calls it TestBot)."""
 
@@ -85,6 +91,7 @@ class World:
 
     @property
     def you(self) -> MemberActor:
+        """The member at the keyboard (:data:`MEMBERS`' first): the page opens as this member."""
         return self.members[0]
 
     def ids(self) -> dict[str, Any]:
@@ -94,6 +101,28 @@ class World:
             "channel": self.channel.id,
             "members": [member.id for member in self.members],
         }
+
+
+class ThreadlessChannel(logging.Filter):
+    """The lobby's "no thread; playing in the channel" line, for the sandbox's own channel, at INFO.
+
+    On a server a channel that refuses the bot threads is a setup problem, and the line is a
+    WARNING (``bot/ui/lobby_message.py``, which names the channel in the record's
+    ``no_thread_channel``); the sandbox's channel refuses threads by design, so every table
+    there would otherwise start with a warning about nothing.  Lines about any other channel are
+    left as they are.  Installed on that module's logger while the sandbox runs (:func:`started`).
+    """
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__()
+        self.channel_id = channel_id
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "no_thread_channel", None) != self.channel_id or record.levelno <= logging.INFO:
+            return True
+        record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+        # The logger let the record through as a WARNING: drop it where INFO is not wanted.
+        return logging.getLogger(record.name).isEnabledFor(logging.INFO)
 
 
 def sandbox_settings(settings: Settings) -> Settings:
@@ -106,13 +135,15 @@ def sandbox_settings(settings: Settings) -> Settings:
         dev_guild=None,
         shards=None,
         bot_delay=BOT_DELAY,
+        client_languages=False,
     )
 
 
 def build_world(env: simcord.Env) -> World:
     """Make the server, its channel and members; call it before the clock moves (ids).
 
-    Users first, then the server (owned by ``you``), then the channel: the order fixes the ids.
+    Users first, then the server (owned by the first member), then the channel: the order fixes
+    the ids.
     """
     env.backend.edit_bot_profile(BOT_NAME)
     users = [env.create_user(name) for name in MEMBERS]
@@ -142,7 +173,7 @@ class Sandbox:
 
     async def restore(self) -> list[int]:
         """Post again every running table of the sandbox's channel (after a restart the channel is
-        empty), as ``you`` would with ``/game show``; returns the tables posted."""
+        empty), as its first member would with ``/game show``; returns the tables posted."""
         rows = await self.bot.store.games(guild_id=self.world.guild.id, statuses=("active",))
         shown = []
         for row in rows:
@@ -163,23 +194,30 @@ async def started(settings: Settings, registry: Registry = REGISTRY) -> AsyncIte
     env = simcord.Env(bot, strict_sync=True, settle_timeout=SETTLE_SECONDS)
     world = build_world(env)
     set_clock_to_now(env)
-    await env.start()
+    threadless = ThreadlessChannel(world.channel.id)
+    lobby_message.log.addFilter(threadless)
     try:
-        with env.time_context():
-            await bot.tree.sync()
-            sandbox = Sandbox(bot, env, world)
-            restored = await sandbox.restore()
-            if restored:
-                log.info("tables posted again after the restart: %s", ", ".join(f"#{i}" for i in restored))
-            yield sandbox
-    finally:
+        await env.start()
         try:
-            await env.shutdown()
+            with env.time_context():
+                await bot.tree.sync()
+                sandbox = Sandbox(bot, env, world)
+                restored = await sandbox.restore()
+                if restored:
+                    log.info(
+                        "tables posted again after the restart: %s", ", ".join(f"#{i}" for i in restored)
+                    )
+                yield sandbox
         finally:
-            # SimCord detaches the bot without closing it: close the database ourselves.
-            store = getattr(bot, "store", None)
-            if store is not None:
-                await store.close()
+            try:
+                await env.shutdown()
+            finally:
+                # SimCord detaches the bot without closing it: close the database ourselves.
+                store = getattr(bot, "store", None)
+                if store is not None:
+                    await store.close()
+    finally:
+        lobby_message.log.removeFilter(threadless)
 
 
 async def serve(

@@ -10,11 +10,15 @@ makes it affordable, so the loan and the purchase are committed together or
 not at all.  Which action each space gets comes from ``rules.california.offers``:
 the cog works out no prices itself.
 
-Everything in California is public (money and loans included), so the table
-buttons may depend on them: Repay shows only while someone has a loan, and
-Take a loan only while someone could take one.  "My mansion" answers any
-seated player, on turn or not, with a private full-size picture of their own
-mansion (rendered off the event loop).
+Every control is one its presser can use (issue 24): a table button is the turn's, for the
+player on turn, and anything that differs from seat to seat is on a private panel.  So loans,
+which any seat may take or repay at any time but each seat only for itself, are not on the
+table, where "Repay loan (4)" would be pressed by players who have none: "My mansion" answers
+any seated player, on turn or not, with a private full-size picture of their own mansion
+(rendered off the event loop) and "Take a loan (+3)" / "Repay loan (4)" when that seat may.
+A purchase that needs a loan takes it in the same click ("borrow 3 and buy").  Two tiles that
+read the same are one button (identical tiles in one store buy the same thing), or name their
+store when they lie in both.
 
 Words: the engine's events, view and refusals carry tokens (colour keys, tile ids, bonus card
 indices, spaces 0-15); everything a player reads is named here from the catalog in the table's
@@ -66,6 +70,11 @@ def space_label(space: int) -> str:
     return f"{'ABCD'[space // cal.COLUMNS]}{space % cal.COLUMNS + 1}"
 
 
+def _tile_kind(tile: int) -> tuple[int, str]:
+    """What a tile is for a buyer (its colour and kind): two tiles alike buy the same thing."""
+    return TILE_COLOUR[tile], TILE_KIND[tile]
+
+
 def purse(player: Mapping[str, Any]) -> dict[str, int]:
     """A player's money as the catalog phrases it: silver in all, and in gold and silver coins."""
     return {
@@ -98,8 +107,25 @@ class CaliforniaPresenter(Presenter):
             player=self.player(game, turn if isinstance(turn, int) else None),
         )
 
+    def standing(self, game: LiveGame, view: dict[str, Any], seat: int) -> str:
+        """Money, the points a seat would score now, and a loan: all public in California."""
+        players = view.get("players") or []
+        if not 0 <= seat < len(players):
+            return super().standing(game, view, seat)
+        player = players[seat]
+        score = player.get("score") or {}
+        key = "california.alt.seat_loan" if player.get("loan") else "california.alt.seat"
+        return self.t(
+            key,
+            game.row.language,
+            player=self.player(game, seat),
+            silver=self.number(game, int(player.get("silver") or 0)),
+            gold=self.number(game, int(player.get("gold") or 0)),
+            points=self.count("california.alt.points", game.row.language, int(score.get("total") or 0)),
+        )
+
     def controls(self, game: LiveGame) -> list[Control]:
-        """Coin, Loan and Repay when someone could use them, My mansion, and the store tiles.
+        """Coin, My mansion (with the seat's own loan buttons), and the store tiles.
 
         The tiles sit on the table itself, one row per store, each with the cheapest price
         the player on turn could pay for it: pressing one turns the table, in place, into
@@ -109,19 +135,32 @@ class CaliforniaPresenter(Presenter):
         """
         lang = game.row.language
         view = self.public(game)
-        players = view.get("players") or []
         controls: list[Control] = [
             Button(self.t("california.button.coin", lang), action=COIN, style="primary", row=0),
         ]
-        if view.get("loan_markers_left") and not all(p.get("loan") for p in players):
-            controls.append(Button(self.t("california.button.loan", lang), action=LOAN, row=0))
-        if any(p.get("loan") for p in players):
-            controls.append(Button(self.t("california.button.repay", lang), action=REPAY, row=0))
-        controls.append(Button(self.t("california.button.mansion", lang), ui="mansion", row=0))
         turn = view.get("turn")
+        if isinstance(turn, int) and game.status == "active":
+            # The player on turn's own loan buttons, when the engine would take them from them
+            # (anybody else is told they are that player's: :meth:`owner`); every seat finds its
+            # own, at any time, in My mansion.
+            legal = game.entry.rules.legal_actions(game.state, turn)
+            for action, key in ((LOAN, "california.button.loan"), (REPAY, "california.button.repay")):
+                if action in legal:
+                    controls.append(Button(self.t(key, lang), action=action, row=0))
+        controls.append(Button(self.t("california.button.mansion", lang), ui="mansion", row=0))
         if isinstance(turn, int):
             controls.extend(self.tile_buttons(game, turn, short=True, first_row=1))
         return controls
+
+    def owner(self, game: LiveGame, action: Action) -> int | None:
+        """The table's Loan and Repay are the player on turn's (see :meth:`controls`)."""
+        if action not in (LOAN, REPAY):
+            return None
+        turn = self.public(game).get("turn")
+        return turn if isinstance(turn, int) else None
+
+    def owner_hint(self, game: LiveGame, language: str) -> str:
+        return self.t("california.refuse.own_loan", language)
 
     def private_summary(self, game: LiveGame, seat: int) -> list[str]:
         """The seat's own position in one line: money in silver and in coins, the loan, the score."""
@@ -164,18 +203,38 @@ class CaliforniaPresenter(Presenter):
         return await super().on_ui(interaction, game, seat, code)
 
     async def mansion_panel(self, game: LiveGame, seat: int) -> Panel:
-        """The seat's own mansion at full size, drawn in a worker thread; any seat, any time."""
+        """The seat's own mansion at full size, drawn in a worker thread, and its loan buttons;
+        any seat, any time."""
+        panel = self.loan_panel(game, seat)
         view = self.view_of(game, seat)
-        me = (view.get("players") or [])[seat]
-        text = self.t("california.panel.mansion", game.row.language, summary=self.summary(game, me))
         try:
-            image = await asyncio.to_thread(
+            panel.image = await asyncio.to_thread(
                 render_mansion, view, game.names, seat, self.catalog.words(game.row.language)
             )
         except Exception:  # a renderer bug costs the picture, not the answer (as for the board)
             log.exception("could not draw seat %s's mansion in game %s", seat, game.id)
-            return Panel(text)
-        return Panel(text, image=image)
+        return panel
+
+    def loan_panel(self, game: LiveGame, seat: int) -> Panel:
+        """The mansion panel's words and buttons: the seat's position, and "Take a loan (+3)" and
+        "Repay loan (4)" only when the engine takes them from this seat now."""
+        lang = game.row.language
+        view = self.view_of(game, seat)
+        me = (view.get("players") or [])[seat]
+        text = self.t("california.panel.mansion", lang, summary=self.summary(game, me))
+        legal = game.entry.rules.legal_actions(game.state, seat) if game.status == "active" else []
+        controls: list[Control] = []
+        if LOAN in legal:
+            controls.append(Button(self.t("california.button.loan", lang), action=LOAN, row=0))
+        if REPAY in legal:
+            controls.append(Button(self.t("california.button.repay", lang), action=REPAY, row=0))
+        return Panel(text, controls)
+
+    def panel_for(self, game: LiveGame, seat: int, action: Action) -> Panel | None:
+        """A stale loan button (on the mansion panel): the seat's loan buttons as they are now."""
+        if action in (LOAN, REPAY):
+            return self.loan_panel(game, seat)
+        return None
 
     def table_panel(self, game: LiveGame) -> Panel:
         """Back from a tile's spaces: the table's own buttons again, in place."""
@@ -195,12 +254,20 @@ class CaliforniaPresenter(Presenter):
         money = state.players[seat].money
         reach = money + cal.LOAN_AMOUNT if can_borrow(state, seat) else money
         controls: list[Control] = []
+        # One button per kind of tile in a store (two identical tiles buy the same thing); on the
+        # table, where each store is a row, a tile that lies in both stores names its store.
+        kinds = [{_tile_kind(tile) for tile in tiles if tile is not None} for tiles in state.stores]
+        in_both = set.intersection(*kinds) if kinds else set()
         for store, tiles in enumerate(state.stores):
+            shown: set[tuple[int, str]] = set()
             for slot, tile in enumerate(tiles):
-                if tile is None:
+                if tile is None or _tile_kind(tile) in shown:
                     continue
+                shown.add(_tile_kind(tile))
                 name = self.tile_label(tile, lang)
-                label = name if short else self.t("california.panel.tile", lang, store=store + 1, name=name)
+                if not short or _tile_kind(tile) in in_both:
+                    name = self.t("california.panel.tile", lang, store=store + 1, name=name)
+                label = name
                 options = offers(state, seat, store, slot)
                 doable = [(cost, action) for _, cost, action in options if action is not None]
                 if doable:

@@ -16,9 +16,19 @@ buttons, leaving the host room for its own "Catch me up"):
     bid     Bid $min, $min+1, $min+2, $min+5 (the same for everyone) · Other amount… (a private
             form from the minimum to one's own money) · Pass · My checks: the host's
             auction kit (``bot.ui.auction``), worded by ``[estates.auction]``
-    decide  Sell for $X · Buy for $X (always both; a buy the auctioneer cannot
-            pay is refused privately by the engine) · My checks
+    decide  Sell for $X · Buy for $X… (always both) · My checks
     place   the placer's legal placements (where a piece may go is public) · My checks
+
+Buying back is decided privately (issue 24: no control that can only be refused).  An
+auctioneer who cannot pay the high bid must sell; a public "Buy for $X" that only such an
+auctioneer's money makes useless would be pressed and refused again and again, and one that
+appeared or vanished with that money would tell everyone what it is.  So the table always
+shows "Sell for $X" (always legal for the auctioneer) and "Buy for $X…", which opens the
+auctioneer's private panel: "Buy for $X" and "Sell for $X" when they can pay, else why they
+must sell and "Sell for $X" alone.  The table is the same whatever the auctioneer holds.
+Quick bids stay on the table, the same for everyone, for one-click bidding: one beyond the
+bidder's money is refused privately with their balance ("Other amount…" and Pass are there
+too), a trade-off kept on purpose, since bids cut to what the bidder can pay would reveal it.
 
 Stowing is irreversible and private, so it lives in "My checks", behind a
 confirmation: My checks -> "Stow $1 in the cash box…" -> "Yes, stow $1 million".
@@ -40,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import DEFAULT_LANGUAGE, words
 from bot.session import LiveGame
 from bot.ui.auction import AuctionKit
 from bot.ui.presenter import Button, Control, ModalSpec, Panel, Presenter
@@ -67,14 +78,15 @@ MARKS = dict(zip(data.COLOURS, data.COLOUR_MARKS, strict=True))
 """Colour key -> the letters the board image prints (colour-blind players)."""
 
 
-def mark(colour: object) -> str:
-    """``Bl``, ``Re``...: the colour letters the board image prints (colour-blind players)."""
-    return MARKS.get(colour, "?") if isinstance(colour, str) else "?"
+def mark(colour: object, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``Bl``, ``Re``...: the colour letters the board image prints (colour-blind players), in the
+    table's language (``[estates.code]``: ``Ro`` for rouge at a French table)."""
+    return words(lang)(f"estates.code.{colour}") if colour in data.COLOURS else "?"
 
 
-def cube_code(cube: dict[str, Any]) -> str:
+def cube_code(cube: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
     """``5 Bl``: number and colour letters, exactly as the board image writes the cube."""
-    return cube_label(cube.get("number"), mark(cube.get("colour")))
+    return cube_label(cube.get("number"), mark(cube.get("colour"), lang))
 
 
 class EstatesPresenter(Presenter):
@@ -100,8 +112,8 @@ class EstatesPresenter(Presenter):
                 lang,
                 colour=self.colour(lang, params.get("colour")),
                 number=params.get("number"),
-                mark=self.mark(params.get("colour")),
-                code=cube_code(params),
+                mark=mark(params.get("colour"), lang),
+                code=cube_code(params, lang),
             )
         if kind == "roof" and params.get("value") is None:
             return self.t("estates.piece.any_roof", lang)
@@ -123,6 +135,8 @@ class EstatesPresenter(Presenter):
             return self.piece(lang, token_params(value))
         if key == "colour" and isinstance(value, str):
             return self.colour(lang, value)
+        if key == "company" and value in data.COMPANIES:
+            return self.t(f"estates.company.{data.COLOURS[data.COMPANIES.index(value)]}", lang)
         return super().event_param(game, key, value)
 
     # -- the table message -----------------------------------------------------------------------
@@ -171,6 +185,24 @@ class EstatesPresenter(Presenter):
             body = self.t("estates.status.over", lang)
         return f"{head} · {body}"
 
+    def standing(self, game: LiveGame, view: dict[str, Any], seat: int) -> str:
+        """The score a seat would have now and its certificates: never its money, which is secret."""
+        scores = view.get("score_now") or []
+        certificates = view.get("certificates_by_owner") or []
+        if not 0 <= seat < len(scores):
+            return super().standing(game, view, seat)
+        lang = game.row.language
+        held = certificates[seat] if seat < len(certificates) else []
+        return self.t(
+            "estates.alt.seat",
+            lang,
+            player=self.player(game, seat),
+            points=self.count("estates.points", lang, int(scores[seat])),
+            certificates=self.phrase(game, [self.colour(lang, c) for c in held])
+            if held
+            else self.t("host.nobody", lang),
+        )
+
     def controls(self, game: LiveGame) -> list[Control]:
         """Buttons everyone sees; built from the public view only (see the module docstring)."""
         lang = game.row.language
@@ -186,7 +218,7 @@ class EstatesPresenter(Presenter):
             price = self.number(game, int(auction["high_bid"]))
             return [
                 Button(self.t("estates.button.sell", lang, price=price), action=SELL, style="success"),
-                Button(self.t("estates.button.buy", lang, price=price), action=BUY, style="primary"),
+                Button(self.t("estates.button.buy_ask", lang, price=price), ui="decide", style="primary"),
                 checks,
             ]
         if phase == "place" and isinstance(auction, dict):
@@ -201,7 +233,7 @@ class EstatesPresenter(Presenter):
                 if cube["selectable"]:
                     controls.append(
                         Button(
-                            self.t("estates.button.cube", lang, code=cube_code(cube)),
+                            self.t("estates.button.cube", lang, code=cube_code(cube, lang)),
                             action=Action("pick", (str(cube["cube"]),)),
                             style="primary",
                         )
@@ -253,7 +285,7 @@ class EstatesPresenter(Presenter):
                     lang,
                     where=where,
                     value=auction["value"],
-                    top=cube_code(cubes[-1]) if cubes else "?",
+                    top=cube_code(cubes[-1], lang) if cubes else "?",
                     worth=worth,
                 )
             elif cubes:
@@ -261,11 +293,11 @@ class EstatesPresenter(Presenter):
                     "estates.place.stack",
                     lang,
                     where=where,
-                    cube=cube_code(auction),
-                    top=cube_code(cubes[-1]),
+                    cube=cube_code(auction, lang),
+                    top=cube_code(cubes[-1], lang),
                 )
             else:
-                label = self.t("estates.place.new", lang, where=where, cube=cube_code(auction))
+                label = self.t("estates.place.new", lang, where=where, cube=cube_code(auction, lang))
             return Button(label, action=action, style="primary")
         if action.kind == "permit" and len(args) == 2:
             row, direction = str(args[0]), str(args[1])
@@ -305,7 +337,42 @@ class EstatesPresenter(Presenter):
             return self.stow_panel(game, seat)
         if code == "bid":
             return self.bid_panel(game, seat)
+        if code == "decide":
+            return self.decide_panel(game, seat)
         return await super().on_ui(interaction, game, seat, code)
+
+    def decide_panel(self, game: LiveGame, seat: int) -> Panel:
+        """The auctioneer's private choice: buy (only when they can pay) or sell; anyone else reads
+        whose decision it is.  Private, so it may depend on the auctioneer's money."""
+        lang = game.row.language
+        view = self.public(game)
+        auction = view.get("auction")
+        if view["phase"] != "decide" or not isinstance(auction, dict):
+            return Panel(self.t("estates.panel.no_decision", lang))
+        if auction["auctioneer"] != seat:
+            return Panel(
+                self.t(
+                    "estates.panel.not_your_decision", lang, player=self.player(game, auction["auctioneer"])
+                )
+            )
+        price = int(auction["high_bid"])
+        words = {
+            "piece": self.piece(lang, auction),
+            "price": self.number(game, price),
+            "bidder": self.player(game, auction["high_bidder"]),
+            "money": self.number(game, int(self.own(game, seat)["money"])),
+        }
+        sell = Button(self.t("estates.button.sell", lang, price=words["price"]), action=SELL, style="success")
+        if BUY not in game.entry.rules.legal_actions(game.state, seat):
+            return Panel(self.t("estates.panel.must_sell", lang, **words), [sell])
+        buy = Button(self.t("estates.button.buy", lang, price=words["price"]), action=BUY, style="primary")
+        return Panel(self.t("estates.panel.decide", lang, **words), [buy, sell])
+
+    def panel_for(self, game: LiveGame, seat: int, action: Action) -> Panel | None:
+        """A stale Buy or Sell on the auctioneer's private panel: the decision as it stands now."""
+        if action in (BUY, SELL):
+            return self.decide_panel(game, seat)
+        return None
 
     def purse_line(self, game: LiveGame, you: dict[str, Any]) -> str:
         lang = game.row.language

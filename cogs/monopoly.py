@@ -12,7 +12,8 @@ The table message (rows; the host pages it beyond five):
             End turn | the opening Roll | "Claim a house: <site>" · No claim (a shortage) |
             "Keep <site> mortgaged ($10)" · "Repay <site> ($110)" (mortgaged property received) |
             "Collect $X rent: <site>" (rent=ask) — or, during an auction, the host's auction kit
-            (``bot.ui.auction``: Bid $m, +1, +2, +5 on row 0; Other amount… and Pass on row 1)
+            (``bot.ui.auction``: Bid $m, +1, +2, +5 on row 0; Other amount… and Pass on row 1),
+            only the bids the bidder on turn can pay (cash is public; no bid that can only be refused)
     row 1   My properties · Propose a deal · Raise $X… (only while someone is in debt)
     row 2+  one row per open offer: Accept #n · Reject #n · Counter #n… · Withdraw #n
 
@@ -46,6 +47,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+import renderers.monopoly
 from bot.session import Applied, LiveGame
 from bot.ui.auction import AuctionKit
 from bot.ui.offers import Draft, OfferKit
@@ -375,6 +377,27 @@ class MonopolyPresenter(Presenter):
         )
         return f"{head}\n{cash}"
 
+    def seat_colour(self, seat: int) -> int | None:
+        red, green, blue = renderers.monopoly.seat_colour(seat)
+        return (red << 16) | (green << 8) | blue
+
+    def standing(self, game: LiveGame, view: dict[str, Any], seat: int) -> str:
+        """Cash, where the token stands and its net worth, or that it went bankrupt: all public."""
+        seats = view.get("seats") or []
+        if not 0 <= seat < len(seats):
+            return super().standing(game, view, seat)
+        mine = seats[seat]
+        if not mine.get("alive", True):
+            return self.t("monopoly.alt.bankrupt", game.row.language, player=self.player(game, seat))
+        return self.t(
+            "monopoly.alt.seat",
+            game.row.language,
+            player=self.player(game, seat),
+            cash=self.money(game, mine.get("cash")),
+            place=self.place(game, mine.get("position")),
+            worth=self.money(game, mine.get("net_worth")),
+        )
+
     def controls(self, game: LiveGame) -> list[Control]:
         """The table (see the module docstring); everything on it is public in Monopoly."""
         lang = game.row.language
@@ -388,7 +411,12 @@ class MonopolyPresenter(Presenter):
         ]
         auction = view.get("auction")
         if isinstance(auction, dict):
-            return [*BIDS.controls(self, game, int(auction["min_bid"])), panels[0]]
+            # Cash is public: the bidder on turn sees only the bids they can pay (none that can
+            # only be refused), and everyone can see why the others are missing.
+            bidder = _int(auction["turn"])
+            cash = int(view["seats"][bidder]["cash"]) if bidder is not None else None
+            bids = BIDS.controls(self, game, int(auction["min_bid"]), money=cash, hide_dear=True)
+            return [*bids, panels[0]]
         moves: list[Control] = []
         waiting = sorted(game.waiting())
         legal = {seat: rules.legal_actions(game.state, seat) for seat in waiting}

@@ -158,7 +158,7 @@ def space_label(space: int) -> str:
 
 
 def text(
-    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
     xy: tuple[float, float],
     value: str,
     size: int,
@@ -166,7 +166,9 @@ def text(
     anchor: str = "la",
     bold: bool = False,
 ) -> None:
-    draw.text(xy, value, font=font(size, bold), fill=fill, anchor=anchor)
+    """:func:`kit.label`: every word this board draws goes through the kit (cached, and recorded for
+    the overprint test)."""
+    kit.label(image, xy, value, size, fill, anchor, bold)
 
 
 def width_of(value: str, size: int, bold: bool = False) -> float:
@@ -190,17 +192,17 @@ def fit_name(make: Callable[[str], str], name: str, size: int, width: float, bol
     return kit.fit(label, size, width, bold)
 
 
-def coin(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int, label: str, gold: bool = False) -> None:
+def coin(image: Image.Image, centre: tuple[int, int], r: int, label: str, gold: bool = False) -> None:
     """A silver coin with an amount of silver, or a gold coin (marked G)."""
     x, y = centre
     fill, edge = (GOLD, GOLD_EDGE) if gold else (SILVER, SILVER_EDGE)
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=edge, width=2)
+    ImageDraw.Draw(image).ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=edge, width=2)
     size = max(MIN_FONT, r + 2)
-    text(draw, (x, y), label, size, INK, "mm", bold=gold)
+    text(image, (x, y), label, size, INK, "mm", bold=gold)
 
 
 def tile(
-    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
     box: Box,
     colour: object,
     furniture: bool,
@@ -211,6 +213,8 @@ def tile(
     """A room tile (code on colour) or a furniture tile (code in a white disc on colour)."""
     code, fill = code_of(colour, words), fill_of(colour)
     x0, y0, x1, y1 = box
+    kit.cover(image, box)
+    draw = ImageDraw.Draw(image)
     draw.rectangle(box, fill=fill, outline=LINE, width=1 if x1 - x0 < 40 else 2)
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     if furniture:
@@ -220,21 +224,23 @@ def tile(
         r = max(side * 36 // 100, int(width_of(code, size, bold) + 6) // 2)
         r = min(r, side // 2 - 2)
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=2 if side >= 40 else 1)
-        text(draw, (cx, cy), code, size, INK, "mm", bold=bold)
+        text(image, (cx, cy), code, size, INK, "mm", bold=bold)
     else:
-        text(draw, (cx, cy), code, size, text_colour(fill), "mm", bold=True)
+        text(image, (cx, cy), code, size, text_colour(fill), "mm", bold=True)
     if printed:
         fold = (x1 - x0) // 3
         draw.polygon([(x0 + 1, y0 + 1), (x0 + fold, y0 + 1), (x0 + 1, y0 + fold)], fill=WHITE, outline=INK)
 
 
-def expansion_tile(draw: ImageDraw.ImageDraw, box: Box, words: kit.Words, size: int = SMALL) -> None:
+def expansion_tile(image: Image.Image, box: Box, words: kit.Words, size: int = SMALL) -> None:
     x0, y0, x1, y1 = box
-    draw.rectangle(box, fill=ATTIC_PLUS, outline=LINE, width=2)
+    kit.cover(image, box)
+    ImageDraw.Draw(image).rectangle(box, fill=ATTIC_PLUS, outline=LINE, width=2)
     cx = (x0 + x1) // 2
     word = kit.fit(words("california.image.expansion_tile"), size, x1 - x0 - 4)
-    text(draw, (cx, y0 + (y1 - y0) * 0.32), word, size, INK, "mm")
-    text(draw, (cx, y0 + (y1 - y0) * 0.70), "+" + words.number(1), size + 2, INK, "mm", bold=True)
+    with kit.panel(image, "expansion tile", box):
+        text(image, (cx, y0 + (y1 - y0) * 0.32), word, size, INK, "mm")
+        text(image, (cx, y0 + (y1 - y0) * 0.70), "+" + words.number(1), size + 2, INK, "mm", bold=True)
 
 
 @lru_cache(maxsize=512)
@@ -242,7 +248,7 @@ def _tile_sprite(
     colour: str | None, furniture: bool, printed: bool, w: int, h: int, size: int, words: kit.Words
 ) -> Image.Image:
     sprite = Image.new("RGB", (w, h), BG)
-    tile(ImageDraw.Draw(sprite), (0, 0, w - 1, h - 1), colour, furniture, words, printed, size)
+    tile(sprite, (0, 0, w - 1, h - 1), colour, furniture, words, printed, size)
     return sprite
 
 
@@ -257,9 +263,8 @@ def paste_tile(
 ) -> None:
     """``tile`` from a cache of drawn tiles (most of a board is the same few tiles)."""
     key = colour if isinstance(colour, str) else None
-    image.paste(
-        _tile_sprite(key, furniture, printed, box[2] - box[0] + 1, box[3] - box[1] + 1, size, words), box[:2]
-    )
+    sprite = _tile_sprite(key, furniture, printed, box[2] - box[0] + 1, box[3] - box[1] + 1, size, words)
+    kit.paste(image, sprite, (box[0], box[1]))
 
 
 @lru_cache(maxsize=256)
@@ -267,7 +272,7 @@ def _coin_sprite(r: int, label: str, gold: bool, background: Colour) -> Image.Im
     """A coin carrying ``label`` and nothing else: the caller has already put the label in the
     table's language (``words.number``, the catalog's gold mark), so the cache needs no words."""
     sprite = Image.new("RGB", (2 * r + 1, 2 * r + 1), background)
-    coin(ImageDraw.Draw(sprite), (r, r), r, label, gold)
+    coin(sprite, (r, r), r, label, gold)
     return sprite
 
 
@@ -280,7 +285,7 @@ def paste_coin(
     background: Colour = CARD,
 ) -> None:
     """``coin`` from a cache, on a plain ``background``."""
-    image.paste(_coin_sprite(r, label, gold, background), (centre[0] - r, centre[1] - r))
+    kit.paste(image, _coin_sprite(r, label, gold, background), (centre[0] - r, centre[1] - r))
 
 
 def gift_icon(draw: ImageDraw.ImageDraw, x: int, y: int, s: int = 16) -> None:
@@ -406,11 +411,12 @@ def table_layer(words: kit.Words) -> Image.Image:
         box = store_box(store)
         draw.rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=2)
         label = words("california.image.store", number=words.number(store + 1))
-        text(draw, (box[0] + 6, box[1] + 3), label, SMALL, INK, "la", bold=True)
+        with kit.panel(image, f"store {store + 1}", box):
+            text(image, (box[0] + 6, box[1] + 3), label, SMALL, INK, "la", bold=True)
     draw.rounded_rectangle(BANK_BOX, radius=6, fill=CARD, outline=LINE, width=2)
-    text(
-        draw, (BANK_BOX[0] + 6, BANK_BOX[1] + 3), words("california.image.bank"), SMALL, INK, "la", bold=True
-    )
+    with kit.panel(image, "bank", BANK_BOX):
+        bank = words("california.image.bank")
+        text(image, (BANK_BOX[0] + 6, BANK_BOX[1] + 3), bank, SMALL, INK, "la", bold=True)
     for i in range(4):
         x, y = bank_coin_centre(i)
         r = BANK_COIN_R
@@ -429,11 +435,11 @@ def _card_faces(
         face = Image.new("RGB", (CARD_W + 1, CARD_H + 1), BG)
         draw = ImageDraw.Draw(face)
         draw.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=5, fill=CARD, outline=LINE, width=1)
-        coin(draw, (17, CARD_H // 2), 12, words.number(points), gold=True)
+        coin(face, (17, CARD_H // 2), 12, words.number(points), gold=True)
         chips = [colour for colour, k in needs for _ in range(max(0, min(k, 3)))][:3]
         for i, colour in enumerate(chips):
             x = 34 + i * 35
-            tile(draw, (x, 5, x + 32, CARD_H - 5), colour, False, words, size=SMALL)
+            tile(face, (x, 5, x + 32, CARD_H - 5), colour, False, words, size=SMALL)
         faces.append(face)
     return faces
 
@@ -448,35 +454,35 @@ def key_line(key: str, words: kit.Words) -> str:
     )
 
 
-def _key(draw: ImageDraw.ImageDraw, box: Box, words: kit.Words) -> None:
+def _key(image: Image.Image, box: Box, words: kit.Words) -> None:
     """The colour codes, in the empty slot beside an odd last mansion."""
     x0, y0, x1, _ = box
-    draw.rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=1)
-    title = kit.fit(words("california.image.key_title"), SMALL, x1 - x0 - 16, bold=True)
-    text(draw, (x0 + 8, y0 + 6), title, SMALL, INK, "la", bold=True)
-    for i, key in enumerate(COLOURS):
-        cy = y0 + 30 + i * 24
-        tile(draw, (x0 + 8, cy, x0 + 38, cy + 20), key, False, words, size=SMALL)
-        label = kit.fit(key_line(key, words), SMALL, x1 - x0 - 54)
-        text(draw, (x0 + 46, cy + 10), label, SMALL, INK, "lm")
-    y = y0 + 30 + 6 * 24 + 2
-    tile(draw, (x0 + 8, y, x0 + 38, y + 24), "red", True, words, size=SMALL)
-    furnished = words("california.image.furnished")
-    text(draw, (x0 + 46, y + 12), furnished, SMALL, INK, "lm")
-    cx = x0 + 46 + int(width_of(furnished, SMALL)) + 24
-    coin(draw, (cx, y + 12), 11, words.number(2))
-    fee = kit.fit(words("california.image.fee_short"), SMALL, x1 - cx - 22)
-    text(draw, (cx + 16, y + 12), fee, SMALL, INK, "lm")
+    ImageDraw.Draw(image).rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=1)
+    with kit.panel(image, "key", box):
+        title = kit.fit(words("california.image.key_title"), SMALL, x1 - x0 - 16, bold=True)
+        text(image, (x0 + 8, y0 + 6), title, SMALL, INK, "la", bold=True)
+        for i, key in enumerate(COLOURS):
+            cy = y0 + 30 + i * 24
+            tile(image, (x0 + 8, cy, x0 + 38, cy + 20), key, False, words, size=SMALL)
+            label = kit.fit(key_line(key, words), SMALL, x1 - x0 - 54)
+            text(image, (x0 + 46, cy + 10), label, SMALL, INK, "lm")
+        y = y0 + 30 + 6 * 24 + 2
+        tile(image, (x0 + 8, y, x0 + 38, y + 24), "red", True, words, size=SMALL)
+        furnished = words("california.image.furnished")
+        text(image, (x0 + 46, y + 12), furnished, SMALL, INK, "lm")
+        cx = x0 + 46 + int(width_of(furnished, SMALL)) + 24
+        coin(image, (cx, y + 12), 11, words.number(2))
+        fee = kit.fit(words("california.image.fee_short"), SMALL, x1 - cx - 22)
+        text(image, (cx + 16, y + 12), fee, SMALL, INK, "lm")
 
 
-def _empty_panel(
-    draw: ImageDraw.ImageDraw, x: int, y: int, fees: Sequence[int | None], words: kit.Words
-) -> None:
+def _empty_panel(image: Image.Image, x: int, y: int, fees: Sequence[int | None], words: kit.Words) -> None:
+    draw = ImageDraw.Draw(image)
     draw.rectangle((x, y, x + PANEL_W, y + PANEL_H), fill=CARD, outline=LINE, width=2)
     for column in range(COLUMNS):
         cx = x + GRID_X + column * (CELL + CELL_GAP) + CELL // 2
         text(
-            draw,
+            image,
             (cx, y + PANEL_HEAD + 2 + LABEL // 2),
             words.number(column + 1),
             SMALL,
@@ -486,15 +492,15 @@ def _empty_panel(
         )
     for row, letter in enumerate(ROW_NAMES):
         cy = y + GRID_Y + row * (CELL + CELL_GAP) + CELL // 2
-        text(draw, (x + 4 + LABEL // 2, cy), letter, SMALL, SOFT, "mm", bold=True)
+        text(image, (x + 4 + LABEL // 2, cy), letter, SMALL, SOFT, "mm", bold=True)
     for space, fee in enumerate(fees):
         box = cell_box(x, y, space)
         draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
         if fee:
-            coin(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 10, words.number(fee))
+            coin(image, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 10, words.number(fee))
     ax = attic_box(x, y, 1)[2] + 4
     attic = kit.fit(words("california.image.attic"), SMALL, x + PANEL_W - ax - 1)
-    text(draw, (ax, y + PANEL_HEAD + 4 + ATTIC // 2), attic, SMALL, SOFT, "lm")
+    text(image, (ax, y + PANEL_HEAD + 4 + ATTIC // 2), attic, SMALL, SOFT, "lm")
 
 
 @lru_cache(maxsize=16)
@@ -506,18 +512,22 @@ def _board(
 ) -> Image.Image:
     """Everything static for a table of ``n``: the table top, bonus cards, empty mansions with fees."""
     image = Image.new("RGB", (W, height(n)), BG)
-    image.paste(table_layer(words), (0, 0))
+    kit.paste(image, table_layer(words), (0, 0))
     for card, face in enumerate(_card_faces(cards, words)):
-        image.paste(face, card_box(card)[:2])
-    draw = ImageDraw.Draw(image)
+        box = card_box(card)
+        with kit.panel(image, f"bonus card {card + 1}", box):
+            kit.paste(image, face, (box[0], box[1]))
     x0, y0, x1, _ = card_box(11)
     title = kit.fit(words("california.image.bonus_cards"), SMALL, x1 - x0 - 4, bold=True)
-    text(draw, (x0 + 4, y0 + 1), title, SMALL, INK, "la", bold=True)
+    with kit.panel(image, "bonus cards' title", card_box(11)):
+        text(image, (x0 + 4, y0 + 1), title, SMALL, INK, "la", bold=True)
     for seat in range(n):
-        _empty_panel(draw, *panel_origin(seat), fees[seat], words)
+        x, y = panel_origin(seat)
+        with kit.panel(image, f"mansion {seat + 1}", (x, y, x + PANEL_W, y + PANEL_H)):
+            _empty_panel(image, x, y, fees[seat], words)
     if n % 2:
         x, y = panel_origin(n)
-        _key(draw, (x, y, x + PANEL_W, y + PANEL_H), words)
+        _key(image, (x, y, x + PANEL_W, y + PANEL_H), words)
     return image
 
 
@@ -560,6 +570,17 @@ def _header(
     words: kit.Words,
 ) -> None:
     """The day track (past grey, today amber, days that will not be played hatched) and the status."""
+    with kit.panel(image, "title bar", (0, 0, W, HEADER_H)):
+        _title_bar(image, draw, view, names, words)
+
+
+def _title_bar(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    words: kit.Words,
+) -> None:
     day = int(view.get("day") or 0)
     days = int(view.get("days") or 12)
     last = day if view.get("ending") or view.get("over") else days
@@ -652,6 +673,17 @@ def _last_line(
     names: Sequence[str],
     words: kit.Words,
 ) -> None:
+    with kit.panel(image, "last move", (M, LAST_Y, W - M, LAST_Y + LAST_H)):
+        _last_move(image, draw, view, names, words)
+
+
+def _last_move(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    words: kit.Words,
+) -> None:
     y = LAST_Y + LAST_H // 2
     box = (M + 2, LAST_Y + 4, M + 16, LAST_Y + LAST_H - 4)
     draw.rectangle(box, outline=HIGHLIGHT, width=3)
@@ -687,15 +719,20 @@ def _stores(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, An
     for store, tiles in enumerate(stores[:2]):
         for slot, t in enumerate(tiles[:4]):
             box = slot_box(store, slot)
-            if not isinstance(t, Mapping):
-                draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
-                sold = kit.fit(words("california.image.sold"), SMALL, TILE - 4)
-                kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), sold, SMALL, SOFT, "mm")
-                continue
-            if t.get("kind") == "expansion":
-                expansion_tile(draw, box, words)
-            else:
-                paste_tile(image, box, t.get("colour"), t.get("kind") == "furniture", words, size=BIG)
+            with kit.panel(image, f"store {store + 1} slot {slot + 1}", box):
+                if not isinstance(t, Mapping):
+                    draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
+                    sold = kit.fit(words("california.image.sold"), SMALL, TILE - 4)
+                    kit.label(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), sold, SMALL, SOFT, "mm")
+                elif t.get("kind") == "expansion":
+                    expansion_tile(image, box, words)
+                else:
+                    paste_tile(image, box, t.get("colour"), t.get("kind") == "furniture", words, size=BIG)
+    with kit.panel(image, "bank", BANK_BOX):
+        _bank(image, view, words)
+
+
+def _bank(image: Image.Image, view: Mapping[str, Any], words: kit.Words) -> None:
     bank = int(view.get("bank") or 0)
     gold = words("california.image.gold_mark")
     for i in range(min(bank, 4)):
@@ -710,6 +747,11 @@ def _stores(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, An
 
 
 def _supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], words: kit.Words) -> None:
+    with kit.panel(image, "supply", SUPPLY_BOX):
+        _supply_strip(image, view, words)
+
+
+def _supply_strip(image: Image.Image, view: Mapping[str, Any], words: kit.Words) -> None:
     x0, y0, x1, y1 = SUPPLY_BOX
     cy = (y0 + y1) // 2
 
@@ -752,31 +794,48 @@ def _bonus(
     cards = view.get("bonus_cards") or []
     left = int(view.get("bonus_cards_left", sum(1 for c in cards if c.get("owner") is None)))
     x0, y0, _, y1 = card_box(11)
-    kit.label(
-        image,
-        (x0 + 4, y1 - 1),
-        words.count("california.image.cards_left", left),
-        SMALL,
-        LOAN,
-        "ld",
-        bold=True,
-    )
+    with kit.panel(image, "bonus cards' title", card_box(11)):
+        kit.label(
+            image,
+            (x0 + 4, y1 - 1),
+            words.count("california.image.cards_left", left),
+            SMALL,
+            LOAN,
+            "ld",
+            bold=True,
+        )
     for i, card in enumerate(cards[:11]):
         owner = card.get("owner")
         if not isinstance(owner, int):
             continue
         x0, y0, x1, y1 = card_box(i)
+        kit.cover(image, (x0, y0, x1, y1))  # the card's face, greyed out: its owner's name instead
         draw.rounded_rectangle((x0, y0, x1, y1), radius=5, fill=EMPTY, outline=EMPTY_EDGE, width=1)
         points = card.get("points")
         label = words.number(points) if isinstance(points, int) else UNKNOWN_CODE
-        paste_coin(image, (x0 + 17, (y0 + y1) // 2), 12, label, True, EMPTY)
         who = names[owner] if 0 <= owner < len(names) else "?"
-        kit.label(
-            image, (x0 + 34, (y0 + y1) / 2), kit.fit(who, SMALL, x1 - x0 - 40, True), SMALL, INK, "lm", True
-        )
+        with kit.panel(image, f"bonus card {i + 1}", (x0, y0, x1, y1)):
+            paste_coin(image, (x0 + 17, (y0 + y1) // 2), 12, label, True, EMPTY)
+            who = kit.fit(who, SMALL, x1 - x0 - 40, True)
+            kit.label(image, (x0 + 34, (y0 + y1) / 2), who, SMALL, INK, "lm", True)
 
 
 def _panel(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    seat: int,
+    p: Mapping[str, Any],
+    name: str,
+    on_turn: bool,
+    winner: bool,
+    words: kit.Words,
+) -> None:
+    x, y = panel_origin(seat)
+    with kit.panel(image, f"mansion {seat + 1}", (x, y, x + PANEL_W, y + PANEL_H)):
+        _mansion_panel(image, draw, seat, p, name, on_turn, winner, words)
+
+
+def _mansion_panel(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
     seat: int,
@@ -941,7 +1000,7 @@ def _static_key(
 def draw_board(view: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> Image.Image:
     """The whole table as an RGB image (``render`` encodes it)."""
     n, fees, cards = _static_key(view)
-    image = _board(n, fees, cards, words).copy()
+    image = kit.copy(_board(n, fees, cards, words))
     draw = ImageDraw.Draw(image)
     shown = kit.player_names(names, n, words)
     players = view.get("players") or []
@@ -976,6 +1035,17 @@ Z_KEY_Y = Z_GRID_Y + Z_GRID + 46
 Z_KEY_ROW, Z_LEGEND_H = 30, 28
 Z_LEGEND_Y = Z_KEY_Y + 22 + 3 * Z_KEY_ROW + 4
 Z_H = Z_LEGEND_Y + Z_LEGEND_H + M
+Z_SCORE_Y = Z_GRID_Y + Z_GRID + 22
+"""The middle of the score line under the grid."""
+Z_PANELS: dict[str, Box] = {
+    "title bar": (0, 0, W, Z_HEAD),
+    "grid": (0, Z_HEAD, Z_SIDE_X - 8, Z_SCORE_Y - 12),
+    "side": (Z_SIDE_X - 4, Z_HEAD, W, Z_SCORE_Y - 12),
+    "score": (0, Z_SCORE_Y - 12, W, Z_KEY_Y - 4),
+    "key": (0, Z_KEY_Y - 4, W, Z_LEGEND_Y - 2),
+    "legend": (0, Z_LEGEND_Y - 2, W, Z_H),
+}
+"""The parts of "My mansion" that hold text, each to stay inside its own (the overprint test)."""
 
 
 def z_cell(space: int) -> Box:
@@ -997,29 +1067,50 @@ def _mansion_layer(fees: tuple[int | None, ...], words: kit.Words) -> Image.Imag
     image = Image.new("RGB", (W, Z_H), BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, W, Z_HEAD), fill=HEAD)
+    with kit.panel(image, "grid", Z_PANELS["grid"]):
+        _zoom_grid(image, fees, words)
+    with kit.panel(image, "side", Z_PANELS["side"]):
+        text(image, (Z_SIDE_X, Z_GRID_Y), words("california.image.mansion.attic"), BODY, INK, "la", bold=True)
+    with kit.panel(image, "key", Z_PANELS["key"]):
+        _zoom_key(image, words)
+    with kit.panel(image, "legend", Z_PANELS["legend"]):
+        _zoom_legend(image, words)
+    return image
+
+
+def _zoom_grid(image: Image.Image, fees: tuple[int | None, ...], words: kit.Words) -> None:
+    """The empty grid of "My mansion": row and column labels, each space's fee."""
+    draw = ImageDraw.Draw(image)
     for column in range(COLUMNS):
         x0, _, x1, _ = z_cell(column)
         label = words.number(column + 1)
-        text(draw, ((x0 + x1) / 2, Z_GRID_Y - Z_LABEL / 2), label, BODY, SOFT, "mm", bold=True)
+        text(image, ((x0 + x1) / 2, Z_GRID_Y - Z_LABEL / 2), label, BODY, SOFT, "mm", bold=True)
     for row, letter in enumerate(ROW_NAMES):
         _, y0, _, y1 = z_cell(row * COLUMNS)
-        text(draw, (M + Z_LABEL / 2 - 2, (y0 + y1) / 2), letter, BODY, SOFT, "mm", bold=True)
+        text(image, (M + Z_LABEL / 2 - 2, (y0 + y1) / 2), letter, BODY, SOFT, "mm", bold=True)
     for space, fee in enumerate(fees):
         box = z_cell(space)
         draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
         if fee:
-            coin(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 16, words.number(fee))
-    text(draw, (Z_SIDE_X, Z_GRID_Y), words("california.image.mansion.attic"), BODY, INK, "la", bold=True)
+            coin(image, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 16, words.number(fee))
+
+
+def _zoom_key(image: Image.Image, words: kit.Words) -> None:
+    """What each colour code means, under the grid of "My mansion"."""
     y = Z_KEY_Y
     title = kit.fit(words("california.image.mansion.key_title"), SMALL, W - 2 * M, bold=True)
-    text(draw, (M, y), title, SMALL, INK, "la", bold=True)
+    text(image, (M, y), title, SMALL, INK, "la", bold=True)
     col_w = (W - 2 * M) // 2
     for i, key in enumerate(COLOURS):
         cx = M + (i // 3) * col_w
         cy = y + 22 + (i % 3) * Z_KEY_ROW
-        tile(draw, (cx, cy, cx + 36, cy + 26), key, False, words, size=SMALL)
+        tile(image, (cx, cy, cx + 36, cy + 26), key, False, words, size=SMALL)
         label = kit.fit(key_line(key, words), SMALL, col_w - 50)
-        text(draw, (cx + 44, cy + 13), label, SMALL, INK, "lm")
+        text(image, (cx + 44, cy + 13), label, SMALL, INK, "lm")
+
+
+def _zoom_legend(image: Image.Image, words: kit.Words) -> None:
+    """A room, a furnished room, the printed room and a fee, at the foot of "My mansion"."""
     y = Z_LEGEND_Y
     x = M
     legend = (
@@ -1029,13 +1120,12 @@ def _mansion_layer(fees: tuple[int | None, ...], words: kit.Words) -> Image.Imag
     )
     for kind, key in legend:
         said = words(key)
-        tile(draw, (x, y, x + 36, y + 28), "red", kind == "furniture", words, kind == "printed", SMALL)
-        text(draw, (x + 44, y + 14), said, SMALL, INK, "lm")
+        tile(image, (x, y, x + 36, y + 28), "red", kind == "furniture", words, kind == "printed", SMALL)
+        text(image, (x + 44, y + 14), said, SMALL, INK, "lm")
         x += 44 + int(width_of(said, SMALL)) + 18
-    coin(draw, (x + 14, y + 14), 14, words.number(2))
+    coin(image, (x + 14, y + 14), 14, words.number(2))
     fee_label = kit.fit(words("california.image.mansion.fee"), SMALL, W - M - x - 34)
-    text(draw, (x + 34, y + 14), fee_label, SMALL, INK, "lm")
-    return image
+    text(image, (x + 34, y + 14), fee_label, SMALL, INK, "lm")
 
 
 def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:
@@ -1044,7 +1134,7 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words
     if not 0 <= seat < len(players):
         raise ValueError(f"seat {seat} is not at this table")
     p = players[seat]
-    image = _mansion_layer(_fees(p), words).copy()
+    image = kit.copy(_mansion_layer(_fees(p), words))
     draw = ImageDraw.Draw(image)
     shown = kit.player_names(names, len(players), words)
     score = _score(p)
@@ -1056,18 +1146,46 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words
     key = "california.image.mansion.title_turn" if on_turn else "california.image.mansion.title"
     title = words(key, player=shown[seat])
     room = W - 3 * M - width_of(right, BIG, bold=True)
-    kit.label(image, (M, Z_HEAD // 2), kit.fit(title, BIG, room, bold=True), BIG, ink, "lm", bold=True)
-    kit.label(image, (W - M, Z_HEAD // 2), right, BIG, ink, "rm", bold=True)
+    with kit.panel(image, "title bar", Z_PANELS["title bar"]):
+        kit.label(image, (M, Z_HEAD // 2), kit.fit(title, BIG, room, bold=True), BIG, ink, "lm", bold=True)
+        kit.label(image, (W - M, Z_HEAD // 2), right, BIG, ink, "rm", bold=True)
+    with kit.panel(image, "grid", Z_PANELS["grid"]):
+        _zoom_rooms(image, p, words)
+    with kit.panel(image, "side", Z_PANELS["side"]):
+        _zoom_side(image, view, seat, p, words)
+    with kit.panel(image, "score", Z_PANELS["score"]):
+        _zoom_score(image, score, words)
+    last = view.get("last")
+    attic = list((p.get("mansion") or {}).get("attic") or [])
+    if isinstance(last, Mapping) and last.get("seat") == seat:
+        target = last.get("target")
+        if last.get("action") == "buy" and isinstance(target, int) and 0 <= target < 16:
+            outline(draw, z_cell(target), 4)
+        elif last.get("action") == "buy" and target in ("attic", "expansion"):
+            i = 1 if target == "expansion" else max(0, min(len(attic) - 1, 1))
+            outline(draw, z_attic(i), 4)
+    return image
 
+
+def _zoom_rooms(image: Image.Image, p: Mapping[str, Any], words: kit.Words) -> None:
+    """The rooms and furniture of "My mansion", full size."""
     mansion = p.get("mansion") or {}
     for space in mansion.get("spaces") or []:
         if space.get("room") is None:
             continue
         index = int(space.get("row", 0)) * COLUMNS + int(space.get("column", 0))
         tile(
-            draw, z_cell(index), space.get("room"), space.get("furniture") is not None, words,
+            image, z_cell(index), space.get("room"), space.get("furniture") is not None, words,
             bool(space.get("printed")), BIG + 4,
         )  # fmt: skip
+
+
+def _zoom_side(
+    image: Image.Image, view: Mapping[str, Any], seat: int, p: Mapping[str, Any], words: kit.Words
+) -> None:
+    """The attic, money, loan, gifts, bonus cards and guests beside the grid of "My mansion"."""
+    draw = ImageDraw.Draw(image)
+    mansion = p.get("mansion") or {}
     attic = list(mansion.get("attic") or [])
     expanded = bool(mansion.get("expansion"))
     inside = Z_ATTIC - 6
@@ -1075,7 +1193,7 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words
         box = z_attic(i)
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         if i < len(attic):
-            tile(draw, box, attic[i], True, words, size=BIG)
+            tile(image, box, attic[i], True, words, size=BIG)
         elif i == 1 and not expanded:
             draw.rectangle(box, fill=CLOSED, outline=HATCH, width=1)
             hatch(draw, box, HATCH, step=6)
@@ -1130,8 +1248,11 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words
     for i, colour in enumerate(guests[:6]):
         gx = x + (i % 4) * 38
         gy = y + (i // 4) * 28
-        tile(draw, (gx, gy, gx + 34, gy + 24), colour, False, words, size=SMALL)
+        tile(image, (gx, gy, gx + 34, gy + 24), colour, False, words, size=SMALL)
 
+
+def _zoom_score(image: Image.Image, score: Mapping[str, int], words: kit.Words) -> None:
+    """The score line under the grid of "My mansion"."""
     loan = int(score.get("loan", 0))
     label = words(
         "california.image.mansion.score_loan" if loan else "california.image.mansion.score",
@@ -1141,25 +1262,7 @@ def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words
         spaces=words.count("california.image.mansion.spaces", int(score.get("spaces", 0))),
         loan=words("california.image.mansion.loan", value=words.number(-loan)),
     )
-    kit.label(
-        image,
-        (M, Z_GRID_Y + Z_GRID + 22),
-        kit.fit(label, BODY, W - 2 * M, bold=True),
-        BODY,
-        INK,
-        "lm",
-        bold=True,
-    )
-
-    last = view.get("last")
-    if isinstance(last, Mapping) and last.get("seat") == seat:
-        target = last.get("target")
-        if last.get("action") == "buy" and isinstance(target, int) and 0 <= target < 16:
-            outline(draw, z_cell(target), 4)
-        elif last.get("action") == "buy" and target in ("attic", "expansion"):
-            i = 1 if target == "expansion" else max(0, min(len(attic) - 1, 1))
-            outline(draw, z_attic(i), 4)
-    return image
+    kit.label(image, (M, Z_SCORE_Y), kit.fit(label, BODY, W - 2 * M, bold=True), BODY, INK, "lm", bold=True)
 
 
 def render_mansion(view: dict[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> bytes:

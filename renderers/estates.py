@@ -37,14 +37,16 @@ the chip of the last bidder, or the piece just auctioned.  A private stow
 never moves it (the engine does not record it).
 
 Every word is the table's language (``words``): ``[estates.image]`` in the
-catalog, the pieces as the log names them (``[estates.piece]``), numbers by
-``words.number`` and plurals by ``words.count``; only codes that are no word
-(cube codes "3 Gn", "x2", "+1") are written here.  French runs longer, so a
+catalog, the pieces as the log names them (``[estates.piece]``), the company
+letters and names (``[estates.code]``, ``[estates.company]``: a French board
+writes "3 Ve", "Propriétés Émeraude", as the French buttons and log do),
+numbers by ``words.number`` and plurals by ``words.count``; only marks that
+are no word ("x2", "+1", lot numbers) are written here.  French runs longer, so a
 headline shortens its player names before its own words (``_fill``) and every
 label is fitted to its room.
 
-Every company colour is also written as its letters (Bl, Re, ...), so no
-information depends on colour alone.  Speed: the board's ground (grass,
+Every company colour is also written as its letters (Bl, Re, ...; Bl, Ro, ...
+in French), so no information depends on colour alone.  Speed: the board's ground (grass,
 street, river, the thirty lots) is cached per shape, sprites and fixed bars
 are cached, and a render pastes them and writes the few changing words.
 
@@ -168,41 +170,19 @@ def cube_label(number: object, mark: object) -> str:
 # --- small helpers ---------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
-def _mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
-    """``text`` as an alpha mask plus its offset from the anchor point, drawn once and reused.
-
-    Text is most of a render's cost and the same words recur in every render (names, scores,
-    "need 4"), so each is rasterised once and later only pasted.
-    """
-    face = kit.font(size, bold)
-    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left + 1), max(1, bottom - top + 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    return mask, left, top
-
-
-def _put(
-    image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str, bold: bool
-) -> None:
-    if not text:
-        return
-    mask, dx, dy = _mask(text, size, anchor, bold)
-    x, y = round(xy[0]) + dx, round(xy[1]) + dy
-    colour = (*fill, 255) if image.mode == "RGBA" else fill
-    image.paste(colour, (x, y, x + mask.width, y + mask.height), mask)
-
-
 def _bold(
     image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str
 ) -> None:
-    _put(image, xy, text, size, fill, anchor, bold=True)
+    """:func:`kit.label` in the bold weight (the kit caches each word's glyphs and records where it
+    lands, for the overprint test)."""
+    kit.label(image, xy, text, size, fill, anchor, bold=True)
 
 
 def _text(
     image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "lm"
 ) -> None:
-    _put(image, xy, text, size, fill, anchor, bold=False)
+    """:func:`kit.label` in the regular weight."""
+    kit.label(image, xy, text, size, fill, anchor)
 
 
 def _frame(draw: ImageDraw.ImageDraw, box: Box, colour: Colour = LAST) -> None:
@@ -256,6 +236,19 @@ def colour_word(colour: object, words: kit.Words) -> str:
     """A company colour as the table's language names it ("green", "vert"); the key if unknown."""
     key = f"estates.colour.{colour}"
     return words(key) if colour in COMPANY else str(colour)
+
+
+def colour_code(colour: object, words: kit.Words, printed: object = "?") -> str:
+    """A company colour's two letters in the table's language (``estates.code``: "Gn", French "Ve"),
+    as the buttons and the messages print them, so a French board carries no English letters; a
+    colour this renderer does not know keeps the letters the view ``printed``."""
+    return words(f"estates.code.{colour}") if colour in COMPANY else str(printed)
+
+
+def company_name(colour: object, words: kit.Words, printed: object = "?") -> str:
+    """A company's name in the table's language (``estates.company``: "Emerald Properties",
+    "Propriétés Émeraude"); an unknown colour keeps the name the view ``printed``."""
+    return words(f"estates.company.{colour}") if colour in COMPANY else str(printed)
 
 
 # --- cached sprites ----------------------------------------------------------------
@@ -386,10 +379,10 @@ def _piece_sprite_cached(
     draw = ImageDraw.Draw(image)
     if kind == "roof":
         roof = _roof(value, w, h - 6, F_HEAD)
-        image.paste(roof, (0, 3), roof)
+        kit.paste(image, roof, (0, 3), roof)
     elif kind == "permit":
         sign = _permit_sign((words("estates.image.sprite.permit", value=value),), w)
-        image.paste(sign, (0, (h - sign.height) // 2))
+        kit.paste(image, sign, (0, (h - sign.height) // 2))
     elif kind == "mayor":
         draw.rectangle((0, 0, w - 1, h - 1), fill=GOLD, outline=OUTLINE)
         label = kit.fit(words("estates.image.sprite.mayor"), F_SMALL, w - 4, bold=True)
@@ -421,11 +414,13 @@ def _legend(companies: tuple[tuple[str, str], ...], words: kit.Words) -> Image.I
     y = 4
     for colour, mark in companies:
         name = colour_word(colour, words)
-        image.paste(_cert(colour, mark, CERT_W, CERT_H - 2), (x, y))
+        kit.paste(image, _cert(colour, mark, CERT_W, CERT_H - 2), (x, y))
         _text(image, (x + CERT_W + 3, y + (CERT_H - 2) / 2), name, F_SMALL, kit.INK)
         x += CERT_W + 3 + int(kit.font(F_SMALL).getlength(name)) + 10
+    # The legend's example cube is a green one, lettered and named as the table's language does.
+    example = {"code": colour_code("green", words), "company": company_name("green", words)}
     for i, key in enumerate(LEGEND_LINES):
-        line = words(f"estates.image.legend.{key}")
+        line = words(f"estates.image.legend.{key}", **example)
         _text(
             image,
             (MARGIN + 2, y + CERT_H + 9 + 15 * i),
@@ -597,9 +592,13 @@ def last_box(view: View, geo: Layout) -> Box | None:
 # --- piece words ---------------------------------------------------------------------
 
 
-def _marks(view: View) -> dict[str, str]:
-    """Colour name -> company letters, as the view spells them."""
-    return {str(c["colour"]): str(c["mark"]) for c in view.get("certificates") or []}
+def _marks(view: View, words: kit.Words) -> dict[str, str]:
+    """Colour name -> company letters in the table's language (:func:`colour_code`), for every
+    company of the view."""
+    return {
+        str(c["colour"]): colour_code(c["colour"], words, c.get("mark"))
+        for c in view.get("certificates") or []
+    }
 
 
 def _piece_words(piece: Mapping[str, Any], marks: Mapping[str, str], words: kit.Words) -> str:
@@ -633,7 +632,7 @@ def _token_words(token: str, view: View, words: kit.Words) -> str:
         return words("estates.piece.any_roof")
     colour = token.rstrip("0123456789")
     piece = {"kind": "cube", "colour": colour, "number": token[len(colour) :]}
-    return _piece_words(piece, _marks(view), words)
+    return _piece_words(piece, _marks(view, words), words)
 
 
 LAST_WORDS = frozenset({"built", "roofed", "permit_placed", "mayor_placed", "permit_cancelled", "discarded"})
@@ -737,7 +736,7 @@ def _auction_headline(view: View, names: list[str], words: kit.Words) -> str:
     """The turn panel's headline during an auction: who auctions, settles or places what."""
     auction: Mapping[str, Any] = view["auction"]
     auctioneer = int(auction.get("auctioneer", view.get("auctioneer") or 0))
-    piece = _piece_words(auction, _marks(view), words)
+    piece = _piece_words(auction, _marks(view, words), words)
     high = auction.get("high_bid")
     price = words.number(int(high)) if isinstance(high, int) else "?"
     width = WIDTH - MARGIN - CHIP_X
@@ -787,11 +786,17 @@ def _auction_headline(view: View, names: list[str], words: kit.Words) -> str:
 
 
 def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str], words: kit.Words) -> None:
+    y0 = geo.turn_top
+    c.draw.rectangle((0, y0, WIDTH, y0 + TURN_H - 1), fill=PANEL)
+    c.draw.line((0, y0 + TURN_H - 1, WIDTH, y0 + TURN_H - 1), fill=PANEL_EDGE, width=1)
+    with kit.panel(c.image, "turn panel", (0, y0, WIDTH, y0 + TURN_H - 1)):
+        _turn_panel(c, geo, view, names, words)
+
+
+def _turn_panel(c: _Canvas, geo: Layout, view: View, names: list[str], words: kit.Words) -> None:
     draw = c.draw
     image = c.image
     y0 = geo.turn_top
-    draw.rectangle((0, y0, WIDTH, y0 + TURN_H - 1), fill=PANEL)
-    draw.line((0, y0 + TURN_H - 1, WIDTH, y0 + TURN_H - 1), fill=PANEL_EDGE, width=1)
     auction = view.get("auction")
     if view.get("phase") == "over":
         _draw_over(c, geo, view, names, words)
@@ -799,7 +804,9 @@ def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str], words: kit
     if not isinstance(auction, Mapping):
         _draw_choose(c, geo, view, names, words)
         return
-    c.image.paste(_piece_sprite(auction, _marks(view), words), _sprite_box(geo)[:2])
+    x0, y0, x1, y1 = _sprite_box(geo)
+    with kit.panel(c.image, "piece under auction", (x0, y0, x1 + 1, y1 + 1)):
+        kit.paste(c.image, _piece_sprite(auction, _marks(view, words), words), (x0, y0))
     headline = _auction_headline(view, names, words)
     _bold(image, (CHIP_X, y0 + 15), headline, F_HEAD, kit.INK, "lm")
     # One chip per bidder, clockwise from the auctioneer's left.
@@ -828,8 +835,9 @@ def _draw_turn(c: _Canvas, geo: Layout, view: View, names: list[str], words: kit
             width=2 if seat == to_bid else 1,
         )
         inner = x1 - x0 - 10
-        _text(image, (x0 + 6, cy + 10), kit.fit(names[seat], F_SMALL, inner), F_SMALL, kit.INK)
-        _bold(image, (x0 + 6, cy + 26), kit.fit(status, F_BODY, inner, bold=True), F_BODY, ink, "lm")
+        with kit.panel(image, f"bid chip {seat + 1}", box):
+            _text(image, (x0 + 6, cy + 10), kit.fit(names[seat], F_SMALL, inner), F_SMALL, kit.INK)
+            _bold(image, (x0 + 6, cy + 26), kit.fit(status, F_BODY, inner, bold=True), F_BODY, ink, "lm")
 
 
 @lru_cache(maxsize=32)
@@ -851,15 +859,18 @@ def _ground(
     for y in range(BOARD_TOP_H + 6, total - 6, 12):
         draw.line(((mid - 4, y), (mid, y + 4), (mid + 4, y)), fill=RIVER_WAVE, width=1)
     street = kit.fit(words("estates.image.board.main_street"), F_SMALL, STREET_W + 6, bold=True)
-    _bold(image, (MARGIN + STREET_W / 2, BOARD_TOP_H / 2 + 1), street, F_SMALL, kit.WHITE, "mm")
+    with kit.panel(image, "Main Street's head", (0, 0, LX, BOARD_TOP_H)):
+        _bold(image, (MARGIN + STREET_W / 2, BOARD_TOP_H / 2 + 1), street, F_SMALL, kit.WHITE, "mm")
     before = kit.fit(words("estates.image.board.before_river"), F_SMALL, river_x0 - LX)
-    _text(image, ((LX + river_x0) / 2, BOARD_TOP_H / 2 + 1), before, F_SMALL, kit.WHITE, "mm")
+    with kit.panel(image, "before the river", (LX, 0, river_x0, BOARD_TOP_H)):
+        _text(image, ((LX + river_x0) / 2, BOARD_TOP_H / 2 + 1), before, F_SMALL, kit.WHITE, "mm")
     beyond = kit.fit(words("estates.image.board.beyond_river"), F_SMALL, WIDTH - MARGIN - river_x1)
-    _text(image, ((river_x1 + WIDTH - MARGIN) / 2, BOARD_TOP_H / 2 + 1), beyond, F_SMALL, kit.WHITE, "mm")
+    with kit.panel(image, "beyond the river", (river_x1, 0, WIDTH - MARGIN, BOARD_TOP_H)):
+        _text(image, ((river_x1 + WIDTH - MARGIN) / 2, BOARD_TOP_H / 2 + 1), beyond, F_SMALL, kit.WHITE, "mm")
     y = BOARD_TOP_H + ROW_GAP
     for height, row in zip(heights, lots, strict=True):
         for index, (white, open_) in enumerate(row):
-            image.paste(_lot(index + 1, white, open_, height, words), (lot_x(index, river_after), y))
+            kit.paste(image, _lot(index + 1, white, open_, height, words), (lot_x(index, river_after), y))
         y += height + ROW_GAP
     return image
 
@@ -870,17 +881,23 @@ def _draw_board(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None:
         tuple((bool(lot.get("white_dirt")), bool(lot.get("open"))) for lot in row.get("lots") or [])
         for row in rows
     )
-    c.image.paste(_ground(geo.row_heights, shape, geo.river_after, words), (0, geo.board_top))
+    kit.paste(c.image, _ground(geo.row_heights, shape, geo.river_after, words), (0, geo.board_top))
     for r, row in enumerate(rows):
         _draw_row(c, geo, r, row, words)
 
 
 def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any], words: kit.Words) -> None:
-    draw = c.draw
-    image = c.image
     y0 = geo.row_tops[r]
     height = geo.row_heights[r]
-    # Main Street: the row letter (green when complete), the Mayor's x2, the requirement.
+    with kit.panel(c.image, f"Main Street, row {r + 1}", (MARGIN, y0, MARGIN + STREET_W, y0 + height)):
+        _street_cell(c, y0, row, words)
+    _draw_lots(c, geo, r, row, words)
+
+
+def _street_cell(c: _Canvas, y0: int, row: Mapping[str, Any], words: kit.Words) -> None:
+    """A row's cell on Main Street: its letter (green when complete), the Mayor's x2, the requirement."""
+    draw = c.draw
+    image = c.image
     sx = MARGIN + 3
     complete = bool(row.get("complete"))
     draw.rectangle((sx, y0 + 3, sx + 24, y0 + 27), fill=POSITIVE if complete else kit.WHITE, outline=OUTLINE)
@@ -888,7 +905,7 @@ def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any], words: ki
         image, (sx + 12, y0 + 15), str(row.get("name", "?")), F_HEAD, kit.WHITE if complete else kit.INK, "mm"
     )
     if row.get("mayor"):
-        image.paste(_mayor(28, 25), (sx + 28, y0 + 3))
+        kit.paste(image, _mayor(28, 25), (sx + 28, y0 + 3))
     room = STREET_W - 5
     need = words("estates.image.board.need", requirement=row.get("requirement", "?"))
     _text(image, (sx, y0 + 38), kit.fit(need, F_SMALL, room), F_SMALL, kit.WHITE)
@@ -897,39 +914,64 @@ def _draw_row(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any], words: ki
     else:
         status = words.count("estates.image.board.built", int(row.get("developed") or 0))
     _text(image, (sx, y0 + 53), kit.fit(status, F_SMALL, room), F_SMALL, kit.WHITE)
+
+
+def _draw_lots(c: _Canvas, geo: Layout, r: int, row: Mapping[str, Any], words: kit.Words) -> None:
+    """A row's buildings (cubes under their rooftops) and its permit sign, each on its lot."""
+    image = c.image
+    y0 = geo.row_tops[r]
+    height = geo.row_heights[r]
     base_y = y0 + height - BASE_H
     cube_h = geo.cube_h
     permit_lot = row.get("permit_lot")
     for index, lot in enumerate(row.get("lots") or []):
         x = lot_x(index, geo.river_after)
-        cubes = lot.get("cubes") or []
-        for level, cube in enumerate(cubes):
-            sprite = _cube(
-                str(cube.get("colour")),
-                str(cube.get("mark")),
-                int(cube.get("number", 0)),
-                LOT_W - 2,
-                cube_h,
-                F_BODY,
-            )
-            image.paste(sprite, (x + 1, base_y - (level + 1) * cube_h - 1))
-        roof = lot.get("roof")
-        if roof is not None and cubes:
-            sprite = _roof(int(roof), LOT_W, ROOF_H)
-            image.paste(sprite, (x, base_y - len(cubes) * cube_h - ROOF_H - 1), sprite)
+        with kit.panel(image, f"lot {row.get('name')}{index + 1}", (x, y0, x + LOT_W, y0 + height)):
+            _draw_lot(image, x, base_y, cube_h, lot, words)
         if permit_lot == index + 1:
             labels = tuple(
                 f"{'+' if p.get('direction') == 'longer' else '-'}{p.get('value')}"
                 for p in row.get("permits") or []
             )
-            image.paste(_permit_sign(labels, LOT_W), (x, y0 + ROW_PAD))
+            kit.paste(image, _permit_sign(labels, LOT_W), (x, y0 + ROW_PAD))
+
+
+def _draw_lot(
+    image: Image.Image, x: int, base_y: int, cube_h: int, lot: Mapping[str, Any], words: kit.Words
+) -> None:
+    """A building: its floor cubes, bottom up, under its rooftop."""
+    cubes = lot.get("cubes") or []
+    for level, cube in enumerate(cubes):
+        sprite = _cube(
+            str(cube.get("colour")),
+            colour_code(cube.get("colour"), words, cube.get("mark")),
+            int(cube.get("number", 0)),
+            LOT_W - 2,
+            cube_h,
+            F_BODY,
+        )
+        kit.paste(image, sprite, (x + 1, base_y - (level + 1) * cube_h - 1))
+    roof = lot.get("roof")
+    if roof is not None and cubes:
+        sprite = _roof(int(roof), LOT_W, ROOF_H)
+        kit.paste(image, sprite, (x, base_y - len(cubes) * cube_h - ROOF_H - 1), sprite)
 
 
 def _draw_display(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None:
+    y0 = geo.display_top
+    c.draw.rectangle((0, y0, WIDTH, y0 + DISPLAY_H - 1), fill=kit.PAPER)
+    with kit.panel(c.image, "floor cubes on offer", (0, y0, SUPPLY_X - 5, y0 + DISPLAY_H)):
+        _floor_cubes(c, geo, view, words)
+    with kit.panel(c.image, "supply", (SUPPLY_X - 5, y0 + 3, WIDTH - MARGIN, y0 + DISPLAY_H - 5)):
+        _draw_supply(c, geo, view, words)
+
+
+def _floor_cubes(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None:
+    """The floor cubes on offer, three lines of up to eight; the one under auction and the ends
+    that may be picked framed."""
     draw = c.draw
     image = c.image
     y0 = geo.display_top
-    draw.rectangle((0, y0, WIDTH, y0 + DISPLAY_H - 1), fill=kit.PAPER)
     title = kit.fit(words("estates.image.display.title"), F_LABEL, SUPPLY_X - 2 * MARGIN - 8, bold=True)
     _bold(image, (MARGIN + 2, y0 + 12), title, F_LABEL, kit.INK, "lm")
     auction = view.get("auction") or {}
@@ -946,16 +988,15 @@ def _draw_display(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None
                 )
             sprite = _cube(
                 str(cube.get("colour")),
-                str(cube.get("mark")),
+                colour_code(cube.get("colour"), words, cube.get("mark")),
                 int(cube.get("number", 0)),
                 DCUBE_W,
                 DCUBE_H,
                 F_BODY,
             )
-            image.paste(sprite, (x, y))
+            kit.paste(image, sprite, (x, y))
         if not line:
             _text(image, (MARGIN + 4, y + DCUBE_H / 2), words("estates.image.display.empty"), F_SMALL, DIM)
-    _draw_supply(c, geo, view, words)
 
 
 def _draw_supply(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None:
@@ -970,7 +1011,7 @@ def _draw_supply(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None:
     kind = auction.get("kind")
     roof = _roof(None, 22, 11)
     y = _supply_line_y(geo, "roof")
-    image.paste(roof, (x, y - 6), roof)
+    kit.paste(image, roof, (x, y - 6), roof)
     left = words("estates.image.supply.rooftops", count=words.number(int(view.get("rooftops_left") or 0)))
     _text(image, (x + 27, y), kit.fit(left, F_BODY, width - 27), F_BODY, kit.INK)
     supply = [str(p) for p in view.get("permits_supply") or []]
@@ -1009,9 +1050,9 @@ def _draw_supply(c: _Canvas, geo: Layout, view: View, words: kit.Words) -> None:
         _text(image, (x, y), label, F_BODY, kit.INK)
         cx = x + int(kit.font(F_BODY).getlength(label)) + 6
         for cert in free:
-            image.paste(
-                _cert(str(cert.get("colour")), str(cert.get("mark")), CERT_W, CERT_H - 2), (cx, y - 8)
-            )
+            colour = cert.get("colour")
+            sprite = _cert(str(colour), colour_code(colour, words, cert.get("mark")), CERT_W, CERT_H - 2)
+            kit.paste(image, sprite, (cx, y - 8))
             cx += CERT_W + 2
     else:
         text = kit.fit(words("estates.image.supply.all_taken"), F_BODY, width)
@@ -1077,7 +1118,7 @@ def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str], words: 
     height = _table_height(view)
     draw.rectangle((0, y0, WIDTH, y0 + height - 1), fill=kit.WHITE)
     players = int(view["players"])
-    marks = _marks(view)
+    marks = _marks(view, words)
     columns, figures = table_scores(view, words)
     col_w = (WIDTH - MARGIN - SCORE_X) / len(columns)
     over = view.get("phase") == "over"
@@ -1089,14 +1130,20 @@ def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str], words: 
     else:
         caption = words("estates.image.table.final")
     caption = kit.fit(caption, F_SMALL, WIDTH - MARGIN - SCORE_X)
-    _text(image, ((SCORE_X + WIDTH - MARGIN) / 2, y0 + 10), caption, F_SMALL, kit.INK, "mm")
+    head_y1 = y0 + TABLE_HEAD_H
+    with kit.panel(image, "scores' head", (SCORE_X - 4, y0, WIDTH - MARGIN, head_y1)):
+        _text(image, ((SCORE_X + WIDTH - MARGIN) / 2, y0 + 10), caption, F_SMALL, kit.INK, "mm")
     players_head = kit.fit(words("estates.image.table.players"), F_LABEL, CERT_X - NAME_X - 6, bold=True)
-    _bold(image, (NAME_X, y0 + 22), players_head, F_LABEL, kit.INK, "lm")
+    with kit.panel(image, "players' head", (0, y0, CERT_X - 4, head_y1)):
+        _bold(image, (NAME_X, y0 + 22), players_head, F_LABEL, kit.INK, "lm")
     certs_head = kit.fit(words("estates.image.table.certificates"), F_SMALL, SCORE_X - CERT_X - 8)
-    _text(image, (CERT_X, y0 + 24), certs_head, F_SMALL, kit.INK)
+    with kit.panel(image, "certificates' head", (CERT_X - 4, y0, SCORE_X - 4, head_y1)):
+        _text(image, (CERT_X, y0 + 24), certs_head, F_SMALL, kit.INK)
     for i, name in enumerate(columns):
         head = kit.fit(name, F_SMALL, col_w - 2)
-        _text(image, (SCORE_X + col_w * i + col_w / 2, y0 + 25), head, F_SMALL, kit.INK, "mm")
+        cell = (SCORE_X + col_w * i, y0, SCORE_X + col_w * (i + 1), head_y1)
+        with kit.panel(image, f"score column {i + 1}'s head", cell):
+            _text(image, (SCORE_X + col_w * i + col_w / 2, y0 + 25), head, F_SMALL, kit.INK, "mm")
     waiting = set(view.get("waiting_for") or [])
     by_owner = view.get("certificates_by_owner") or []
     for seat in range(players):
@@ -1110,31 +1157,33 @@ def _draw_players(c: _Canvas, geo: Layout, view: View, names: list[str], words: 
             )
         tags = _seat_tags(view, seat, words)
         name = kit.fit(names[seat], F_BODY, CERT_X - NAME_X - 6, bold=True)
-        if tags:
-            _bold(image, (NAME_X, y + 10), name, F_BODY, kit.INK, "lm")
-            _text(
-                image, (NAME_X, y + 24), kit.fit(", ".join(tags), F_SMALL, CERT_X - NAME_X - 6), F_SMALL, DIM
-            )
-        else:
-            _bold(image, (NAME_X, y + TABLE_ROW_H / 2), name, F_BODY, kit.INK, "lm")
+        y1 = y + TABLE_ROW_H
+        with kit.panel(image, f"seat {seat + 1}'s name", (0, y, CERT_X - 4, y1)):
+            if tags:
+                _bold(image, (NAME_X, y + 10), name, F_BODY, kit.INK, "lm")
+                tagged = kit.fit(", ".join(tags), F_SMALL, CERT_X - NAME_X - 6)
+                _text(image, (NAME_X, y + 24), tagged, F_SMALL, DIM)
+            else:
+                _bold(image, (NAME_X, y + TABLE_ROW_H / 2), name, F_BODY, kit.INK, "lm")
         owned = by_owner[seat] if seat < len(by_owner) else []
-        for k, colour in enumerate(owned):
-            image.paste(
-                _cert(str(colour), marks.get(str(colour), "?"), CERT_W, CERT_H),
-                (CERT_X + k * (CERT_W + 2), y + 7),
-            )
-        if not owned:
-            _text(image, (CERT_X, y + TABLE_ROW_H / 2), words("estates.image.table.none"), F_SMALL, DIM)
+        with kit.panel(image, f"seat {seat + 1}'s certificates", (CERT_X - 4, y, SCORE_X - 4, y1)):
+            for k, colour in enumerate(owned):
+                sprite = _cert(str(colour), marks.get(str(colour), "?"), CERT_W, CERT_H)
+                kit.paste(image, sprite, (CERT_X + k * (CERT_W + 2), y + 7))
+            if not owned:
+                _text(image, (CERT_X, y + TABLE_ROW_H / 2), words("estates.image.table.none"), F_SMALL, DIM)
         for i, value in enumerate(figures[seat]):
             last = i == len(columns) - 1
-            _bold(
-                image,
-                (SCORE_X + col_w * i + col_w / 2, y + TABLE_ROW_H / 2),
-                _signed(value, words),
-                F_HEAD if last else F_LABEL,
-                _score_colour(value),
-                "mm",
-            )
+            cell = (SCORE_X + col_w * i, y, SCORE_X + col_w * (i + 1), y1)
+            with kit.panel(image, f"seat {seat + 1}'s score {i + 1}", cell):
+                _bold(
+                    image,
+                    (SCORE_X + col_w * i + col_w / 2, y + TABLE_ROW_H / 2),
+                    _signed(value, words),
+                    F_HEAD if last else F_LABEL,
+                    _score_colour(value),
+                    "mm",
+                )
 
 
 # --- entry point ---------------------------------------------------------------------
@@ -1155,19 +1204,21 @@ def _board(view: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> I
     geo = layout(view)
     image = Image.new("RGB", (WIDTH, geo.height), kit.PAPER)
     canvas = _Canvas(image)
-    image.paste(_header(words), (0, 0))
     round_text = words(
         "estates.status.head",
         round=words.number(int(view.get("round", 1))),
         rounds=words.number(int(view.get("rounds", 1))),
         turn=words.number(int(view.get("turn", 0))),
     )
-    _text(canvas.image, (WIDTH - MARGIN - 2, HEADER_H / 2), round_text, F_LABEL, kit.WHITE, "rm")
+    with kit.panel(image, "title bar", (0, 0, WIDTH, HEADER_H)):
+        kit.paste(image, _header(words), (0, 0))
+        _text(canvas.image, (WIDTH - MARGIN - 2, HEADER_H / 2), round_text, F_LABEL, kit.WHITE, "rm")
     _draw_turn(canvas, geo, view, shown, words)
     _draw_board(canvas, geo, view, words)
     _draw_display(canvas, geo, view, words)
     _draw_players(canvas, geo, view, shown, words)
-    image.paste(_legend(tuple(_marks(view).items()), words), (0, geo.legend_top))
+    with kit.panel(image, "legend", (0, geo.legend_top, WIDTH, geo.legend_top + LEGEND_H)):
+        kit.paste(image, _legend(tuple(_marks(view, words).items()), words), (0, geo.legend_top))
     box = last_box(view, geo)
     if box is not None:
         _frame(canvas.draw, box)
@@ -1215,7 +1266,7 @@ def draw_holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, word
 def _holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:
     own: Mapping[str, Any] = view.get("you") or {}
     shown = kit.player_names(names, int(view["players"]), words)
-    marks = _marks(view)
+    marks = _marks(view, words)
     scored = _holdings_buildings(view, seat)
     certs = [c for c in view.get("certificates") or [] if c.get("owner") == seat]
     cert_lines = max(1, (len(certs) + 1) // 2)
@@ -1237,8 +1288,9 @@ def _holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: k
     room = full - kit.font(F_BODY).getlength(private) - 16
     who = {"player": shown[seat] if 0 <= seat < len(shown) else "?"}
     title = _fill(words, "estates.image.holdings.title", F_TITLE, room, True, who)
-    _bold(image, (MARGIN + 2, HEADER_H / 2), title, F_TITLE, kit.WHITE, "lm")
-    _text(image, (WIDTH - MARGIN - 2, HEADER_H / 2), private, F_BODY, kit.WHITE, "rm")
+    with kit.panel(image, "title bar", (0, 0, WIDTH, HEADER_H)):
+        _bold(image, (MARGIN + 2, HEADER_H / 2), title, F_TITLE, kit.WHITE, "lm")
+        _text(image, (WIDTH - MARGIN - 2, HEADER_H / 2), private, F_BODY, kit.WHITE, "rm")
     # Money in hand and the cash box.
     y = HEADER_H + 6
     hand = int(own.get("money") or 0)
@@ -1263,12 +1315,13 @@ def _holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: k
     for i, (head, figure, note) in enumerate(panels):
         x = MARGIN + i * (half + MARGIN)
         draw.rectangle((x, y, x + half, y + 66), fill=kit.WHITE, outline=PANEL_EDGE)
-        _text(image, (x + 8, y + 12), head, F_BODY, DIM)
-        _bold(image, (x + 8, y + 34), figure, F_TITLE + 3, kit.INK, "lm")
-        _text(image, (x + 8, y + 55), kit.fit(note, F_SMALL, half - 14), F_SMALL, kit.INK)
-    if own.get("stowed_this_turn"):
-        stowed = kit.fit(words("estates.image.holdings.stowed"), F_SMALL, half / 2)
-        _text(image, (MARGIN + half + MARGIN + half - 6, y + 12), stowed, F_SMALL, POSITIVE, "rm")
+        with kit.panel(image, ("money in hand", "cash box")[i], (x, y, x + half, y + 66)):
+            _text(image, (x + 8, y + 12), head, F_BODY, DIM)
+            _bold(image, (x + 8, y + 34), figure, F_TITLE + 3, kit.INK, "lm")
+            _text(image, (x + 8, y + 55), kit.fit(note, F_SMALL, half - 14), F_SMALL, kit.INK)
+            if i and own.get("stowed_this_turn"):
+                stowed = kit.fit(words("estates.image.holdings.stowed"), F_SMALL, half / 2)
+                _text(image, (x + half - 6, y + 12), stowed, F_SMALL, POSITIVE, "rm")
     y += 78
     # Certificates.
     _bold(image, (MARGIN + 2, y + 10), words("estates.image.holdings.certificates"), F_LABEL, kit.INK, "lm")
@@ -1279,13 +1332,17 @@ def _holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: k
     for i, cert in enumerate(certs):
         x = MARGIN + (i % 2) * (half + MARGIN)
         cy = y + (i // 2) * 30
-        image.paste(_cert(str(cert.get("colour")), str(cert.get("mark")), 32, 24), (x, cy))
+        colour = cert.get("colour")
         label = words(
             "estates.image.holdings.company",
-            company=cert.get("company"),
-            colour=colour_word(cert.get("colour"), words),
+            company=company_name(colour, words, cert.get("company")),
+            colour=colour_word(colour, words),
         )
-        _text(image, (x + 38, cy + 12), kit.fit(label, F_BODY, half - 44), F_BODY, kit.INK)
+        with kit.panel(image, f"certificate {i + 1}", (x, cy, x + half, cy + 28)):
+            kit.paste(
+                image, _cert(str(colour), colour_code(colour, words, cert.get("mark")), 32, 24), (x, cy)
+            )
+            _text(image, (x + 38, cy + 12), kit.fit(label, F_BODY, half - 44), F_BODY, kit.INK)
     y += cert_lines * 30
     # Buildings my colours top.
     over = view.get("phase") == "over"
@@ -1329,10 +1386,10 @@ def _holdings(view: Mapping[str, Any], names: Sequence[str], seat: int, words: k
                     HOLD_CUBE_H,
                     F_BODY,
                 )
-                image.paste(sprite, (x, base - (level + 1) * HOLD_CUBE_H))
+                kit.paste(image, sprite, (x, base - (level + 1) * HOLD_CUBE_H))
             if lot.get("roof") is not None:
                 roof = _roof(int(lot["roof"]), HOLD_CUBE_W, ROOF_H)
-                image.paste(roof, (x, base - len(cubes) * HOLD_CUBE_H - ROOF_H - 1), roof)
+                kit.paste(image, roof, (x, base - len(cubes) * HOLD_CUBE_H - ROOF_H - 1), roof)
             _text(
                 image,
                 (x + HOLD_CUBE_W / 2, base + 9),
@@ -1381,7 +1438,6 @@ _CACHES: tuple[Callable[..., Any], ...] = (
     _legend,
     _ground,
     _header,
-    _mask,
 )
 
 

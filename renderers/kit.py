@@ -6,6 +6,12 @@ draws at a fixed logical size with one font shipped as a Python dependency
 machine), and no text may look smaller than 9 px there:
 :func:`recording_font_sizes` lets a test see every size a render asked for.
 
+Boards never overprint: every text a board draws goes through :func:`label`, a renderer names
+the rectangles its texts belong in (:func:`panel`: a player's panel, a card, the title bar), and
+cached sprites and layers travel with their texts (:func:`paste`, :func:`copy`), so
+:func:`recording_texts` lets a test see where every word of a picture landed, check that no two
+overlap and that none leaves its panel.
+
 The font is Noto Sans (regular and bold): every Latin letter with its accents,
 Greek and Cyrillic, so players' names are drawn as they wrote them.  A name in
 a script it lacks (or made of emoji) is never drawn as empty boxes:
@@ -24,6 +30,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Protocol
@@ -38,6 +45,9 @@ PAPER: Colour = (250, 247, 240)
 MUTED: Colour = (120, 120, 120)
 WHITE: Colour = (255, 255, 255)
 
+
+Rect = tuple[float, float, float, float]
+"""Left, top, right, bottom in a picture's pixels (right and bottom just outside)."""
 
 _SIZES: ContextVar[set[int] | None] = ContextVar("font_sizes", default=None)
 
@@ -150,33 +160,179 @@ def label(
     Turning text into pixels is most of a board's drawing time, and a board repeats
     the same few words and numbers on every render; pasting a cached mask in the fill
     colour is several times faster and blends the anti-aliased edges the same way.
+    Inside :func:`recording_texts` the text's box is noted on ``image`` with its panel.
     """
     sizes = _SIZES.get()
     if sizes is not None:
         sizes.add(size)
     x, y = xy
     ix, iy = int(x // 1), int(y // 1)
-    mask, left, top = _text_mask(value, size, anchor, bold, x - ix, y - iy)
+    mask, left, top, ink = _text_mask(value, size, anchor, bold, x - ix, y - iy)
     if mask is not None:
         image.paste(fill, (ix + left, iy + top), mask)
+        recording = _RECORDING.get()
+        if recording is not None:
+            recording.labelled.add(value)
+            name, box = _panel_of(image)
+            x0, y0, x1, y1 = ink
+            _texts(image).append(Drawn(value, (ix + x0, iy + y0, ix + x1, iy + y1), box, name))
 
 
 @lru_cache(maxsize=4096)
 def _text_mask(
     value: str, size: int, anchor: str, bold: bool, fx: float, fy: float
-) -> tuple[Image.Image | None, int, int]:
-    """``value``'s coverage as an "L" mask, and where its corner lies from the anchor point."""
+) -> tuple[Image.Image | None, int, int, Rect]:
+    """``value``'s coverage as an "L" mask, where its corner lies from the anchor point, and the
+    text's own box (Pillow's ``textbbox``) from the same point."""
     face = font(size, bold)
     x0, y0, x1, y1 = ImageDraw.Draw(Image.new("L", (1, 1))).textbbox(
         (fx, fy), value, font=face, anchor=anchor
     )
     left, top = int(x0 // 1) - 1, int(y0 // 1) - 1
     width, height = int(-(-x1 // 1)) - left + 1, int(-(-y1 // 1)) - top + 1
-    if width <= 0 or height <= 0:
-        return None, 0, 0
+    if width <= 0 or height <= 0 or not value:
+        return None, 0, 0, (x0, y0, x1, y1)
     mask = Image.new("L", (width, height), 0)
     ImageDraw.Draw(mask).text((fx - left, fy - top), value, font=face, fill=255, anchor=anchor)
-    return mask, left, top
+    return mask, left, top, (x0, y0, x1, y1)
+
+
+# --- where texts land ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One text as a picture shows it: its words, the box Pillow gives it (``textbbox``: from the
+    tallest letter's top to the baseline or the lowest descender, across its advance), and the
+    panel it belongs in (:func:`panel`; the whole picture when none was named)."""
+
+    text: str
+    box: Rect
+    panel: Rect
+    panel_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture :func:`png` encoded inside :func:`recording_texts`: its size and every text on it."""
+
+    size: tuple[int, int]
+    texts: tuple[Drawn, ...]
+
+
+@dataclass(slots=True)
+class Recording:
+    """What :func:`recording_texts` saw: each encoded picture, and every string :func:`label` drew
+    (on a picture or on a sprite), so a test can tell a sprite pasted without its texts."""
+
+    pictures: list[Picture] = field(default_factory=list)
+    labelled: set[str] = field(default_factory=set)
+
+
+_RECORDING: ContextVar[Recording | None] = ContextVar("texts", default=None)
+_PANELS: ContextVar[tuple[tuple[int, str, Rect], ...]] = ContextVar("panels", default=())
+_TEXTS = "_kit_texts"
+"""The attribute under which an image keeps the texts drawn on it while recording: a sprite cached
+by one render carries them into every later render that pastes it."""
+
+
+@contextmanager
+def recording_texts() -> Iterator[Recording]:
+    """Note every text drawn inside the ``with`` block and, for each picture :func:`png` encodes,
+    where its texts landed (this thread or task only).
+
+    Sprites and layers drawn before the block carry no record: clear the renderer's caches first
+    (as for :func:`recording_font_sizes`), so everything pasted was drawn while recording.
+    """
+    recording = Recording()
+    token = _RECORDING.set(recording)
+    try:
+        yield recording
+    finally:
+        _RECORDING.reset(token)
+
+
+@contextmanager
+def panel(image: Image.Image, name: str, box: Rect) -> Iterator[None]:
+    """Texts drawn on ``image`` inside the block belong in ``box`` (a player's panel, a card, the title
+    bar): a text that leaves it is a layout fault a test can see.  Costs nothing unless recording."""
+    if _RECORDING.get() is None:
+        yield
+        return
+    token = _PANELS.set((*_PANELS.get(), (id(image), name, box)))
+    try:
+        yield
+    finally:
+        _PANELS.reset(token)
+
+
+def _panel_of(image: Image.Image) -> tuple[str, Rect]:
+    """The innermost panel named for ``image``, else the whole image."""
+    key = id(image)
+    for owner, name, box in reversed(_PANELS.get()):
+        if owner == key:
+            return name, box
+    return "image", (0, 0, image.width, image.height)
+
+
+def _texts(image: Image.Image) -> list[Drawn]:
+    found: list[Drawn] | None = getattr(image, _TEXTS, None)
+    if found is None:
+        found = []
+        setattr(image, _TEXTS, found)
+    return found
+
+
+def paste(
+    image: Image.Image, layer: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None
+) -> None:
+    """``image.paste(layer, xy, mask)``, and while recording, the texts drawn on ``layer`` move onto
+    ``image`` with it: each must then stay inside its own panel on the layer (the layer itself when
+    none was named, or it would be cut off) and inside the panel it is pasted into.  Without a
+    ``mask`` the layer is opaque and hides what it is pasted on (:func:`cover`)."""
+    image.paste(layer, xy, mask)
+    if _RECORDING.get() is None:
+        return
+    if mask is None:
+        cover(image, (xy[0], xy[1], xy[0] + layer.width, xy[1] + layer.height))
+    carried: list[Drawn] | None = getattr(layer, _TEXTS, None)
+    if not carried:
+        return
+    name, (px0, py0, px1, py1) = _panel_of(image)
+    dx, dy = xy
+    out = _texts(image)
+    for t in carried:
+        x0, y0, x1, y1 = t.box
+        q0, r0, q1, r1 = t.panel
+        inside = (max(px0, q0 + dx), max(py0, r0 + dy), min(px1, q1 + dx), min(py1, r1 + dy))
+        where = t.panel_name if name == "image" else f"{name}/{t.panel_name}"
+        out.append(Drawn(t.text, (x0 + dx, y0 + dy, x1 + dx, y1 + dy), inside, where))
+
+
+def cover(image: Image.Image, box: Rect) -> None:
+    """Say that ``box`` of ``image`` is being painted over (a tile laid on an empty space, a taken
+    card greyed out): the texts recorded wholly inside it are hidden, so they are forgotten; one
+    that sticks out stays, and clashes with whatever is drawn on top."""
+    if _RECORDING.get() is None:
+        return
+    texts: list[Drawn] | None = getattr(image, _TEXTS, None)
+    if not texts:
+        return
+    x0, y0, x1, y1 = box
+    texts[:] = [
+        t
+        for t in texts
+        if not (x0 <= t.box[0] and y0 <= t.box[1] and t.box[2] <= x1 + 1 and t.box[3] <= y1 + 1)
+    ]
+
+
+def copy(image: Image.Image) -> Image.Image:
+    """``image.copy()`` keeping the texts recorded on it (a cached layer copied to draw on)."""
+    new = image.copy()
+    carried: list[Drawn] | None = getattr(image, _TEXTS, None)
+    if carried and _RECORDING.get() is not None:
+        setattr(new, _TEXTS, list(carried))
+    return new
 
 
 def smallest_on_phone(size: int, width: int, shown: int = 400) -> float:
@@ -216,6 +372,9 @@ def png(image: Image.Image, colours: Image.Image | None = None) -> bytes:
     about five times faster than working out a palette; without it Pillow's fast octree
     chooses one.  zlib level 3 compresses nearly as well as 6 on flat art in half the time.
     """
+    recording = _RECORDING.get()
+    if recording is not None:
+        recording.pictures.append(Picture(image.size, tuple(getattr(image, _TEXTS, ()))))
     out = io.BytesIO()
     if colours is None:
         indexed = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
@@ -317,27 +476,20 @@ def static_layer(builder: Callable[[Words], Image.Image]) -> Callable[[Words], I
     label to it later cannot forget the language."""
     cached: dict[str, Image.Image] = {}
 
-    def copy(words: Words) -> Image.Image:
+    def fresh(words: Words) -> Image.Image:
         layer = cached.get(words.language)
         if layer is None:
             layer = cached[words.language] = builder(words)
-        return layer.copy()
+        return copy(layer)
 
-    copy.__doc__ = builder.__doc__
-    return copy
+    fresh.__doc__ = builder.__doc__
+    return fresh
 
 
 def text_colour(background: Colour) -> Colour:
     """Black or white, whichever reads better on ``background`` (relative luminance)."""
     r, g, b = background
     return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else WHITE
-
-
-def centred_text(
-    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str, size: int, fill: Colour = INK
-) -> None:
-    x0, y0, x1, y1 = box
-    draw.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=font(size), fill=fill, anchor="mm")
 
 
 def hatch(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: Colour, step: int = 6) -> None:

@@ -422,6 +422,12 @@ def offer_box(index: int) -> Box:
 
 MARKET_X = X0 + 86
 MARKET_PITCH = (X1 - MARKET_X) // 4
+TITLE_BOX: Box = (0, 0, W, TITLE_H)
+STATUS_BOX: Box = (0, STATUS_TOP, W, PLANS_TOP)
+PLANS_BOX: Box = (X0, PLANS_TOP, X1, PLANS_TOP + PLANS_H)
+MARKET_BOX: Box = (X0, MARKET_TOP, X1, MARKET_TOP + MARKET_H)
+OFFER_HEAD_BOX: Box = (X0, OFFER_TOP, X1, OFFER_TOP + OFFER_HEAD)
+"""The table's parts that hold text, each to stay inside its own (the overprint test)."""
 
 
 def market_box(kind: str) -> Box:
@@ -435,8 +441,29 @@ def _build_table(words: kit.Words) -> Image.Image:
     image = Image.new("RGB", (W, PLAYERS_TOP), PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, W - 1, TITLE_H - 1), fill=BAR)
-    _text(image, (X0, TITLE_H / 2), words("lastwill.image.round"), SMALL, WHITE, "lm")
-    # The planning table: positions (the turn order) across the top, then each plan's numbers.
+    with kit.panel(image, "title bar", TITLE_BOX):
+        _text(image, (X0, TITLE_H / 2), words("lastwill.image.round"), SMALL, WHITE, "lm")
+    with kit.panel(image, "plans", PLANS_BOX):
+        _plan_table(image, words)
+    # The errand spaces: a box each with its name.
+    for space in ERRAND_ORDER:
+        x0, y0, x1, y1 = errand_box(space)
+        draw.rectangle((x0, y0, x1, y1), fill=PANEL, outline=EDGE)
+        label = _fit(words(f"lastwill.image.errand.{space}"), SMALL, x1 - x0 - 10, bold=True)
+        with kit.panel(image, f"errand {space}", (x0, y0, x1, y1)):
+            _text(image, (x0 + 7, y0 + 5), label, SMALL, INK, "la", bold=True)
+    market = _fit(words("lastwill.image.market"), SMALL, MARKET_X - X0 - 6, bold=True)
+    with kit.panel(image, "market", MARKET_BOX):
+        _text(image, (X0, MARKET_TOP + MARKET_H / 2), market, SMALL, INK, "lm", bold=True)
+    offering = _fit(words("lastwill.image.offering"), SMALL, 260, bold=True)
+    with kit.panel(image, "offering's head", OFFER_HEAD_BOX):
+        _text(image, (X0, OFFER_TOP + OFFER_HEAD / 2 - 2), offering, SMALL, INK, "lm", bold=True)
+    return image
+
+
+def _plan_table(image: Image.Image, words: kit.Words) -> None:
+    """The planning table: positions (the turn order) across the top, then each plan's numbers."""
+    draw = ImageDraw.Draw(image)
     top = PLANS_TOP
     draw.rectangle((X0, top, X1, top + PLANS_H), fill=PANEL, outline=EDGE)
     draw.rectangle((X0, top, X1, top + PLAN_HEAD), fill=BAR)
@@ -449,20 +476,9 @@ def _build_table(words: kit.Words) -> Image.Image:
         if i:
             draw.line((X0, y, X1, y), fill=EDGE)
     for pos in range(1, PLAN_COLS + 1):
-        x0, _y0, x1, _y1 = plan_box(pos)
+        x0 = plan_box(pos)[0]
         draw.line((x0, top, x0, top + PLANS_H), fill=EDGE)
         _text(image, (x0 + 10, top + PLAN_HEAD / 2 + 1), str(pos), BODY, WHITE, "lm", bold=True)
-    # The errand spaces: a box each with its name.
-    for space in ERRAND_ORDER:
-        x0, y0, x1, y1 = errand_box(space)
-        draw.rectangle((x0, y0, x1, y1), fill=PANEL, outline=EDGE)
-        label = _fit(words(f"lastwill.image.errand.{space}"), SMALL, x1 - x0 - 10, bold=True)
-        _text(image, (x0 + 7, y0 + 5), label, SMALL, INK, "la", bold=True)
-    market = _fit(words("lastwill.image.market"), SMALL, MARKET_X - X0 - 6, bold=True)
-    _text(image, (X0, MARKET_TOP + MARKET_H / 2), market, SMALL, INK, "lm", bold=True)
-    offering = _fit(words("lastwill.image.offering"), SMALL, 260, bold=True)
-    _text(image, (X0, OFFER_TOP + OFFER_HEAD / 2 - 2), offering, SMALL, INK, "lm", bold=True)
-    return image
 
 
 table_layer = kit.static_layer(_build_table)
@@ -783,13 +799,14 @@ def _plans(c: Canvas, view: View) -> None:
         x0, y0, x1, y1 = plan_box(pos)
         c.places[("plan", pos)] = (x0, y0, x1, y1)
         cx = (x0 + x1) / 2
-        for row, key in enumerate(("cards", "boys", "actions")):
-            y = top + PLAN_HEAD + row * PLAN_ROW + PLAN_ROW / 2 + 1
-            _text(image, (cx, y), str(plan.get(key, "")), BODY, INK, "mm", bold=key == "boys")
-        seat = plan.get("seat")
-        if isinstance(seat, int):
-            draw.ellipse((x1 - 36, top + 2, x1 - 10, top + PLAN_HEAD - 2), fill=WHITE)
-            _chip(image, draw, x1 - 23, top + PLAN_HEAD / 2, seat)
+        with kit.panel(image, f"plan {pos}", (x0, y0, x1, y1)):
+            for row, key in enumerate(("cards", "boys", "actions")):
+                y = top + PLAN_HEAD + row * PLAN_ROW + PLAN_ROW / 2 + 1
+                _text(image, (cx, y), str(plan.get(key, "")), BODY, INK, "mm", bold=key == "boys")
+            seat = plan.get("seat")
+            if isinstance(seat, int):
+                draw.ellipse((x1 - 36, top + 2, x1 - 10, top + PLAN_HEAD - 2), fill=WHITE)
+                _chip(image, draw, x1 - 23, top + PLAN_HEAD / 2, seat)
     for pos in range(1, PLAN_COLS + 1):
         if pos not in present:
             x0, y0, x1, y1 = plan_box(pos)
@@ -799,49 +816,55 @@ def _plans(c: Canvas, view: View) -> None:
 
 
 def _errands(c: Canvas, view: View) -> None:
-    image, draw, words = c.image, c.draw, c.words
+    image = c.image
     spaces = {str(e.get("space")): e for e in view.get("errands") or []}
     for space in ERRAND_ORDER:
         box = errand_box(space)
         c.places[("errand", space)] = box
-        x0, y0, x1, y1 = box
-        entry = spaces.get(space)
-        cy = y0 + 37
-        if entry is None:
-            inner = (x0 + 1, y0 + 26, x1 - 1, y1 - 1)
-            kit.hatch(draw, inner, COVER_HATCH, step=8)
-            _text(
-                image,
-                (x0 + 7, cy),
-                _fit(words("lastwill.image.not_in_play"), SMALL, x1 - x0 - 12),
-                SMALL,
-                DIM,
-                "lm",
-            )
-            continue
-        boys = [int(b) for b in entry.get("boys") or [] if isinstance(b, int)]
-        capacity = entry.get("capacity")
-        places = len(boys) if capacity is None else max(int(capacity), len(boys))
-        x = x0 + 7 + CHIP_R
-        pitch = 2 * CHIP_R + 5 if places <= 5 else (x1 - x0 - 14 - 2 * CHIP_R) / max(1, places - 1)
-        for i in range(places):
-            if i < len(boys):
-                _chip(image, draw, x + i * pitch, cy, boys[i])
-            else:
-                _ring(draw, x + i * pitch, cy)
-        if space == "ext":
-            left = words.count("lastwill.image.ext_left", _int(view.get("extensions_left")))
-            room = x1 - 6 - (x + (places - 1) * pitch + CHIP_R + 4) if places else x1 - x0 - 12
-            _text(image, (x1 - 6, cy), _fit(left, SMALL, room), SMALL, DIM, "rm")
-        if capacity is None and not boys:
-            _text(
-                image,
-                (x0 + 7, cy),
-                _fit(words("lastwill.image.anyone"), SMALL, x1 - x0 - 12),
-                SMALL,
-                DIM,
-                "lm",
-            )
+        with kit.panel(image, f"errand {space}", box):
+            _errand(c, view, space, spaces.get(space))
+
+
+def _errand(c: Canvas, view: View, space: str, entry: Mapping[str, Any] | None) -> None:
+    """One errand space: its boys' chips and an empty ring per free place, or hatched if not in play."""
+    image, draw, words = c.image, c.draw, c.words
+    x0, y0, x1, y1 = errand_box(space)
+    cy = y0 + 37
+    if entry is None:
+        inner = (x0 + 1, y0 + 26, x1 - 1, y1 - 1)
+        kit.hatch(draw, inner, COVER_HATCH, step=8)
+        _text(
+            image,
+            (x0 + 7, cy),
+            _fit(words("lastwill.image.not_in_play"), SMALL, x1 - x0 - 12),
+            SMALL,
+            DIM,
+            "lm",
+        )
+        return
+    boys = [int(b) for b in entry.get("boys") or [] if isinstance(b, int)]
+    capacity = entry.get("capacity")
+    places = len(boys) if capacity is None else max(int(capacity), len(boys))
+    x = x0 + 7 + CHIP_R
+    pitch = 2 * CHIP_R + 5 if places <= 5 else (x1 - x0 - 14 - 2 * CHIP_R) / max(1, places - 1)
+    for i in range(places):
+        if i < len(boys):
+            _chip(image, draw, x + i * pitch, cy, boys[i])
+        else:
+            _ring(draw, x + i * pitch, cy)
+    if space == "ext":
+        left = words.count("lastwill.image.ext_left", _int(view.get("extensions_left")))
+        room = x1 - 6 - (x + (places - 1) * pitch + CHIP_R + 4) if places else x1 - x0 - 12
+        _text(image, (x1 - 6, cy), _fit(left, SMALL, room), SMALL, DIM, "rm")
+    if capacity is None and not boys:
+        _text(
+            image,
+            (x0 + 7, cy),
+            _fit(words("lastwill.image.anyone"), SMALL, x1 - x0 - 12),
+            SMALL,
+            DIM,
+            "lm",
+        )
 
 
 def _market(c: Canvas, view: View) -> None:
@@ -928,39 +951,48 @@ def card_stats(card_id: object, words: kit.Words, width: float = TILE_W - 8) -> 
 def _offering(c: Canvas, view: View) -> None:
     """A tile per slot: a band in the deck's colour with the slot and the card's name (the deck's
     name while the slot is empty), then the card's numbers, or the chip of the boy who took it."""
-    image, draw, words = c.image, c.draw, c.words
+    image = c.image
     for i, slot in enumerate((view.get("offering") or [])[: 5 * OFFER_ROWS]):
         box = offer_box(i)
         label = str(slot.get("slot", "?"))
         c.places[("slot", label.lower())] = box
-        x0, y0, x1, y1 = box
-        word, fill = deck_info(slot.get("deck"), words)
-        card = slot.get("card")
-        boy = slot.get("boy")
-        draw.rectangle((x0, y0, x1, y1), fill=WHITE if card else PAST, outline=LINE)
-        draw.rectangle((x0, y0, x1, y0 + 24), fill=fill, outline=LINE)
-        ink = kit.text_colour(fill)
-        _text(image, (x0 + 6, y0 + 13), label, BODY, ink, "lm", bold=True)
-        lx = x0 + 6 + _width(label, BODY, bold=True) + 9
-        title = short_name(card, words) if card else word
-        _text(
-            image,
-            (lx, y0 + 13),
-            _fit(title, SMALL, x1 - lx - 3, bool(card)),
-            SMALL,
-            ink,
-            "lm",
-            bold=bool(card),
-        )
-        cy = y0 + 37
-        if card:
-            _text(image, (x0 + 5, cy), _fit(card_stats(card, words), SMALL, TILE_W - 8), SMALL, INK, "lm")
-        elif isinstance(boy, int):
-            taken = _fit(words("lastwill.image.taken_by"), SMALL, TILE_W - 16 - 2 * CHIP_R)
-            tw = _text(image, (x0 + 6, cy), taken, SMALL, DIM, "lm")
-            _chip(image, draw, x0 + 16 + tw + CHIP_R, cy, boy, r=CHIP_R - 1)
-        elif slot.get("deck"):
-            _text(image, (x0 + 6, cy), words("lastwill.image.empty"), SMALL, DIM, "lm")
+        with kit.panel(image, f"offering slot {label}", box):
+            _offer_tile(c, slot, box)
+
+
+def _offer_tile(c: Canvas, slot: Mapping[str, Any], box: Box) -> None:
+    """One slot of the offering: its band (slot label, card or deck name), then the card's numbers
+    or the chip of the boy who took it."""
+    image, draw, words = c.image, c.draw, c.words
+    label = str(slot.get("slot", "?"))
+    x0, y0, x1, y1 = box
+    word, fill = deck_info(slot.get("deck"), words)
+    card = slot.get("card")
+    boy = slot.get("boy")
+    draw.rectangle((x0, y0, x1, y1), fill=WHITE if card else PAST, outline=LINE)
+    draw.rectangle((x0, y0, x1, y0 + 24), fill=fill, outline=LINE)
+    ink = kit.text_colour(fill)
+    _text(image, (x0 + 6, y0 + 13), label, BODY, ink, "lm", bold=True)
+    lx = x0 + 6 + _width(label, BODY, bold=True) + 9
+    title = short_name(card, words) if card else word
+    _text(
+        image,
+        (lx, y0 + 13),
+        _fit(title, SMALL, x1 - lx - 3, bool(card)),
+        SMALL,
+        ink,
+        "lm",
+        bold=bool(card),
+    )
+    cy = y0 + 37
+    if card:
+        _text(image, (x0 + 5, cy), _fit(card_stats(card, words), SMALL, TILE_W - 8), SMALL, INK, "lm")
+    elif isinstance(boy, int):
+        taken = _fit(words("lastwill.image.taken_by"), SMALL, TILE_W - 16 - 2 * CHIP_R)
+        tw = _text(image, (x0 + 6, cy), taken, SMALL, DIM, "lm")
+        _chip(image, draw, x0 + 16 + tw + CHIP_R, cy, boy, r=CHIP_R - 1)
+    elif slot.get("deck"):
+        _text(image, (x0 + 6, cy), words("lastwill.image.empty"), SMALL, DIM, "lm")
 
 
 # --- the players ------------------------------------------------------------------------------
@@ -1073,9 +1105,10 @@ def _job(c: Canvas, view: View, player: Mapping[str, Any], y: int) -> None:
         draw.rectangle((x, cy - 12, x + tw, cy + 12), fill=SACK, outline=LINE)
         _text(image, (x + tw / 2, cy + 1), text, SMALL, WHITE, "mm", bold=True)
         x += tw + 10
-        _text(image, (x, cy + 1), _fit(words("lastwill.image.job.no_job"), SMALL, X1 - x), SMALL, DIM, "lm")
+        no_job = _fit(words("lastwill.image.job.no_job"), SMALL, X1 - x)
+        x += _text(image, (x, cy + 1), no_job, SMALL, DIM, "lm") + 12
     elif not isinstance(job, Mapping):
-        _text(image, (x, cy + 1), words("lastwill.image.job.no_card"), SMALL, DIM, "lm")
+        x += _text(image, (x, cy + 1), words("lastwill.image.job.no_card"), SMALL, DIM, "lm") + 12
     else:
         income = money(words, job.get("income"))
         head = words("lastwill.image.job.head", job=job_name(job.get("id"), words), money=income)
@@ -1230,7 +1263,8 @@ def _board(c: Canvas, player: Mapping[str, Any], y: int) -> int:
         x = X0 + col * TILE_PITCH
         top = y + sum(h + ROW_GAP for h in heights[:row])
         box = (x, top, x + TILE_W, top + TILE_H)
-        _tile(c, item, box)
+        with kit.panel(image, f"player {seat_letter(seat)}'s card {item.get('id')}", box):
+            _tile(c, item, box)
         c.places[("card", seat, str(item.get("id")))] = box
     shown = min(free, cols_left)
     top = y + sum(h + ROW_GAP for h in heights[:-1])
@@ -1245,7 +1279,8 @@ def _board(c: Canvas, player: Mapping[str, Any], y: int) -> int:
             text = words("lastwill.image.tile.more_free", count=words.number(more))
         else:
             text = words("lastwill.image.tile.free")
-        _text(image, (x + TILE_W / 2, top + h / 2 + 1), text, SMALL, DIM, "mm")
+        with kit.panel(image, f"player {seat_letter(seat)}'s free space", box):
+            _text(image, (x + TILE_W / 2, top + h / 2 + 1), text, SMALL, DIM, "mm")
     return y + sum(h + ROW_GAP for h in heights)
 
 
@@ -1257,8 +1292,12 @@ def _players(c: Canvas, view: View, names: Sequence[str]) -> None:
         c.draw.line((X0, y, X1, y), fill=EDGE, width=2)
         y += 2
         name = names[seat] if seat < len(names) else c.words("host.image.seat", number=seat + 1)
-        _player_head(c, view, player, name, y, seat in acting)
-        _job(c, view, player, y + HEAD_H)
+        with kit.panel(c.image, f"player {seat_letter(seat)}'s head", (X0, y, X1, y + HEAD_H)):
+            _player_head(c, view, player, name, y, seat in acting)
+        with kit.panel(
+            c.image, f"player {seat_letter(seat)}'s job", (X0, y + HEAD_H, X1, y + HEAD_H + JOB_H)
+        ):
+            _job(c, view, player, y + HEAD_H)
         y = _board(c, player, y + HEAD_H + JOB_H) + BLOCK_GAP - 2
 
 
@@ -1309,15 +1348,20 @@ def _draw(view: View, names: Sequence[str], words: kit.Words) -> tuple[Canvas, l
     shown = kit.player_names(names, len(players), words)
     total = height(view)
     image = Image.new("RGB", (W, total), PAPER)
-    image.paste(table_layer(words), (0, 0))
-    image.paste(legend_layer(words), (0, total - LEGEND_H))
+    kit.paste(image, table_layer(words), (0, 0))
+    with kit.panel(image, "legend", (0, total - LEGEND_H, W, total)):
+        kit.paste(image, legend_layer(words), (0, total - LEGEND_H))
     c = Canvas(image, words)
-    _title(c, view)
-    _status(c, view, shown)
+    with kit.panel(image, "title bar", TITLE_BOX):
+        _title(c, view)
+    with kit.panel(image, "status", STATUS_BOX):
+        _status(c, view, shown)
     _plans(c, view)
     _errands(c, view)
-    _market(c, view)
-    _decks_line(c, view)
+    with kit.panel(image, "market", MARKET_BOX):
+        _market(c, view)
+    with kit.panel(image, "offering's head", OFFER_HEAD_BOX):
+        _decks_line(c, view)
     _offering(c, view)
     _players(c, view, shown)
     boxes = highlight_boxes(view, c.places)

@@ -492,8 +492,10 @@ def _build_board(words: kit.Words) -> Image.Image:
     draw.rectangle((C, C, W - C - 1, H - C - 1), fill=BOARD_BG)
     draw.rounded_rectangle(CENTRE, radius=8, fill=CENTRE_BG, outline=SOFT, width=1)
     for pos in range(data.SPACES):
-        _draw_cell(image, draw, words, board_space(pos))
-    _legend(image, draw, words)
+        with kit.panel(image, f"space {pos}", cell_box(pos)):
+            _draw_cell(image, draw, words, board_space(pos))
+    with kit.panel(image, "legend", (CENTRE[0], legend_top(words) - 4, CENTRE[2], CENTRE[3])):
+        _legend(image, draw, words)
     return image
 
 
@@ -638,12 +640,13 @@ def _owners(image: Image.Image, draw: ImageDraw.ImageDraw, spaces: Sequence[Mapp
             continue
         pos = int(space["pos"])
         x0, y0, _x1, y1 = owner_row(pos)
-        _chip(image, draw, (x0, y0, x0 + CHIP, y1), owner)
         badge = (x0 + CHIP + 3, y0, x0 + 2 * CHIP + 3, y1)
-        if space.get("mortgaged"):
-            _mortgage_badge(image, draw, badge)
-        elif int(space.get("level") or 0) > 0:
-            _badge(image, draw, badge, int(space["level"]))
+        with kit.panel(image, f"space {pos}", cell_box(pos)):
+            _chip(image, draw, (x0, y0, x0 + CHIP, y1), owner)
+            if space.get("mortgaged"):
+                _mortgage_badge(image, draw, badge)
+            elif int(space.get("level") or 0) > 0:
+                _badge(image, draw, badge, int(space["level"]))
 
 
 def token_places(view: View) -> dict[int, tuple[int, int]]:
@@ -1002,7 +1005,8 @@ def draw_board(view: View, names: Sequence[str], words: kit.Words) -> Image.Imag
     if last is not None and last["space"] is not None:
         _frame(draw, highlight_box(last["space"]))
     _tokens(image, draw, view)
-    dice_box = _table(image, draw, view, shown, words)
+    with kit.panel(image, "table", CENTRE):  # the legend at its foot is text too: no overlap allowed
+        dice_box = _table(image, draw, view, shown, words)
     if last is not None and last["kind"] == "rolled" and dice_box is not None:
         _frame(draw, dice_box)
     return image

@@ -4,7 +4,8 @@ The SimCord basics (a bot, a table, a message's ids and labels) are in ``tests/h
 these are the steps the games' Discord tests (``tests/games``) and the host's pattern tests repeat:
 a private panel and its text, a public click, the saved state, who sits where, a message's
 buttons and selects, a pinned table seed, a bare game for a presenter below Discord, the shipped
-catalog's French and English (``fr``, ``en``), and every renderer's caches forgotten at once.
+catalog's French and English (``fr``, ``en``), every renderer's caches forgotten at once, and the
+texts of a picture that overprint one another or leave their panel (``text_faults``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from renderers import kit
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
 from rules.rng import Rng
-from tests.host.discord_kit import Table, ids, labels
+from tests.host.discord_kit import Table, controls, ids, labels, words_of
 
 TINY_PNG = (
     b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4"
@@ -58,6 +59,34 @@ def clear_render_caches() -> None:
     for game in (renderers.california, renderers.estates, renderers.monopoly, renderers.lastwill):
         game.clear_caches()
     kit._text_mask.cache_clear()
+
+
+TEXT_TOLERANCE = 1.0
+"""Pixels two texts' boxes may share, or a box may stick out of its panel: anti-aliasing, not a clash."""
+
+
+def text_faults(picture: kit.Picture, tolerance: float = TEXT_TOLERANCE) -> list[str]:
+    """What is wrong with where a picture's texts landed (``kit.recording_texts``): a text over
+    another, or outside its panel or the image (beyond ``tolerance`` pixels); ``[]`` when nothing."""
+    width, height = picture.size
+    found: list[str] = []
+    for t in picture.texts:
+        x0, y0, x1, y1 = t.box
+        if x0 < -tolerance or y0 < -tolerance or x1 > width + tolerance or y1 > height + tolerance:
+            found.append(f"{t.text!r} leaves the image at {t.box}")
+        p0, q0, p1, q1 = t.panel
+        if x0 < p0 - tolerance or y0 < q0 - tolerance or x1 > p1 + tolerance or y1 > q1 + tolerance:
+            found.append(f"{t.text!r} {t.box} leaves {t.panel_name} {t.panel}")
+    texts = sorted(picture.texts, key=lambda t: t.box[0])
+    for i, a in enumerate(texts):
+        for b in texts[i + 1 :]:
+            if b.box[0] >= a.box[2] - tolerance:
+                break
+            wide = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
+            tall = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+            if wide > tolerance and tall > tolerance:
+                found.append(f"{a.text!r} {a.box} overlaps {b.text!r} {b.box} in {a.panel_name}")
+    return found
 
 
 # --- rules -------------------------------------------------------------------------------------
@@ -129,7 +158,7 @@ def bare_game(
 
 def buttons(message: discord.Message) -> list[Any]:
     """Every component of a message (its buttons and selects), row by row."""
-    return [child for row in message.components for child in row.children]  # type: ignore[union-attr]
+    return controls(message)
 
 
 def button(message: discord.Message, label: str) -> Any:
@@ -157,8 +186,8 @@ def panel(result: Any) -> discord.Message:
 def private_text(result: Any) -> str:
     """What a click answered privately: the ephemeral reply, else the ephemeral followups."""
     if result.response is not None and result.response.ephemeral:
-        return str(result.response.content)
-    return "\n".join(f.content for f in result.followups if f.ephemeral)
+        return str(words_of(result.response))
+    return "\n".join(words_of(f) for f in result.followups if f.ephemeral)
 
 
 async def public_click(table: Table, player: Any, label: str) -> Any:

@@ -40,6 +40,9 @@ from rules.play import canonical
 
 log = logging.getLogger(__name__)
 
+VERDICTS_KEPT = 1024
+"""Games whose Undo verdict is remembered (the oldest is forgotten first): a verdict is a few bytes."""
+
 
 @dataclass(frozen=True, slots=True)
 class Plan:
@@ -101,15 +104,7 @@ def plan_undo(
     Pure (runs off the event loop).  Raises ``Refusal`` with the reason when it may not.
     """
     standing = [entry for entry in entries if not entry.undone]
-    state = rules.setup(players, options, seed)
-    last_public: int | None = None
-    for index, entry in enumerate(standing):
-        before = rules.waiting_for(state)
-        events = rules.apply(state, entry.seat, entry.action)
-        finished = rules.outcome(state) is not None
-        after = frozenset() if finished else rules.waiting_for(state)
-        if is_public(finished, before, after, events):
-            last_public = index
+    last_public = _last_public(rules, players, options, seed, standing)
     if last_public is None:
         raise Refusal("host.undo.refuse_nothing")
     target = standing[last_public]
@@ -138,6 +133,44 @@ def plan_undo(
     return Plan(target, tuple(dropped), state, others)
 
 
+def _last_public(
+    rules: Any, players: int, options: dict[str, Any], seed: int, standing: list[LogEntry]
+) -> int | None:
+    """The index in ``standing`` of the newest public move, or ``None`` when none was public."""
+    state = rules.setup(players, options, seed)
+    last_public: int | None = None
+    for index, entry in enumerate(standing):
+        before = rules.waiting_for(state)
+        events = rules.apply(state, entry.seat, entry.action)
+        finished = rules.outcome(state) is not None
+        after = frozenset() if finished else rules.waiting_for(state)
+        if is_public(finished, before, after, events):
+            last_public = index
+    return last_public
+
+
+def undoable_seat(
+    rules: Any, players: int, options: dict[str, Any], seed: int, entries: list[LogEntry]
+) -> int | None:
+    """The seat that may take back the game's last public move now, or ``None`` when nobody may
+    (no move yet, a default move, a move that rolled, drew or told somebody a secret).
+
+    Pure (runs off the event loop): what decides whether the table shows "Undo my last move"
+    at all, so that the button is never one that can only be refused.  Whoever else presses it
+    reads that the move is not theirs (``host.undo.refuse_not_yours``), as for a turn's button.
+    """
+    standing = [entry for entry in entries if not entry.undone]
+    index = _last_public(rules, players, options, seed, standing)
+    if index is None:
+        return None
+    seat = standing[index].seat
+    try:
+        plan_undo(rules, players, options, seed, entries, seat)
+    except Refusal:
+        return None
+    return seat
+
+
 def _people(game: LiveGame, seats: frozenset[int]) -> frozenset[int]:
     """The seats whose players must agree to an undo: bots agree to anything."""
     return frozenset(s for s in seats if not game.is_bot(s))
@@ -149,6 +182,39 @@ class UndoService:
     def __init__(self, sessions: SessionService) -> None:
         self.sessions = sessions
         self.store = sessions.store
+        self._verdicts: dict[int, tuple[int, int | None]] = {}
+        """Game id -> (log version, :func:`undoable_seat` at that version), for drawing the button."""
+
+    async def undoable(self, game: LiveGame) -> int | None:
+        """:func:`undoable_seat` for ``game`` as it is now (its log read and replayed off the event
+        loop), remembered for :meth:`known` until the game changes; ``None`` for a game not running."""
+        if game.status != "active" or game.row.seed is None or game.public_version == 0:
+            return None
+        cached = self._verdicts.get(game.id)
+        if cached is not None and cached[0] == game.version:
+            return cached[1]
+        version = game.version
+        entries = await self.store.log_entries(game.id)
+        try:
+            seat = await asyncio.to_thread(
+                undoable_seat, game.entry.rules, len(game.seats), game.row.options, game.row.seed, entries
+            )
+        except (IllegalAction, StateError, ValueError, KeyError, TypeError, IndexError) as exc:
+            log.error("game %s: its log does not replay for an undo: %s", game.id, exc)
+            seat = None
+        if len(self._verdicts) >= VERDICTS_KEPT:
+            self._verdicts.pop(next(iter(self._verdicts)))
+        self._verdicts.pop(game.id, None)
+        self._verdicts[game.id] = (version, seat)
+        return seat
+
+    def known(self, game: LiveGame) -> tuple[bool, int | None]:
+        """What :meth:`undoable` found for ``game`` at its current version, without waiting:
+        ``(False, None)`` when it has not looked since the game last changed."""
+        cached = self._verdicts.get(game.id)
+        if cached is None or cached[0] != game.version:
+            return False, None
+        return True, cached[1]
 
     async def ask(self, game_id: int, user_id: int, version: int) -> Undone | Asked:
         """``user_id`` pressed "Undo my last move" on a board drawn at public ``version``.

@@ -7,6 +7,8 @@ here instead of writing its own::
     table (public)   Bid $m · Bid $m+1 · Bid $m+2 · Bid $m+5        row r
                      Other amount… (the form) · Pass                  row r+1
     panel (private)  the same, with each quick bid above the bidder's money greyed out
+    table, money public  (Monopoly) only the quick bids the bidder can pay, the form only if
+                     they can pay the minimum: no button there that can only be refused
     form (private)   one whole number, from the minimum bid to the bidder's money
 
 ``m`` is the minimum bid *now* (one above the high bid, or the opening bid), which everyone can
@@ -118,23 +120,31 @@ class AuctionKit:
         money: int | None = None,
         args: tuple[Arg, ...] = (),
         row: int = 0,
+        hide_dear: bool = False,
     ) -> list[Control]:
         """Quick bids on ``row``, then the form and Pass on the next row.
 
-        Without ``money`` (the public table) every quick bid is offered to everyone alike; with
-        it (a private panel, for the seat whose money it is) the bids above it are greyed out.
+        Without ``money`` (the public table of a game with secret money) every quick bid is
+        offered to everyone alike; with it (a private panel, for the seat whose money it is) the
+        bids above it are greyed out, or with ``hide_dear`` (a table where the bidder's money is
+        public) left out, and the form too when the bidder cannot pay even the minimum bid.
         """
+        dear = [money is not None and amount > money for amount in self.amounts(minimum)]
         controls: list[Control] = [
             Button(
                 self.text(presenter, game, "raise", amount=presenter.number(game, amount)),
                 action=self.bid_action(amount, args),
                 style="success",
-                disabled=money is not None and amount > money,
+                disabled=too_dear,
                 row=row,
             )
-            for amount in self.amounts(minimum)
+            for amount, too_dear in zip(self.amounts(minimum), dear, strict=True)
+            if not (hide_dear and too_dear)
         ]
-        controls.append(Button(self.text(presenter, game, "other"), modal=self.form_kind(args), row=row + 1))
+        if not (hide_dear and money is not None and money < minimum):
+            controls.append(
+                Button(self.text(presenter, game, "other"), modal=self.form_kind(args), row=row + 1)
+            )
         controls.append(
             Button(self.text(presenter, game, "pass"), action=self.pass_action(args), row=row + 1)
         )

@@ -261,6 +261,32 @@ def build_view(
 ) -> discord.ui.View | None:
     """A fully dynamic view (discord.py stores nothing per message for it), within Discord's limits.
 
+    For a private panel or a lobby; the table itself is a layout (:mod:`bot.ui.table_message`),
+    drawn from the same rows (:func:`item_rows`).
+    """
+    rows = item_rows(game_id, version, controls, page=page, source=source, labels=labels, lasting=lasting)
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows):
+        for item in row:
+            item.item.row = number
+            view.add_item(item)
+    return view
+
+
+def item_rows(
+    game_id: int,
+    version: int,
+    controls: list[Control],
+    *,
+    page: int = 0,
+    source: str | None = None,
+    labels: tuple[str, str] = ("◀", "▶"),
+    lasting: Callable[[Action], int | None] | None = None,
+) -> list[list[discord.ui.DynamicItem[Any]]]:
+    """The controls as rows of restart-proof items, at most five rows.
+
     Never raises: a control that cannot be drawn (an action too long for a custom_id, a
     duplicate) is left out with a log line, so a committed move always reaches the table.
     ``source`` is the ui code that draws this list again (for the paging buttons); without
@@ -268,11 +294,12 @@ def build_view(
     action's stamp when its button should outlast other moves (``a:`` instead of ``g:``).
     """
     if not controls:
-        return None
+        return []
     rows, page, pages = layout(controls, page)
-    view = discord.ui.View(timeout=None)
+    out: list[list[discord.ui.DynamicItem[Any]]] = []
     seen: set[str] = set()
     for number, row in enumerate(rows):
+        drawn: list[discord.ui.DynamicItem[Any]] = []
         for index, control in enumerate(row):
             try:
                 item = _item(game_id, version, control, f"{number}x{index}", lasting)
@@ -282,8 +309,9 @@ def build_view(
             if item.item.custom_id in seen:
                 continue
             seen.add(item.item.custom_id)
-            item.item.row = number
-            view.add_item(item)
+            drawn.append(item)
+        if drawn:
+            out.append(drawn)
     if pages > 1 and source is not None:
         back, forward = labels
         nav = [
@@ -291,6 +319,7 @@ def build_view(
             Button(f"{page + 1}/{pages}", ui=page_code(page, source), disabled=True),
             Button(forward, ui=page_code(page + 1, source), disabled=page == pages - 1),
         ]
+        drawn = []
         for index, control in enumerate(nav):
             try:
                 item = _button(game_id, version, control)
@@ -299,9 +328,19 @@ def build_view(
                 break
             if item.item.custom_id in seen:
                 item.item.custom_id = f"{item.item.custom_id}.{index}"[:MAX_ID]
-            item.item.row = len(rows)
-            view.add_item(item)
-    return view
+            drawn.append(item)
+        if drawn:
+            out.append(drawn)
+    return out
+
+
+def button_item(game_id: int, version: int, control: Button) -> RoutedButton | None:
+    """One restart-proof button (a section's accessory), or ``None`` when it cannot be drawn."""
+    try:
+        return _button(game_id, version, control)
+    except ValueError as exc:
+        log.error("game %s: a button was left out: %s", game_id, exc)
+        return None
 
 
 def _item(

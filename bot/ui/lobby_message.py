@@ -151,7 +151,7 @@ class LobbyDesk:
         post is the table's thread."""
         created = await safe.forum_post(
             forum,
-            f"{game.entry.rules.title} #{game.id}",
+            self.thread_name(game),
             content=content,
             view=self.view(game) or discord.utils.MISSING,
             allowed_mentions=allowed,
@@ -174,13 +174,27 @@ class LobbyDesk:
         the longest Discord offers: a slow table may wait days on a player."""
         await self.tables.sessions.store.add_message(game.id, message.channel.id, message.id, "lobby", 0)
         if isinstance(message.channel, discord.TextChannel):
-            thread = await safe.create_thread(message, f"{game.entry.rules.title} #{game.id}")
+            thread = await safe.create_thread(message, self.thread_name(game))
             if isinstance(thread, safe.Failed):
-                log.info("game %s: no thread (%s); playing in the channel", game.id, thread)
+                # A server at its cap is expected (the bot reaches players another way); a channel
+                # that refuses threads is worth an admin's look.  The sandbox, whose channel allows
+                # no threads by design, lowers this to INFO (bot.sandbox.ThreadlessChannel).
+                log.log(
+                    logging.INFO if thread.code == safe.THREAD_CAP else logging.WARNING,
+                    "game %s: no thread (%s); playing in the channel",
+                    game.id,
+                    thread,
+                    extra={"no_thread_channel": message.channel.id},
+                )
                 if thread.code == safe.THREAD_CAP and game.row.guild_id is not None:
                     self.tables.reach.crowded.add(game.row.guild_id)
             else:
                 await self.lobby.set_thread(game.id, thread.id)
+
+    def thread_name(self, game: LiveGame) -> str:
+        """The table's thread (or forum post) as the server's channel list shows it, in the
+        table's language: "California #3", "California n° 3"."""
+        return self.tables.t("host.lobby.thread", game.row.language, game=game.entry.rules.title, id=game.id)
 
     async def _drop_departed(self, interaction: discord.Interaction, game_id: int) -> None:
         """Players who left the server since joining are unseated before the game can start."""
@@ -223,7 +237,7 @@ class LobbyDesk:
             id=game.id,
             min=rules.min_players,
             max=rules.max_players,
-            options=options_summary(game.row.options),
+            options=options_summary(game.row.options, lambda key: self.tables.t(key, lang)),
             players=players,
             count=len(game.seats),
         )

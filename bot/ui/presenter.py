@@ -216,6 +216,36 @@ class Presenter:
         names = ", ".join(self.player(game, s) for s in waiting)
         return self.t("host.status.waiting", game.row.language, players=names)
 
+    seat_accents: ClassVar[tuple[int, ...]] = (0x2F6FD1, 0xD1442F, 0x2F9E58, 0xC7A21C, 0x8A4FC7, 0x3AA6B5)
+    """Frame colours of a table by seat, for a game whose board gives its seats none."""
+
+    def seat_colour(self, seat: int) -> int | None:
+        """The colour the board gives ``seat`` (``0xRRGGBB``); a game with seat colours overrides."""
+        return self.seat_accents[seat % len(self.seat_accents)]
+
+    def accent(self, game: LiveGame, view: dict[str, Any]) -> int | None:
+        """The table's frame colour: the one seat the game waits on, else Discord's own."""
+        waiting = game.waiting()
+        return self.seat_colour(next(iter(waiting))) if len(waiting) == 1 else None
+
+    def describe(self, game: LiveGame, view: dict[str, Any], last: str | None) -> str:
+        """The board in words (its alt text): the game and move, whose turn, every seat's public
+        standing, and the last move.  Built from ``view``, the public view, and from lines the
+        table already shows, so it says nothing the picture does not."""
+        lang = game.row.language
+        parts = [
+            self.t("host.board.alt_head", lang, game=game.entry.rules.title, move=game.public_version),
+            self.status(game, view) if game.status == "active" else self.t("host.board.alt_over", lang),
+            *(line for seat in range(len(game.seats)) if (line := self.standing(game, view, seat))),
+        ]
+        if last:
+            parts.append(self.t("host.board.alt_last", lang, line=last))
+        return "\n".join(parts)
+
+    def standing(self, game: LiveGame, view: dict[str, Any], seat: int) -> str:
+        """One seat's public standing for :meth:`describe` ("Ana: $12, 9 points"); a game overrides."""
+        return self.player(game, seat)
+
     def controls(self, game: LiveGame) -> list[Control]:
         """Buttons on the public table message.
 
@@ -230,6 +260,20 @@ class Presenter:
                 if code not in seen and len(seen) < 25:
                     seen[code] = Button(self.action_label(game, action), action=action)
         return list(seen.values())
+
+    def owner(self, game: LiveGame, action: Action) -> int | None:
+        """The one seat a table button is drawn for, or ``None`` when it is anybody's.
+
+        An action any seat may make at any time (a loan in California) can sit on the table for
+        the player on turn, drawn only when it is legal for them: anybody else who presses it is
+        told the button is that player's (``host.refuse.someone_elses``), as for a turn's own
+        button, instead of being refused by the engine for a reason the table already showed.
+        """
+        return None
+
+    def owner_hint(self, game: LiveGame, language: str) -> str:
+        """Where a player finds their own version of an owned button (after the refusal)."""
+        return ""
 
     def action_label(self, game: LiveGame, action: Action) -> str:
         key = f"{self.game}.action.{action.kind}"

@@ -23,19 +23,16 @@ from typing import Any, Literal
 
 import discord
 
-from bot.i18n import Catalog, clip
+from bot.i18n import Catalog
 from bot.services.background import background
 from bot.session import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
 from bot.storage import MessageRow, StoreError
 from bot.ui import safe
-from bot.ui.components import (
-    Ref,
-    build_view,
-    layout,
-    lobby_button,
-)
+from bot.ui.components import Ref, layout, lobby_button
 from bot.ui.presenter import Button, Control, Presenter
 from bot.ui.reach import Reach
+from bot.ui.table_message import Picture, plain, table_view, text_of
+from bot.ui.table_message import folded as fold
 from rules.core import Action
 
 log = logging.getLogger(__name__)
@@ -104,8 +101,13 @@ class Publisher:
         self.host_controls: list[Callable[[LiveGame], Control | None]] = []
         """More host buttons for every live board, after Catch me up: each maker returns one (or
         ``None``), drawn when Discord has room without paging (``bot.ui.undo`` adds Undo)."""
+        self.host_prepares: list[Callable[[LiveGame], Awaitable[None]]] = []
+        """Read before a board is drawn (its controls are drawn synchronously): what a host control
+        needs from the store, such as whether the last move may be undone."""
         self.host_clicks: dict[str, Callable[[discord.Interaction, Ref], Awaitable[None]]] = {}
         """Who answers a host button's ui code (a ``u:`` id) other than Catch me up."""
+        self.client_languages = True
+        """Whether a player's own answers follow their Discord client (``Settings.client_languages``)."""
         self.away: dict[int, float] = {}
         """Players away, and until when (the ``Clocks`` service's dict): a table waiting on one says so."""
 
@@ -147,6 +149,8 @@ class Publisher:
         a game's private panels, forms and lines stay in the table's language, so that what a
         player reads privately names things exactly as the board and the table messages do.
         """
+        if not self.client_languages:
+            return fallback
         return self.catalog.match(getattr(interaction, "locale", None)) or fallback
 
     def _lasting(self, game: LiveGame) -> Callable[[Action], int | None]:
@@ -438,18 +442,54 @@ class Publisher:
                 return True
             return await self._post_safely(game, [], new=False)
 
-    def _table_content(self, game: LiveGame, lines: list[str], note: str | None = None) -> str:
+    def _table_view(
+        self,
+        game: LiveGame,
+        lines: list[str],
+        png: bytes | bool | None,
+        note: str | None = None,
+        *,
+        controls: Sequence[Control] | None = None,
+        page: int = 0,
+        source: str = TABLE,
+    ) -> discord.ui.LayoutView:
+        """The live board as layout components (:func:`bot.ui.table_message.table_view`).
+
+        ``png``: the picture being attached (or ``True``: the one the message already has).
+        ``controls``: a public panel's, in place of the table's own (with the host's)."""
         lang = game.row.language
         presenter = self.presenter(game)
-        view = game.entry.rules.view(game.state, None)
+        view = presenter.public(game)
         head = self.t(
             "host.table.head", lang, game=game.entry.rules.title, id=game.id, move=game.public_version
         )
-        status = presenter.status(game, view)
         mentions = " ".join(game.mention(s) for s in sorted(game.waiting()) if not game.is_bot(s))
-        body = "\n".join(lines[-MAX_LINES:])
-        parts = [part for part in (body, head, status, *self._away_lines(game), note, mentions) if part]
-        return clip("\n".join(parts))
+        shown = lines[-MAX_LINES:]
+        status = [presenter.status(game, view), *self._away_lines(game), note, mentions]
+        controls = self._controls(game) if controls is None else self._with_host(game, controls)
+        aside = next((c for c in controls if isinstance(c, Button) and c.ui == CATCH_UP), None)
+        return table_view(
+            game.id,
+            game.public_version,
+            head=head,
+            lines=shown,
+            status="\n".join(part for part in status if part),
+            controls=[c for c in controls if c is not aside],
+            aside=aside,
+            picture=self._picture(game, view, shown) if png is not None and png is not False else None,
+            accent=presenter.accent(game, view),
+            page=page,
+            source=source,
+            lasting=self._lasting(game),
+        )
+
+    def _picture(self, game: LiveGame, view: dict[str, Any], lines: Sequence[str]) -> Picture:
+        """The board's attachment and its description in words, from the public view only."""
+        words = self.presenter(game).describe(game, view, lines[-1] if lines else None)
+        return Picture(
+            f"table-{game.id}.png",
+            plain(words, lambda user: next((s.name for s in game.seats if s.user_id == user), None)),
+        )
 
     def _controls(self, game: LiveGame) -> list[Control]:
         return self._with_host(game, self.presenter(game).controls(game))
@@ -553,15 +593,14 @@ class Publisher:
             shown.since = row.since if row is not None else game.public_version
             lines = shown.unposted = []
         turn = [*shown.lines, *lines]
-        view = build_view(
-            game.id, game.public_version, self._controls(game), source=TABLE, lasting=self._lasting(game)
-        )
+        for prepare in self.host_prepares:
+            await prepare(game)
         png = await self._render(game)
         name = f"table-{game.id}.png"
         if row is not None and not new and not repost:
             picture = [discord.File(io.BytesIO(png), filename=name)] if png is not None else []
-            content = self._table_content(game, turn)
-            edited = await self._edit(game, row, responder, content=content, view=view, attachments=picture)
+            board = self._table_view(game, turn, png)
+            edited = await self._edit(game, row, responder, content=None, view=board, attachments=picture)
             if edited is True:
                 shown.unposted, shown.lines = [], turn
                 shown.waiting = game.waiting()
@@ -593,8 +632,7 @@ class Publisher:
             game,
             png,
             responder=responder,
-            content=self._table_content(game, fresh, note),
-            view=view or discord.utils.MISSING,
+            view=self._table_view(game, fresh, png, note),
             allowed_mentions=discord.AllowedMentions(users=mention_ids, everyone=False, roles=False),
         )
         if isinstance(sent, safe.Failed):
@@ -654,6 +692,12 @@ class Publisher:
             result = await safe.edit(message, missing_ok=missing_ok, **safe.rewound(fields))
         return result
 
+    async def _words_of(self, row: MessageRow) -> str:
+        """The words a table message shows (a leftover being stripped keeps them); "" when it is gone."""
+        message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+        fetched = await safe.fetch_message(message)
+        return "" if isinstance(fetched, safe.Failed) else text_of(fetched)
+
     async def _retire(
         self,
         game: LiveGame,
@@ -669,10 +713,11 @@ class Publisher:
         store = self.sessions.store
         for index, row in enumerate(rows):
             text = "\n".join(history) if history and index == len(rows) - 1 else ""
-            if history is None or text:
-                kept = {"content": clip(text)} if text else {}
+            if history is None:
+                text = await self._words_of(row)
+            if text:
                 folded = await self._edit(
-                    game, row, responder, missing_ok=True, attachments=[], view=None, **kept
+                    game, row, responder, missing_ok=True, attachments=[], content=None, view=fold(text)
                 )
                 if folded is True:
                     await store.retire_message(row.message_id)
@@ -686,28 +731,31 @@ class Publisher:
             else:
                 log.warning("game %s: an old table message could not be removed", game.id)
 
-    def _final_content(self, game: LiveGame, lines: list[str]) -> str:
+    def _final_view(self, game: LiveGame, lines: list[str], png: bytes | None) -> discord.ui.LayoutView:
+        """The final standings: the last turn's and closing lines, the standings, the board,
+        everyone's mention, Catch me up (after a real game) beside the heading, and Rematch (a
+        lobby button: it opens a new table)."""
         lang = game.row.language
         outcome = game.outcome() if game.state is not None and game.status == "finished" else None
-        parts = list(lines)
-        if outcome is not None:
-            parts.append(self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id))
-            parts.extend(self.presenter(game).standings(game, outcome))
-        parts.append(" ".join(f"<@{user_id}>" for user_id in game.people()))
-        return clip("\n".join(p for p in parts if p)) or "\u200b"
-
-    def _final_view(self, game: LiveGame) -> discord.ui.View:
-        """Rematch (a lobby button: it opens a new table) and, after a real game, Catch me up."""
-        lang = game.row.language
-        view = build_view(
+        head = self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id)
+        standings = self.presenter(game).standings(game, outcome) if outcome is not None else []
+        mentions = " ".join(f"<@{user_id}>" for user_id in game.people())
+        catch_up = Button(self.t("host.button.catch_up", lang), ui=CATCH_UP, emoji="📜")
+        view = self.presenter(game).public(game) if game.state is not None else {}
+        layout = table_view(
             game.id,
             game.public_version,
-            [Button(self.t("host.button.catch_up", lang), ui=CATCH_UP, emoji="📜")]
-            if game.state is not None
-            else [],
-        ) or discord.ui.View(timeout=None)
-        view.add_item(lobby_button(game.id, "rematch", self.t("host.button.rematch", lang), "success"))
-        return view
+            head=head,
+            lines=lines,
+            status="\n".join(part for part in (*standings, mentions) if part),
+            controls=[],
+            aside=catch_up if game.state is not None else None,
+            picture=self._picture(game, view, lines) if png is not None else None,
+        )
+        rematch = lobby_button(game.id, "rematch", self.t("host.button.rematch", lang), "success")
+        container = next(item for item in layout.children if isinstance(item, discord.ui.Container))
+        container.add_item(discord.ui.ActionRow[Any](rematch))
+        return layout
 
     async def close_table(
         self,
@@ -744,8 +792,7 @@ class Publisher:
                 game,
                 png,
                 responder=responder,
-                content=self._final_content(game, history),
-                view=self._final_view(game),
+                view=self._final_view(game, history, png),
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(id=u) for u in game.people()], everyone=False, roles=False
                 ),
@@ -780,8 +827,7 @@ class Publisher:
         sent = await self._send(
             game,
             png,
-            content=self._final_content(game, lines),
-            view=self._final_view(game),
+            view=self._final_view(game, lines, png),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if isinstance(sent, safe.Failed):

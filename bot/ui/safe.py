@@ -432,6 +432,11 @@ async def edit(
     return True
 
 
+async def fetch_message(message: discord.PartialMessage) -> discord.Message | Failed:
+    """A message as Discord has it now (its words, before a strip that keeps them)."""
+    return await _call(ledger_of(_client_of(message)), message.fetch, f"fetch message {message.id}")
+
+
 async def delete(message: discord.PartialMessage | discord.Message) -> Literal[True] | Failed:
     """Delete a message; ``True`` when it is gone (also when someone deleted it first)."""
     result = await _call(ledger_of(_client_of(message)), message.delete, f"delete message {message.id}")

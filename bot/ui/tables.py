@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.i18n import clip, plural
-from bot.session import LiveGame, Refusal
+from bot.i18n import Catalog, clip, plural
+from bot.session import LiveGame, Refusal, SessionService
 from bot.storage import StoreError
 from bot.ui import safe
+from bot.ui.amounts import TypedValues, Unreadable, parse_amount
 from bot.ui.components import (
     Malformed,
     build_view,
@@ -29,19 +29,25 @@ from bot.ui.components import (
     parse_page,
     parse_ref,
 )
-from bot.ui.presenter import Panel
+from bot.ui.presenter import Button, ModalSpec, Panel
 from bot.ui.publisher import CATCH_UP, TABLE, Publisher
 from rules.core import Action, IllegalAction
 
 log = logging.getLogger(__name__)
 
-_NUMBER = re.compile(r"-?[0-9]{1,9}")
-"""A form's number: ASCII digits only (``str.isdigit`` also accepts "²" and "①", which ``int`` refuses)."""
+AGAIN = "h.again."
+"""A form's "Try again" button: ``m:<game>:<version>:h.again.<kind>``, the ``m:`` form button of
+that kind, opened only at the version the refused form was opened at, with what was typed."""
 
 
 class Tables(Publisher):
     """The host's side of every table: what players press (this class) and what they see
     (:class:`Publisher`)."""
+
+    def __init__(self, client: discord.Client, sessions: SessionService, catalog: Catalog) -> None:
+        super().__init__(client, sessions, catalog)
+        self.typed = TypedValues()
+        """What players typed into refused forms, for "Try again" (memory only: a restart forgets)."""
 
     # -- answers ---------------------------------------------------------------------------------
 
@@ -122,6 +128,10 @@ class Tables(Publisher):
         if interaction.guild_id is None:
             await self.refuse(interaction, Refusal("host.refuse.dm"))
             return
+        if not _on_private_panel(interaction) and await self._someone_elses(
+            interaction, game_id, action, version
+        ):
+            return
         try:
             applied = await self.sessions.act(
                 game_id, interaction.user.id, action, version=version, lasting=lasting
@@ -169,6 +179,31 @@ class Tables(Publisher):
         said = "\n".join(text for text in private if text)
         if said:
             await safe.reply(interaction, said)
+
+    async def _someone_elses(
+        self, interaction: discord.Interaction, game_id: int, action: Action, version: int | None
+    ) -> bool:
+        """Refuse a table button drawn for another seat (:meth:`Presenter.owner`); ``True`` when refused.
+
+        Judged on the board the button was drawn for (an older one gets the usual stale answer),
+        or now for a lasting button (``version`` ``None``), which means the same on any board.
+        """
+        try:
+            game = await self.sessions.load(game_id)
+        except (Refusal, StoreError):
+            return False  # the action itself will say what is wrong
+        if game.status != "active" or version not in (None, game.public_version):
+            return False
+        seat = game.seat_of(interaction.user.id)
+        presenter = self.presenter(game)
+        owner = presenter.owner(game, action)
+        if owner is None or seat is None or seat == owner:
+            return False
+        lang = game.row.language
+        line = self.t("host.refuse.someone_elses", lang, player=presenter.player(game, owner))
+        hint = presenter.owner_hint(game, lang)
+        await safe.reply(interaction, f"{line} {hint}".strip())
+        return True
 
     async def _redraw(
         self, interaction: discord.Interaction, game_id: int, action: Action, refusal: Refusal
@@ -345,19 +380,23 @@ class Tables(Publisher):
             # In order with the table's own posts, and drawn for the version now on disk.
             shown = self.shown(game.id)
             async with self._holding(shown, interaction):
-                view = build_view(
-                    game.id,
-                    game.public_version,
-                    self._with_host(game, panel.controls),
-                    page=page,
-                    source=source,
-                    lasting=self._lasting(game),
+                message = interaction.message
+                for prepare in self.host_prepares:
+                    await prepare(game)
+                pictured = message is not None and any(
+                    a.filename == f"table-{game.id}.png" for a in message.attachments
                 )
-                content = "\n".join(
-                    p for p in (self._table_content(game, shown.lines or []), panel.text) if p
+                board = self._table_view(
+                    game,
+                    shown.lines or [],
+                    pictured,
+                    panel.text,
+                    controls=panel.controls,
+                    page=page,
+                    source=source or TABLE,
                 )
                 if not interaction.response.is_done() and await safe.update(
-                    interaction, content=clip(content), view=view
+                    interaction, content=None, view=board
                 ):
                     return
         picture = (
@@ -380,8 +419,50 @@ class Tables(Publisher):
         await safe.reply(interaction, panel.text, **kwargs)
 
     async def on_form_click(self, interaction: discord.Interaction, rest: str) -> None:
-        # Opening a form changes nothing: an older one opens with today's bounds, and the
-        # number is judged against the game as it is when it arrives.
+        """A form button: the table's (``m:<game>:<version>:<kind>``) or a refusal's "Try again".
+
+        Opening a form changes nothing: a table's older form button opens with today's bounds, and
+        the number is judged against the game as it is when it arrives.  "Try again" instead
+        reopens the refused form itself, with what was typed in it: only while the game is at the
+        version that form was opened at (else the usual stale answer), since the text was typed
+        for the game as it was then.
+        """
+        try:
+            ref = parse_ref(rest).ref
+            again = ref.startswith(AGAIN)
+            if again:
+                decode_action(ref.removeprefix(AGAIN))  # the form's own kind ("bid", "offer_cash.2")
+        except Malformed:
+            await self.on_malformed(interaction, rest)
+            return
+        found = await self._seated(interaction, rest, form=True, fresh=again)
+        if found is None:
+            return
+        game, seat, code = found
+        kind = code.removeprefix(AGAIN) if again else code
+        spec = self.presenter(game).modal(game, kind, seat)
+        if spec is None:
+            await self.refuse(interaction, Refusal("host.refuse.unknown_button"), game.row.language)
+            return
+        typed = self.typed.recall(interaction.user.id, game.id, kind, game.public_version) if again else ""
+        modal = NumberForm(
+            custom_id("n", game.id, game.public_version, kind),
+            spec.title,
+            spec.label,
+            spec.placeholder,
+            default=typed,
+        )
+        await safe.modal(interaction, modal)
+
+    async def on_form_submit(self, interaction: discord.Interaction, rest: str, raw: str) -> None:
+        """A submitted number form; handled from ``on_interaction`` so it survives restarts.
+
+        Its version is the one it was opened at: the session refuses it as stale only when the
+        action it makes no longer means what it meant then (the engine's fingerprint).  The
+        number is read as the table's language writes numbers (:func:`bot.ui.amounts.parse_amount`:
+        "$1,500", "1 500 €"); what cannot be read, or is out of bounds, is refused privately, in
+        the table's language like the form itself, with a "Try again" button (:meth:`refuse_form`).
+        """
         found = await self._seated(interaction, rest, form=True, fresh=False)
         if found is None:
             return
@@ -390,51 +471,87 @@ class Tables(Publisher):
         if spec is None:
             await self.refuse(interaction, Refusal("host.refuse.unknown_button"), game.row.language)
             return
-        modal = NumberForm(
-            custom_id("n", game.id, game.public_version, kind), spec.title, spec.label, spec.placeholder
-        )
-        await safe.modal(interaction, modal)
-
-    async def on_form_submit(self, interaction: discord.Interaction, rest: str, raw: str) -> None:
-        """A submitted number form; handled from ``on_interaction`` so it survives restarts.
-
-        Its version is the one it was opened at: the session refuses it as stale only when the
-        action it makes no longer means what it meant then (the engine's fingerprint).
-        """
-        found = await self._seated(interaction, rest, form=True, fresh=False)
-        if found is None:
-            return
-        game, seat, kind = found
-        spec = self.presenter(game).modal(game, kind, seat)
-        text = raw.strip()
-        try:
-            if spec is None:
-                raise Refusal("host.refuse.unknown_button")
-            if not _NUMBER.fullmatch(text):
-                raise Refusal("host.refuse.not_a_number", value=clip(raw, 20))
-            number = int(text)
-            if not spec.minimum <= number <= spec.maximum:
-                raise Refusal("host.refuse.number_range", min=spec.minimum, max=spec.maximum, value=number)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal, game.row.language)
-            return
-        lead = decode_action(kind)
         opened_at = parse_ref(rest).version  # _seated has read this id already
+        try:
+            number = parse_amount(raw, game.row.language)
+        except Unreadable as exc:
+            await self.refuse_form(
+                interaction, game, kind, opened_at, raw, Refusal(exc.key, value=_quoted(raw))
+            )
+            return
+        if not spec.minimum <= number <= spec.maximum:
+            await self.refuse_form(
+                interaction, game, kind, opened_at, raw, self._out_of_range(game, spec, number)
+            )
+            return
+        self.typed.forget(interaction.user.id, game.id, kind)
+        lead = decode_action(kind)
         await self.act(interaction, game.id, Action(lead.kind, (*lead.args, number)), opened_at)
+
+    def _out_of_range(self, game: LiveGame, spec: ModalSpec, number: int) -> Refusal:
+        """The bounds and the number as the form's label writes them ("21 to 1,500")."""
+        presenter = self.presenter(game)
+        return Refusal(
+            "host.refuse.number_range",
+            min=presenter.number(game, spec.minimum),
+            max=presenter.number(game, spec.maximum),
+            value=presenter.number(game, number),
+        )
+
+    async def refuse_form(
+        self,
+        interaction: discord.Interaction,
+        game: LiveGame,
+        kind: str,
+        opened_at: int,
+        raw: str,
+        refusal: Refusal,
+    ) -> None:
+        """Why a form's number was not taken, privately, with "Try again": the same form again,
+        with what was typed in it.  Nothing in the game changed.
+
+        In the table's language (the form's own words are; a French table's player reads a French
+        reason whatever their client's language).  What was typed stays in memory
+        (:class:`bot.ui.amounts.TypedValues`), never in the button's id; the log line names the
+        reason only, never the number (a bid above one's hidden money says something about it).
+        """
+        self.typed.remember(interaction.user.id, game.id, kind, opened_at, raw)
+        log.debug("refused form %s from user %s: %s", kind, interaction.user.id, refusal.key)
+        lang = game.row.language
+        again = Button(self.t("host.amount.again", lang), modal=f"{AGAIN}{kind}", style="primary")
+        view = build_view(game.id, opened_at, [again])
+        text = self.t(refusal.key, lang, **refusal.params)
+        await safe.reply(interaction, text, **({"view": view} if view is not None else {}))
 
 
 class NumberForm(discord.ui.Modal):
-    """A one-field form; its submission is routed by custom_id in ``on_interaction``."""
+    """A one-field form; its submission is routed by custom_id in ``on_interaction``.
 
-    def __init__(self, custom_id: str, title: str, label: str, placeholder: str) -> None:
+    ``default`` is the text the field opens with ("Try again" after a refusal shows what was typed).
+    """
+
+    def __init__(self, custom_id: str, title: str, label: str, placeholder: str, default: str = "") -> None:
         super().__init__(title=title[:45], custom_id=custom_id, timeout=600)
         self.value: discord.ui.TextInput[NumberForm] = discord.ui.TextInput(
-            label=label[:45], placeholder=placeholder[:100] or None, max_length=12, custom_id="value"
+            label=label[:45],
+            placeholder=placeholder[:100] or None,
+            default=default[:MAX_TYPED] or None,
+            max_length=MAX_TYPED,
+            custom_id="value",
         )
         self.add_item(self.value)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Deliberately empty: the host's ``on_interaction`` answers every form, before or after a restart."""
+
+
+MAX_TYPED = 12
+"""What a form's field takes: "1 500 000 M$" fits, and a refusal quoting it stays short."""
+
+
+def _quoted(raw: str) -> str:
+    """What was typed, as a refusal quotes it: trimmed, short, and shown as typed (no markdown)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(clip(raw.strip(), 20)))
 
 
 def _chosen(ref: str, values: Sequence[str]) -> Action:

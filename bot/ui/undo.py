@@ -29,6 +29,12 @@ ACCEPT = "h.undo.yes"
 REFUSE = "h.undo.no"
 
 
+def offer_undo(game: LiveGame, seat: int | None) -> bool:
+    """Whether a running ``game``'s board shows Undo, given the seat that may take back its last
+    move (:func:`bot.services.undo.undoable_seat`; ``None``: nobody may)."""
+    return game.status == "active" and game.public_version > 0 and seat is not None
+
+
 class UndoDesk:
     """Puts the Undo button on every live board and answers it and the request it opens."""
 
@@ -36,17 +42,37 @@ class UndoDesk:
         self.tables = tables
         self.undo = undo
         tables.host_controls.append(self.button)
+        tables.host_prepares.append(self.prepare)
         tables.host_clicks.update({UNDO: self.on_undo, ACCEPT: self.on_accept, REFUSE: self.on_refuse})
 
     def t(self, key: str, language: str, /, **params: object) -> str:
         return self.tables.t(key, language, **params)
 
     def button(self, game: LiveGame) -> Control | None:
-        """On a running game's board once a move was made; whether that move may be taken back
-        is judged when pressed (it needs the log), and the answer goes to the presser only."""
+        """On a running game's board while its last public move may be taken back by the player
+        who made it (:func:`bot.services.undo.undoable_seat`): never a button that can only be
+        refused (a move that rolled dice, a default move, no move yet).  Anybody else who presses
+        it reads that the move is not theirs, as for a turn's own button.
+
+        The verdict needs the log, so it is read by :meth:`prepare` before the board is drawn;
+        a board drawn without it (nobody prepared it) shows the button as soon as a move was
+        made, and the verdict is given when it is pressed.
+        """
+        known, seat = self.undo.known(game)
+        if known and not offer_undo(game, seat):
+            return None
         if game.status != "active" or game.public_version == 0:
             return None
         return Button(self.t("host.undo.button", game.row.language), ui=UNDO, emoji="↩️")
+
+    async def prepare(self, game: LiveGame) -> None:
+        """Read whether ``game``'s last move may be taken back, for :meth:`button` (call it before
+        the board is drawn: the button is drawn synchronously).  Never raises: without a verdict
+        the button shows, and a press is judged in full."""
+        try:
+            await self.undo.undoable(game)
+        except (Refusal, StoreError) as exc:
+            log.warning("game %s: whether its last move may be undone is unknown: %s", game.id, exc)
 
     async def _refuse(self, interaction: discord.Interaction, refusal: Refusal, game_id: int) -> None:
         if refusal.key == "host.refuse.stale":
@@ -76,6 +102,7 @@ class UndoDesk:
         """The table's line and the board without the move (its edit answers a click on the board)."""
         game = done.game
         line = self.t("host.undo.line", game.row.language, player=game.names[done.seat])
+        await self.prepare(game)
         await self.tables.publish(game, responder=responder, extra=[line])
 
     async def _asked(self, interaction: discord.Interaction, asked: Asked) -> None:

@@ -1,6 +1,6 @@
 """My hand: every card with what it would do now, the plays from it, and the panels' shared parts.
 
-:class:`Hand` describes a card for one seat (:meth:`Hand.describe`: actions, pounds, companion
+:class:`Hand` describes a card for one seat (:meth:`Hand.card_words`: actions, pounds, companion
 icons, a helper's privileges, the demotion it would earn), draws the "My hand" panel and its play
 buttons, and gives every private panel its Done and Back (:meth:`Hand.done`, :meth:`Hand.back`).
 Pounds come from the engine's own helpers (``rules.lastwill``), called with the state for the
@@ -89,7 +89,7 @@ class Hand(Words):
                 "lastwill.panel.hand_card",
                 lang,
                 name=self.card_id(game, c),
-                what=self.describe(game, view, seat, c),
+                what=self.card_words(game, view, seat, c),
             )
             for c in hand
         ] or [self.t("lastwill.panel.hand_empty", lang)]
@@ -175,14 +175,14 @@ class Hand(Words):
         for card in companions:
             label = self.t("lastwill.button.token", lang, card=self.card_name(game, card))
             labels.append((card, Button(label, ui=f"comp.{card}", row=3)))
-        controls = _distinct(labels)
+        controls = distinct(labels)
         if nuptial:
             controls.append(
                 Button(self.t("lastwill.button.nuptial", lang), ui="nupt", style="primary", row=0)
             )
         return controls
 
-    def describe(self, game: LiveGame, view: View, seat: int, card_id: str) -> str:
+    def card_words(self, game: LiveGame, view: View, seat: int, card_id: str) -> str:
         """What a card would do now for ``seat``: actions, pounds, a demotion it would earn."""
         lang = self.lang(game)
         record = data.CARDS.get(card_id)
@@ -354,7 +354,7 @@ class Hand(Words):
         return ""
 
 
-def _distinct(labelled: Sequence[tuple[str, Control]]) -> list[Control]:
+def distinct(labelled: Sequence[tuple[str, Control]]) -> list[Control]:
     """Buttons whose labels repeat (two Dinners) get their card ids, so each says which card it is."""
     seen: dict[str, int] = {}
     for _card, control in labelled:

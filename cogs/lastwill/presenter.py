@@ -7,10 +7,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
+import renderers.lastwill
 from bot.session import Applied, LiveGame
 from bot.ui.presenter import Panel
+from cogs.lastwill.plays import PLAY_KINDS
 from cogs.lastwill.steps import Steps
 from cogs.lastwill.table import Table
 from cogs.lastwill.words import player_of
@@ -30,6 +34,25 @@ class LastWillPresenter(Steps, Table):
     """The table, the private panels and the log of Last Will (see the package docstring)."""
 
     game = "lastwill"
+
+    def seat_colour(self, seat: int) -> int | None:
+        red, green, blue = renderers.lastwill.seat_colour(seat)
+        return (red << 16) | (green << 8) | blue
+
+    def standing(self, game: LiveGame, view: dict[str, Any], seat: int) -> str:
+        """Money and the size of the hand (never its cards), or that the seat was sacked: public."""
+        players = view.get("players") or []
+        if not 0 <= seat < len(players):
+            return super().standing(game, view, seat)
+        mine = players[seat]
+        key = "lastwill.alt.sacked" if mine.get("sacked") else "lastwill.alt.seat"
+        return self.t(
+            key,
+            game.row.language,
+            player=self.player(game, seat),
+            money=self.money(game, mine.get("money")),
+            cards=self.count("lastwill.cards", game.row.language, int(mine.get("hand") or 0)),
+        )
 
     # -- private panels --------------------------------------------------------------------------
 
@@ -54,6 +77,8 @@ class LastWillPresenter(Steps, Table):
             return self.companion_panel(game, seat, arg)
         if kind == "ball" and arg:
             return self.ball_panel(game, seat, arg)
+        if kind == "plays" and arg in PLAY_KINDS:
+            return self.plays_panel(game, seat, arg)
         if code == "done":
             return Panel(self.t("lastwill.panel.closed", self.lang(game)))
         return None

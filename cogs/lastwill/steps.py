@@ -12,24 +12,21 @@ from typing import Any
 
 from bot.i18n import clip
 from bot.session import LiveGame
-from bot.ui.presenter import Button, Choice, Control, Panel, Select, Style
-from cogs.lastwill.hand import Hand
-from cogs.lastwill.words import View, as_int, player_of
+from bot.ui.presenter import Button, Choice, Control, Panel, Select
+from cogs.lastwill.plays import Plays
+from cogs.lastwill.words import as_int, player_of
 from rules.core import Action
 from rules.lastwill import (
     available,
     data,
     draw_count,
-    dropped_step,
-    free_sale_price,
-    icon_amount,
-    play_cost,
     token_amount,
 )
-from rules.lastwill.data import CompanionCard, EventCard, PropertyCard
+from rules.lastwill.cards import allowance
+from rules.lastwill.data import DiscardForMoney, EventCard
 
 
-class Steps(Hand):
+class Steps(Plays):
     """The panels of several-part moves and of the open choice (see the module docstring)."""
 
     def companion_panel(self, game: LiveGame, seat: int, card: str) -> Panel:
@@ -61,62 +58,27 @@ class Steps(Hand):
                 )
             )
         key = "lastwill.panel.companion" if controls else "lastwill.panel.companion_none"
-        text = self.t(key, lang, card=self.card_id(game, card), what=self.describe(game, view, seat, card))
+        text = self.t(key, lang, card=self.card_id(game, card), what=self.card_words(game, view, seat, card))
         return Panel(text, [*controls, self.back(game)])
 
     def ball_panel(self, game: LiveGame, seat: int, card: str) -> Panel:
         """The Ball's levels one can afford now: each its actions and its pounds."""
         lang = self.lang(game)
-        record = data.CARDS.get(card)
-        controls: list[Control] = []
-        if isinstance(record, EventCard):
-            for action in self.seat_moves(game, seat):
-                if action.kind == "ball" and action.args[0] == card:
-                    level = int(action.args[1])
-                    entry = record.ball[level - 1]
-                    controls.append(
-                        Button(
-                            self.t(
-                                "lastwill.button.ball_level",
-                                lang,
-                                level=level,
-                                actions=self.actions(game, entry.actions),
-                                money=self.money(game, play_cost(game.state, seat, [card], entry.money)),
-                            ),
-                            action=action,
-                            style="primary",
-                            row=0,
-                        )
-                    )
+        balls = [a for a in self.seat_moves(game, seat) if a.kind == "ball" and a.args[0] == card]
+        controls = self.ball_buttons(game, seat, balls, named=False)
         key = "lastwill.panel.ball" if controls else "lastwill.panel.ball_none"
         return Panel(self.t(key, lang, card=self.card_id(game, card)), [*controls, self.back(game)])
 
     def nuptial_panel(self, game: LiveGame, seat: int) -> Panel:
-        """Which nuptial cards form a set: a multi-select of those that can, 2 to 4, one action."""
+        """Which nuptial set to play: one choice per set one can play now (2 to 4 cards with
+        different names, one action), so no choice is one the engine would refuse."""
         lang = self.lang(game)
-        view = self.view_of(game, seat)
         sets = [a for a in self.seat_moves(game, seat) if a.kind == "nupt"]
-        cards = sorted({str(c) for a in sets for c in a.args})
-        if not cards:
+        if not sets:
             return Panel(self.t("lastwill.panel.nuptial_none", lang), [self.back(game)])
-        choices = [
-            Choice(
-                self.card_id(game, card),
-                Action("nupt", (card,)),
-                clip(self.describe(game, view, seat, card), 100),
-            )
-            for card in cards
-        ]
-        sizes = [len(a.args) for a in sets]
-        select = Select(
-            self.t("lastwill.select.nuptial", lang),
-            choices,
-            row=0,
-            min_values=min(sizes),
-            max_values=max(sizes),
-            combine="nupt",
+        return Panel(
+            self.t("lastwill.panel.nuptial", lang), [self.nuptial_select(game, seat, sets), self.back(game)]
         )
-        return Panel(self.t("lastwill.panel.nuptial", lang), [select, self.back(game)])
 
     def answer_panel(self, game: LiveGame, seat: int) -> Panel:
         """The open choice, answered privately: what it is about and one button per answer."""
@@ -148,14 +110,15 @@ class Steps(Hand):
         controls: list[Control] = []
         if kind == "bpx":
             cards = [str(a.args[0]) for a in options if a.kind == "bpx"]
-            if cards:
+            most = min(len(cards), self.bpx_most(game, seat, str(pending["source"])))
+            if cards and most > 0:
                 choices = [Choice(self.card_id(game, c), Action("bpx", (c,))) for c in cards]
                 controls.append(
                     Select(
                         self.t("lastwill.select.bpx", lang),
                         choices,
                         row=0,
-                        max_values=len(cards),
+                        max_values=most,
                         combine="bpx",
                     )
                 )
@@ -166,67 +129,20 @@ class Steps(Hand):
         text = self.t(f"lastwill.panel.answer.{kind}", lang, **params)
         return Panel(clip(text), [*controls, self.back(game)])
 
-    def answer_button(self, game: LiveGame, view: View, seat: int, pending: View, action: Action) -> Button:
-        """One answer with what it brings: a companion's pounds, a line's income, a sale's price."""
-        lang = self.lang(game)
-        kind, args = action.kind, action.args
-        player = player_of(view, seat)
-        style: Style = "primary"
-        params: dict[str, Any] = {}
-        key = f"lastwill.button.{kind}"
-        if kind == "with":
-            card = str(args[0])
-            record = data.CARDS[card]
-            companion = (
-                str(args[1])
-                if len(args) > 1
-                else (
-                    record.companion.value if isinstance(record, CompanionCard) and record.companion else ""
-                )
-            )
-            params = {
-                "card": self.card_id(game, card),
-                "companion": self.word(game, "companion", companion),
-                "money": self.money(game, icon_amount(game.state, seat, companion)),
-            }
-            key = "lastwill.button.with_wild" if len(args) > 1 else key
-        elif kind == "go":
-            key = f"lastwill.button.go.{pending['kind']}"
-            params = {
-                "money": self.money(
-                    game, play_cost(game.state, seat, pending["cards"], int(pending["money"]))
-                )
-            }
-            style = "success"
-        elif kind == "extra":
-            params = {"money": self.money(game, int(args[0]))}
-        elif kind == "target":
-            card = str(args[0])
-            item = next((i for i in player["board"] if i["id"] == card), None)
-            record = data.CARDS[card]
-            params = {"card": self.card(game, card)}
-            if pending["kind"] == "sale" and item is not None:
-                key = "lastwill.button.sale"
-                params["money"] = self.money(game, free_sale_price(game.state, seat, card))
-            elif isinstance(record, PropertyCard) and item is not None:
-                params["from"] = self.money(game, item["value"])
-                params["to"] = self.money(game, record.track[dropped_step(game.state, seat, card)])
-        elif kind == "fair":
-            params = {"card": self.card(game, args[0]), "companion": self.word(game, "companion", args[1])}
-        elif kind == "line":
-            job = player["employment"]
-            line = job["lines"][int(args[0])] if job is not None else {"symbol": "?", "money": 0}
-            params = {
-                "symbol": self.word(game, "symbol", line["symbol"]),
-                "money": self.money(game, line["money"]),
-            }
-        elif kind == "noline":
-            style = "secondary"
-        elif kind == "dx":
-            key = f"lastwill.button.dx_{args[0]}"
-        elif kind == "pick":
-            params = {"card": self.card_id(game, str(args[0]))}
-        return Button(self.t(key, lang, **params), action=action, style=style, row=0)
+    def bpx_most(self, game: LiveGame, seat: int, source: str) -> int:
+        """How many cards the seat's Bachelor Party may discard at once: each pays its pounds, and
+        a player who may not go below the floor pays only what cash allows."""
+        each = next(
+            (
+                record.effect.each
+                for card in source.split(".")
+                if isinstance(record := data.CARDS.get(card), EventCard)
+                and isinstance(record.effect, DiscardForMoney)
+            ),
+            0,
+        )
+        room = allowance(game.state.players[seat])
+        return 99 if room is None or each <= 0 else room // each
 
     def draw_panel(self, game: LiveGame, seat: int, *, told: bool = False) -> Panel:
         """The drawing split: +1 per deck, Back (start over), Confirm once it adds up.
@@ -310,7 +226,7 @@ class Steps(Hand):
             Choice(
                 self.card_id(game, card),
                 Action("discard", (card,)),
-                clip(self.describe(game, view, seat, card), 100),
+                clip(self.card_words(game, view, seat, card), 100),
             )
             for card in dict.fromkeys(hand)
         ]

@@ -14,7 +14,7 @@ from typing import Any
 from bot.i18n import clip
 from bot.session import LiveGame
 from bot.ui.presenter import Button, Choice, Control, Select
-from cogs.lastwill.hand import Hand
+from cogs.lastwill.plays import Plays
 from cogs.lastwill.words import View, as_int, signed
 from rules.core import Action
 from rules.lastwill import data, draw_count, expense_cost, maintain_cost, opera_cost, sale_price
@@ -27,13 +27,20 @@ TABLE_KINDS = frozenset(
 public facts (money, boards, the offering, the errand spaces), so the table hides nothing."""
 BOARD_KINDS = ("keep", "use", "sell", "as", "drop", "sec")
 """The table's board select, in this order: what one does with the cards already laid."""
+PUBLIC_STEPS = frozenset({"line", "target", "sale", "fair", "extra", "dx"})
+"""Open choices whose answers name only public things (a line of one's job, a board card, an
+amount of pounds): their answers sit on the table itself, so the move that opened one (the
+demotion errand) shows its choice at once.  The others (companions, Bachelor Party discards,
+the Personal Secretary's cards) name cards of a hand and stay on the private answer panel.
+"Demotion or extension" (``dx``) is on the table too: choosing the demotion is a public event
+(``demotion_chosen``), so the table is redrawn with the lines to cover."""
 SECRETARY = next(
     p for c in data.ALL_CARDS if isinstance(c, HelperCard) for p in c.privileges if isinstance(p, DrawAndKeep)
 )
 """What the Personal Secretary draws and keeps (printed on the card, so public)."""
 
 
-class Table(Hand):
+class Table(Plays):
     """The table message below the board (see the module docstring)."""
 
     def status(self, game: LiveGame, view: dict[str, Any]) -> str:
@@ -118,6 +125,8 @@ class Table(Hand):
         hand = Button(self.t("lastwill.button.hand", lang), ui="hand", row=0)
         pending = view["pending"]
         if pending is not None:
+            if pending["kind"] in PUBLIC_STEPS:
+                return [*self.answer_controls(game, view, pending), dataclasses.replace(hand, row=4)]
             label = self.t(f"lastwill.button.answer.{pending['kind']}", lang)
             return [Button(label, ui="answer", style="primary", row=0), hand]
         legal = self.table_moves(game)
@@ -129,12 +138,26 @@ class Table(Hand):
                 hand,
             ]
         if phase == "planning":
-            return [*(self.plan_button(game, plan) for plan in view["plans"] if plan["seat"] is None), hand]
+            free = {a.args[0] for a in legal if a.kind == "plan"}
+            return [*(self.plan_button(game, plan) for plan in view["plans"] if plan["pos"] in free), hand]
         if phase == "drawing":
             return [Button(self.t("lastwill.button.draw", lang), ui="draw", style="primary", row=0), hand]
         if phase == "errands":
             return [*self.errand_controls(game, view, legal), dataclasses.replace(hand, row=4)]
-        return [dataclasses.replace(hand, style="primary"), *self.action_controls(game, view, legal)]
+        return [*self.action_controls(game, view, legal), dataclasses.replace(hand, row=2)]
+
+    def answer_controls(self, game: LiveGame, view: View, pending: View) -> list[Control]:
+        """The answers of an open choice that hides nothing (:data:`PUBLIC_STEPS`), on the table:
+        the answering seat's legal moves, worded as its private panel words them."""
+        if game.status != "active":
+            return []
+        seat = as_int(pending["seat"])
+        if seat is None:
+            return []
+        return [
+            self.answer_button(game, view, seat, pending, action)
+            for action in game.entry.rules.legal_actions(game.state, seat)
+        ]
 
     def table_moves(self, game: LiveGame) -> list[Action]:
         """The waited-for seats' legal moves that the table may show (:data:`TABLE_KINDS`)."""
@@ -192,7 +215,7 @@ class Table(Hand):
                             card=self.card(game, card),
                         ),
                         action,
-                        clip(self.describe(game, view, seat, card), 100),
+                        clip(self.card_words(game, view, seat, card), 100),
                     )
                 )
             elif action.kind == "boy" and space.startswith("one-"):
@@ -237,15 +260,20 @@ class Table(Hand):
         return controls + spaces
 
     def action_controls(self, game: LiveGame, view: View, legal: Sequence[Action]) -> list[Control]:
-        """End turn, bankruptcy (behind a confirmation) and a select of the board's moves."""
+        """The Actions turn: a button per kind of play from the hand (:meth:`open_plays`, each
+        opening its private panel), a select of the board's moves, End turn and bankruptcy
+        (behind a confirmation)."""
         lang = self.lang(game)
         seat = as_int(view["turn"]) or 0
-        controls: list[Control] = []
+        controls: list[Control] = [
+            Button(self.t(f"lastwill.button.plays.{name}", lang), ui=f"plays.{name}", style="primary", row=0)
+            for name in self.open_plays(game, view, seat)
+        ]
         if Action("done") in legal:
-            controls.append(Button(self.t("lastwill.button.done", lang), action=Action("done"), row=0))
+            controls.append(Button(self.t("lastwill.button.done", lang), action=Action("done"), row=2))
         if Action("bankrupt") in legal:
             controls.append(
-                Button(self.t("lastwill.button.bankrupt", lang), ui="bankrupt", style="danger", row=0)
+                Button(self.t("lastwill.button.bankrupt", lang), ui="bankrupt", style="danger", row=2)
             )
         board = sorted((a for a in legal if a.kind in BOARD_KINDS), key=lambda a: BOARD_KINDS.index(a.kind))
         if board:

@@ -59,7 +59,8 @@ Event kinds and params (public unless marked PRIVATE; ``seat`` is the actor):
                sold card, price, free; dropped card; switched card, type; secretary_drew deck,
                count (+ PRIVATE cards); secretary_kept PRIVATE card; secretary_discarded cards;
                bankrupt_declared money, round
-  employment   demoted line, symbol, amount, source; demotion_declined source; sacked job
+  employment   demotion_chosen source (the demotion-or-extension errand); demoted line, symbol,
+               amount, source; demotion_declined source; sacked job
   end          final_income amount, money; valued value, penalty, properties;
                game_over round, bankruptcy, winners, money[]
 

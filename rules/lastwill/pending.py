@@ -332,6 +332,9 @@ def answer(state: LastWillState, seat: int, action: Action) -> list[Event]:
         if args[0] == DX_EXT:
             events += extension(state, seat)
         else:
+            # Everyone sees the token taken for a demotion: without a public event the table would
+            # still show this question instead of the lines to cover.
+            events.append(Event("demotion_chosen", seat, {"source": pend.source}))
             pend.steps.insert(0, LINE)
     elif kind == PICK:
         events += _keep(state, seat, pend, str(args[0]))

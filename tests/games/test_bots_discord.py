@@ -11,7 +11,7 @@ import simcord
 
 from bot.client import GameBot
 from tests.helpers import en
-from tests.host.discord_kit import Table, labels, make_bot
+from tests.host.discord_kit import Table, labels, make_bot, words_of
 
 
 async def test_one_person_and_a_normal_bot_play_california_to_the_end(tmp_path: Path) -> None:
@@ -29,21 +29,21 @@ async def test_one_person_and_a_normal_bot_play_california_to_the_end(tmp_path: 
         for turn in range(200):
             await bot.bots.idle()
             message = table.table_message()
-            if "Final standings" in message.content:
+            if "Final standings" in words_of(message):
                 break
             if turn == 10 and not restarted:
                 bot = make_bot(tmp_path)
                 await env.restart_bot(bot)
                 restarted = True
                 continue
-            assert f"<@{ana.id}>" in message.content, "the table waits on ana whenever the bot has moved"
+            assert f"<@{ana.id}>" in words_of(message), "the table waits on ana whenever the bot has moved"
             took = await ana.click(message, label=en("california.button.coin"))
             assert took.acknowledged
         else:
             raise AssertionError("the game did not end")
-        thread = "\n".join(m.content for m in table.messages())
+        thread = "\n".join(words_of(m) for m in table.messages())
         assert "Ada (bot) bought" in thread, "the bot bought tiles of its own accord"
         final = table.messages()[-1]
-        assert "Final standings" in final.content and "Ada (bot)" in final.content
+        assert "Final standings" in words_of(final) and "Ada (bot)" in words_of(final)
         assert labels(final) == [en("host.button.catch_up"), en("host.button.rematch")]
         assert restarted

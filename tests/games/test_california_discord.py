@@ -27,7 +27,7 @@ from rules.california import ALL_ACTIONS, COIN, LOAN, RULES, State, data
 from rules.core import Action, Event, IllegalAction
 from rules.play import random_playthrough
 from tests.helpers import buttons, pinned_seed
-from tests.host.discord_kit import Table, labels, make_bot, open_table, playable
+from tests.host.discord_kit import Table, labels, make_bot, open_table, playable, words_of
 
 fixed_seed = pinned_seed()
 
@@ -56,7 +56,7 @@ async def buy_something(table: Table, player: Any, rng: random.Random) -> bool:
         assert "→" in tile.label, "a one-click buy names its place"
         return True
     board = table.table_message()
-    assert "where does it go" in board.content
+    assert "where does it go" in words_of(board)
     affordable = [b for b in buttons(board) if b.style == discord.ButtonStyle.success and not b.disabled]
     if not affordable:
         back = await player.click(board, label="Back")
@@ -72,10 +72,14 @@ async def test_a_whole_three_player_game_by_clicks(tmp_path: Path) -> None:
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob", "cy"], game="california")
         first = table.table_message()
-        assert first.attachments and "Day 1 of 12" in first.content and "1 gold = 5 silver" in first.content
-        assert set(labels(first)) >= {"Take a coin", "Take a loan (+3)", "My mansion", "Catch me up"}
-        assert len(tile_buttons(first)) == data.STORES * data.STORE_SLOTS
-        assert "Repay loan (4)" not in labels(first), "nobody has a loan to repay yet"
+        assert (
+            first.attachments and "Day 1 of 12" in words_of(first) and "1 gold = 5 silver" in words_of(first)
+        )
+        assert set(labels(first)) >= {"Take a coin", "My mansion", "Catch me up"}
+        assert len(tile_buttons(first)) == len(set(labels(first)) & {b.label for b in tile_buttons(first)})
+        assert "Take a loan (+3)" in labels(first) and "Repay loan (4)" not in labels(first), (
+            "the player on turn's own loan, when they may take one"
+        )
         for _ in range(400):
             if not any(playable(m) for m in table.messages()):
                 break
@@ -86,39 +90,54 @@ async def test_a_whole_three_player_game_by_clicks(tmp_path: Path) -> None:
             assert result.acknowledged and not result.ephemeral
         else:
             raise AssertionError("the game did not end")
-        text = "\n".join(m.content for m in table.messages())
+        text = "\n".join(words_of(m) for m in table.messages())
         assert "Final standings" in text
         assert "bought" in text and "took a gold coin" in text and "Day 12 of 12 begins" in text
         final = table.messages()[-1]
         assert final.attachments
-        assert "gifts" in final.content and "spaces" in final.content
+        assert "gifts" in words_of(final) and "spaces" in words_of(final)
 
 
 async def test_loan_out_of_turn_and_refusals(tmp_path: Path) -> None:
+    """Loans are each seat's own, any time: on the private "My mansion" panel, only when that seat
+    may take or repay one; the table shows the player on turn's, and tells anybody else who presses
+    them whose they are (issue 24: no table button that can only be refused)."""
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob", "cy"], game="california")
         mover = table.on_turn()
         idle = next(p for p in table.players if p.id != mover.id)
         board = table.table_message()
 
-        loan = await idle.click(board, label="Take a loan (+3)")
-        assert loan.acknowledged and not loan.followups, "the public line says it all: no private echo"
+        mansion = (await idle.click(board, label="My mansion")).response.message
+        assert "Take a loan (+3)" in labels(mansion) and "Repay loan (4)" not in labels(mansion)
+        loan = await idle.click(mansion, label="Take a loan (+3)")
+        assert loan.acknowledged
         assert table.table_message().id == board.id, "an out-of-turn loan edits the table in place"
-        assert "took a loan (+3 silver)" in table.table_message().content
+        assert "took a loan (+3 silver)" in words_of(table.table_message())
 
-        again = await idle.click(table.table_message(), label="Take a loan (+3)")
-        assert again.ephemeral and "already have a loan" in again.response.content
+        again = (await idle.click(table.table_message(), label="My mansion")).response.message
+        assert "Take a loan (+3)" not in labels(again), "already has a loan: no second one offered"
 
         tile = next(b for b in tile_buttons(table.table_message()) if not b.disabled)
         not_yours = await idle.click(table.table_message(), custom_id=tile.custom_id)
-        assert not_yours.ephemeral and "only on your turn" in not_yours.response.content
+        assert not_yours.ephemeral and "only on your turn" in words_of(not_yours.response)
         wrong = await idle.click(table.table_message(), label="Take a coin")
         assert wrong.ephemeral
 
-        assert "Repay loan (4)" in labels(table.table_message()), "someone has a loan: Repay shows"
-        repay = await idle.click(table.table_message(), label="Repay loan (4)")
-        assert repay.acknowledged and "repaid" in table.table_message().content
-        assert "Repay loan (4)" not in labels(table.table_message()), "no loan left: Repay is hidden"
+        # The table's loan is the player on turn's: the idle player (who has one) is told so.
+        assert "Take a loan (+3)" in labels(table.table_message()) and "Repay loan (4)" not in labels(
+            table.table_message()
+        )
+        version = (await env.bot.sessions.load(1)).version
+        theirs = await idle.click(table.table_message(), label="Take a loan (+3)")
+        assert theirs.ephemeral and words_of(theirs.response) == (
+            f"That button is {mover.name}'s. Your own loan is in My mansion, at any time."
+        )
+        assert (await env.bot.sessions.load(1)).version == version, "nothing changed"
+        repay = await idle.click(again, label="Repay loan (4)")
+        assert repay.acknowledged and "repaid" in words_of(table.table_message())
+        after = (await idle.click(table.table_message(), label="My mansion")).response.message
+        assert "Repay loan (4)" not in labels(after), "no loan left: Repay is hidden"
 
 
 def dearest(panel: discord.Message, style: discord.ButtonStyle) -> Any | None:
@@ -134,7 +153,7 @@ async def test_borrow_and_buy_is_one_click_and_out_of_reach_spaces_are_disabled(
         for _ in range(30):
             mover = table.on_turn()
             board = table.table_message()
-            assert "1 gold = 5 silver" in board.content
+            assert "1 gold = 5 silver" in words_of(board)
             tiles = [b for b in tile_buttons(board) if not b.disabled]
             assert all(re.search(r"· from \d+|→ \S+ · \d+", b.label) for b in tiles), [b.label for b in tiles]
             tiles = [b for b in tiles if b.custom_id.split(":")[-1].startswith("t.")]
@@ -152,18 +171,19 @@ async def test_borrow_and_buy_is_one_click_and_out_of_reach_spaces_are_disabled(
             if blue is None:
                 await mover.click(panel, custom_id=dearest(panel, discord.ButtonStyle.success).custom_id)
                 continue
-            assert blue.label.endswith("borrow 3") and "Blue buttons take a loan" in panel.content
+            assert blue.label.endswith("borrow 3") and "Blue buttons take a loan" in words_of(panel)
             for grey in (b for b in buttons(panel) if b.style == discord.ButtonStyle.secondary):
                 assert grey.disabled or grey.label in ("Back", "Catch me up", "Undo my last move"), grey.label
             done = await mover.click(panel, custom_id=blue.custom_id)
             assert done.acknowledged
-            said = "\n".join(f.content for f in done.followups)
+            said = "\n".join(words_of(f) for f in done.followups)
             assert "You took a loan (+3 silver) and bought the" in said and all(
                 f.ephemeral for f in done.followups
             )
             log = table.recent(3)
             assert "took a loan (+3 silver)" in log and "bought" in log
-            assert "Repay loan (4)" in labels(table.table_message())
+            mansion = (await mover.click(table.table_message(), label="My mansion")).response.message
+            assert "Take a loan (+3)" not in labels(mansion), "the purchase took this seat's loan"
             return
         raise AssertionError("never needed a loan to buy")
 
@@ -178,8 +198,8 @@ async def test_my_mansion_is_a_private_picture_for_any_seated_player(tmp_path: P
             shown = await player.click(table.table_message(), label="My mansion")
             assert shown.ephemeral
             answer = shown.response.message
-            assert "rows A–D and columns 1–4" in answer.content
-            assert "You have 6 silver (1 gold + 1 silver; 1 gold = 5 silver) and no loan." in answer.content
+            assert "rows A–D and columns 1–4" in words_of(answer)
+            assert "You have 6 silver (1 gold + 1 silver; 1 gold = 5 silver) and no loan." in words_of(answer)
             assert len(answer.attachments) == 1 and answer.attachments[0].filename.endswith(".png")
         assert len(table.messages()) == count, "a private zoom changes nothing in the channel"
 
@@ -322,19 +342,32 @@ def test_borrow_and_buy_is_confirmed_with_its_loan_and_a_plain_loan_as_a_loan() 
     assert PRESENTER.confirmation(game, applied(game, 1, COIN)) is None
 
 
-def test_table_buttons_show_repay_and_loan_only_when_someone_can_use_them() -> None:
+def test_loan_and_repay_are_offered_privately_to_the_seats_that_may_use_them() -> None:
+    """Every seat's own in My mansion; on the table, the player on turn's (whose they are)."""
     state = RULES.setup(3, {}, 5)
     game = live(state)
+    turn = RULES.view(state, None)["turn"]
+    other = next(seat for seat in range(3) if seat != turn)
 
     def shown() -> list[str]:
         return [c.label for c in PRESENTER.controls(game) if isinstance(c, Button) and c.row == 0]
 
+    def loans(seat: int) -> list[str]:
+        return [c.label for c in PRESENTER.loan_panel(game, seat).controls if isinstance(c, Button)]
+
     assert shown() == ["Take a coin", "Take a loan (+3)", "My mansion"]
-    RULES.apply(state, 2, LOAN)
-    assert shown() == ["Take a coin", "Take a loan (+3)", "Repay loan (4)", "My mansion"]
-    RULES.apply(state, 0, LOAN)
-    RULES.apply(state, 1, LOAN)
-    assert shown() == ["Take a coin", "Repay loan (4)", "My mansion"], "every seat has a loan"
+    assert PRESENTER.owner(game, LOAN) == turn and PRESENTER.owner(game, COIN) is None
+    assert loans(other) == ["Take a loan (+3)"]
+    RULES.apply(state, other, LOAN)
+    assert shown() == ["Take a coin", "Take a loan (+3)", "My mansion"], "another seat's loan is its own"
+    assert loans(other) == ["Repay loan (4)"] and loans(turn) == ["Take a loan (+3)"]
+    RULES.apply(state, turn, LOAN)
+    assert "Take a loan (+3)" not in shown(), "the player on turn has one: their table button goes"
+    for seat in range(3):
+        if LOAN in RULES.legal_actions(state, seat):
+            RULES.apply(state, seat, LOAN)
+    assert all(loans(seat) == ["Repay loan (4)"] for seat in range(3))
+    assert PRESENTER.panel_for(game, 1, LOAN) is not None, "a stale loan button finds its panel"
     assert len(PRESENTER.controls(game)) <= 24, "room for the host's own button"
 
 

@@ -22,7 +22,7 @@ import discord
 import simcord
 
 from tests.helpers import buttons, fr, pinned_seed
-from tests.host.discord_kit import Table, labels, make_bot, playable
+from tests.host.discord_kit import Table, labels, make_bot, playable, words_of
 
 fixed_seed = pinned_seed()
 
@@ -70,8 +70,8 @@ async def buy_something(table: Table, player: Any, rng: random.Random, seen: lis
     if tile.custom_id.split(":")[-1].startswith(("buy.", "loan_buy.")):
         return True
     board = table.table_message()
-    assert "où la placer ?" in board.content, board.content
-    seen.append(board.content)
+    assert "où la placer ?" in words_of(board), words_of(board)
+    seen.append(words_of(board))
     seen.extend(labels(board))
     affordable = [b for b in buttons(board) if b.style == discord.ButtonStyle.success and not b.disabled]
     if not affordable:
@@ -80,7 +80,7 @@ async def buy_something(table: Table, player: Any, rng: random.Random, seen: lis
         return False
     done = await player.click(board, custom_id=rng.choice(affordable).custom_id)
     assert done.acknowledged and not done.ephemeral
-    seen.extend(f.content for f in done.followups)
+    seen.extend(words_of(f) for f in done.followups)
     return True
 
 
@@ -95,7 +95,7 @@ async def test_a_whole_french_game_by_clicks(
         french_clients.update(p.id for p in players)
         created = await players[0].slash(channel, "game new", name="california", language="fr")
         lobby = created.response.message
-        assert "cherche des joueurs" in lobby.content
+        assert "cherche des joueurs" in words_of(lobby)
         await players[1].click(lobby, label=fr("host.lobby.join"))
         await players[0].click(lobby, label=fr("host.lobby.start"))
         table = Table(env, channel, players)
@@ -103,48 +103,53 @@ async def test_a_whole_french_game_by_clicks(
         # The table: French status, French buttons, tiles named and coded in French.
         board = table.table_message()
         assert board.attachments
-        assert "Journée 1 sur 12" in board.content and "1 or = 5 argent" in board.content
+        assert "Journée 1 sur 12" in words_of(board) and "1 or = 5 argent" in words_of(board)
         shown = labels(board)
-        assert {
-            fr("california.button.coin"),
-            fr("california.button.loan"),
-            fr("california.button.mansion"),
-        } <= set(shown)
+        assert {fr("california.button.coin"), fr("california.button.mansion")} <= set(shown)
+        assert fr("california.button.loan") in shown, "the player on turn's own loan"
         assert fr("host.button.catch_up") in shown
         assert all(
             re.search(r"· dès \d+|→ \S+ · \d+|aucune case|il faut", b.label) for b in tile_buttons(board)
         )
-        assert not english_in(board.content + "\n" + "\n".join(shown)), english_in(" ".join(shown))
+        assert not english_in(words_of(board) + "\n" + "\n".join(shown)), english_in(" ".join(shown))
 
-        # Refusals: the wrong player, a second loan (in the reader's language), and a repayment.
+        # Refusals: the wrong player (in the table's language, whatever the reader's), and a loan
+        # and its repayment on the private "Mon manoir" panel, offered only when possible.
         mover = table.on_turn()
         idle = next(p for p in players if p.id != mover.id)
         tile = next(b for b in tile_buttons(board) if not b.disabled)
         not_yours = await idle.click(board, custom_id=tile.custom_id)
-        assert not_yours.ephemeral and not_yours.response.content == fr("california.panel.not_your_turn")
+        assert not_yours.ephemeral and words_of(not_yours.response) == fr("california.panel.not_your_turn")
+        theirs = await idle.click(table.table_message(), label=fr("california.button.loan"))
+        assert words_of(theirs.response) == (
+            fr("host.refuse.someone_elses", player=mover.name) + " " + fr("california.refuse.own_loan")
+        )
         wrong = await idle.click(table.table_message(), label=fr("california.button.coin"))
         assert wrong.ephemeral
-        assert wrong.response.content == fr("california.illegal.coin_not_your_turn")
-        loan = await idle.click(table.table_message(), label=fr("california.button.loan"))
-        assert loan.acknowledged and "a emprunté (+3 argent)" in table.table_message().content
-        again = await idle.click(table.table_message(), label=fr("california.button.loan"))
-        assert again.ephemeral and again.response.content == fr("california.illegal.loan_open")
+        assert words_of(wrong.response) == fr("california.illegal.coin_not_your_turn")
+        own = await idle.click(table.table_message(), label=fr("california.button.mansion"))
+        loan = await idle.click(own.response.message, label=fr("california.button.loan"))
+        assert loan.acknowledged and "a emprunté (+3 argent)" in words_of(table.table_message())
+        again = (
+            await idle.click(table.table_message(), label=fr("california.button.mansion"))
+        ).response.message
+        assert fr("california.button.loan") not in labels(again), "a second loan is not offered"
         # A player whose client is in English: the game's refusal stays in the table's French (it
         # names things as the board does).
         french_clients.discard(idle.id)
-        english = await idle.click(table.table_message(), label=fr("california.button.loan"))
-        assert english.response.content == fr("california.illegal.loan_open")
+        english = await idle.click(table.table_message(), label=fr("california.button.coin"))
+        assert words_of(english.response) == fr("california.illegal.coin_not_your_turn")
         french_clients.add(idle.id)
-        repaid = await idle.click(table.table_message(), label=fr("california.button.repay"))
-        assert repaid.acknowledged and "a remboursé son emprunt (4 argent)" in table.table_message().content
+        repaid = await idle.click(again, label=fr("california.button.repay"))
+        assert repaid.acknowledged and "a remboursé son emprunt (4 argent)" in words_of(table.table_message())
 
         # "Mon manoir": a private French panel with its picture, for either player.
         mansion = await idle.click(table.table_message(), label=fr("california.button.mansion"))
         answer = mansion.response.message
         assert mansion.ephemeral and answer.attachments
-        assert answer.content.startswith("Votre manoir : rangées A–D et colonnes 1–4")
-        assert "Vous avez 5 argent (1 or + 0 argent ; 1 or = 5 argent) et aucun emprunt." in answer.content
-        assert not english_in(answer.content), english_in(answer.content)
+        assert words_of(answer).startswith("Votre manoir : rangées A–D et colonnes 1–4")
+        assert "Vous avez 5 argent (1 or + 0 argent ; 1 or = 5 argent) et aucun emprunt." in words_of(answer)
+        assert not english_in(words_of(answer)), english_in(words_of(answer))
 
         # The whole game, by clicks: buy when something fits, else take a coin.
         private: list[str] = []
@@ -160,12 +165,12 @@ async def test_a_whole_french_game_by_clicks(
         else:
             raise AssertionError("the game did not end")
 
-        text = "\n".join(m.content for m in table.messages())
+        text = "\n".join(words_of(m) for m in table.messages())
         assert "a acheté" in text and "a pris une monnaie d'or" in text
         assert "La journée 12 sur 12 commence" in text or "est la dernière" in text
         final = table.messages()[-1]
         assert final.attachments and "Classement final" in text
-        assert "cadeau" in final.content and "cases" in final.content
+        assert "cadeau" in words_of(final) and "cases" in words_of(final)
         assert labels(final) == [fr("host.button.catch_up"), fr("host.button.rematch")]
         everything = "\n".join([text, *private, *(label for m in table.messages() for label in labels(m))])
         assert not english_in(everything), english_in(everything)

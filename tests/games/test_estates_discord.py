@@ -34,7 +34,7 @@ from renderers.kit import Words
 from rules.core import Action, IllegalAction
 from rules.estates import RULES, data
 from tests.helpers import TINY_PNG, bare_game, button, buttons, fr, pinned_seed
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable
+from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable, words_of
 
 ORIGINAL = REGISTRY.get("estates")
 STOW = "Stow $1 in the cash box…"  # on the private "My checks" panel only
@@ -74,14 +74,14 @@ def game_labels(message: discord.Message) -> list[str]:
 
 
 def followup_text(result: Any) -> str:
-    return "\n".join(f.content for f in result.followups)
+    return "\n".join(words_of(f) for f in result.followups)
 
 
 def only_private(result: Any) -> str:
     """The text of an answer that must be ephemeral (a direct reply, an update of a private
     panel, or ephemeral followups)."""
     if result.response is not None and (result.ephemeral or getattr(result.response, "ephemeral", False)):
-        return str(result.response.content)
+        return str(words_of(result.response))
     assert result.followups and all(f.ephemeral for f in result.followups), result
     return followup_text(result)
 
@@ -107,7 +107,7 @@ def board_of(table: Table) -> discord.Message | None:
 
 
 def mover(table: Table, board: discord.Message) -> Any:
-    return next(p for p in table.players if f"<@{p.id}>" in board.content)
+    return next(p for p in table.players if f"<@{p.id}>" in words_of(board))
 
 
 Snapshot = list[tuple[str, list[str], list[str], int]]
@@ -123,7 +123,7 @@ def snapshot(table: Table, count: int | None = None) -> Snapshot:
         out.append((f"{len(public_messages(table))} messages", [], [], 0))
     for message in messages:
         assert not message.flags.ephemeral
-        content = message.content
+        content = words_of(message)
         for i, player in enumerate(table.players):
             content = content.replace(f"<@{player.id}>", f"<@seat{i}>")
         out.append((content, labels(message), ids(message), len(message.attachments)))
@@ -156,7 +156,7 @@ async def open_stow(table: Table, player: Any) -> Any:
     opened = await player.click(table.table_message(), label=CHECKS)
     assert opened.ephemeral and STOW in labels(opened.response.message), labels(opened.response.message)
     asked = await player.click(opened.response.message, label=STOW)
-    assert asked.response.ephemeral and "cannot be undone" in asked.response.content, (
+    assert asked.response.ephemeral and "cannot be undone" in words_of(asked.response), (
         "the panel turns into the question"
     )
     assert labels(asked.response.message) == [CONFIRM, "Back"]
@@ -191,8 +191,8 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
     async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob", "cy"], game="estates")
         board = table.table_message()
-        assert board.attachments and "Round 1 of 1 · turn 1" in board.content
-        assert "chooses a piece to auction" in board.content
+        assert board.attachments and "Round 1 of 1 · turn 1" in words_of(board)
+        assert "chooses a piece to auction" in words_of(board)
         first = set(labels(board))
         assert {"Permit 1", "Permit 2", "Permit 3", "Mayor", "Cancel cube", CHECKS} <= first
         assert "Rooftop (random)" not in first, "no building to roof yet"
@@ -211,29 +211,35 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         assert done.acknowledged and not done.ephemeral and not done.followups, "one click, one public line"
         board = table.table_message()
         assert f"{b.name} bids $2 million." in table.recent()
-        assert f"high bid $2 million by {b.name} · {c.name} bids next" in board.content
+        assert f"high bid $2 million by {b.name} · {c.name} bids next" in words_of(board)
         assert table.on_turn().id == c.id
 
         before = snapshot(table)
         refused = await bid(table, 13, form=True)
         # The form's own bounds (3 up to one's money, when the host tells the form who clicked)
         # or the engine (the balance): either way a private answer naming only c's own money.
-        text = refused.response.content
+        text = words_of(refused.response)
         assert refused.ephemeral and ("You only have $12 million." in text or "from 3 to 12" in text), text
         assert snapshot(table) == before, "a refused bid leaves the thread untouched"
         low = await bid(table, 2, form=True)
-        assert low.ephemeral and "from 3 to" in low.response.content, low.response.content
+        assert low.ephemeral and "from 3 to" in words_of(low.response), words_of(low.response)
         await click(table, "Pass")
         board = table.table_message()
         assert f"{c.name} passes." in table.recent() and table.on_turn().id == a.id
-        assert game_labels(board) == ["Sell for $2", "Buy for $2", CHECKS]
-        assert f"{a.name} sells or buys" in board.content
+        assert game_labels(board) == ["Sell for $2", "Buy for $2…", CHECKS]
+        assert f"{a.name} sells or buys" in words_of(board)
 
-        # The auctioneer buys: pays b, keeps the permit and places it.
-        await click(table, "Buy for $2")
+        # The auctioneer buys, on their private panel (it offers Buy only to one who can pay):
+        # pays b, keeps the permit and places it.
+        nosy = await b.click(board, label="Buy for $2…")
+        assert nosy.ephemeral and f"Only {a.name}, the auctioneer, decides" in words_of(nosy.response)
+        decide = await a.click(board, label="Buy for $2…")
+        assert decide.ephemeral and labels(decide.response.message) == ["Buy for $2", "Sell for $2"]
+        bought = await a.click(decide.response.message, label="Buy for $2")
+        assert bought.acknowledged
         board = table.table_message()
         assert f"{a.name} keeps building permit 1 and pays {b.name} $2 million." in table.recent()
-        assert f"{a.name} places building permit 1." in board.content
+        assert f"{a.name} places building permit 1." in words_of(board)
         assert "Row A longer: 4 → 5 lots" in labels(board) and "Discard" in labels(board)
         assert "Row B shorter: 4 → 3 lots" in labels(board)
         await click(table, "Row A longer: 4 → 5 lots")
@@ -248,17 +254,17 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         board = table.table_message()
         offered = await b.click(board, label=CHECKS)
         assert "$14 million in hand and $0 million in your cash box (0 points at the end)" in (
-            offered.response.content
+            words_of(offered.response)
         )
         assert labels(offered.response.message) == [STOW], "My checks offers the stow, privately"
         assert offered.response.message.attachments, "with a picture of b's holdings"
         not_yet = await c.click(board, label=CHECKS)
         assert labels(not_yet.response.message) == [], "no stow for a seat not on turn"
-        before = (board.id, board.content, ids(board), len(table.messages()))
+        before = (board.id, words_of(board), ids(board), len(table.messages()))
         first_ask = await open_stow(table, b)
         second_ask = await open_stow(table, b)
         back = await b.click(second_ask, label="Back")
-        assert back.response.ephemeral and "in your cash box" in back.response.content, (
+        assert back.response.ephemeral and "in your cash box" in words_of(back.response), (
             "Back returns to My checks"
         )
         second_ask = await open_stow(table, b)
@@ -267,18 +273,20 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         text = only_private(stowed)
         assert "You stowed $1 million in your cash box. In hand: $13 million; cash box: $1 million." in text
         board = table.table_message()
-        assert (board.id, board.content, ids(board), len(table.messages())) == before, "nothing public moved"
+        assert (board.id, words_of(board), ids(board), len(table.messages())) == before, (
+            "nothing public moved"
+        )
         again = await b.click(second_ask, label=CONFIRM)
-        assert again.ephemeral and "already stowed $1 million this turn" in again.response.content
+        assert again.ephemeral and "already stowed $1 million this turn" in words_of(again.response)
         mine = await b.click(board, label=CHECKS)
         assert (
             mine.ephemeral
             and "$13 million in hand and $1 million in your cash box (1 point at the end)"
-            in mine.response.content
+            in words_of(mine.response)
         )
-        assert "already stowed this turn" in mine.response.content
+        assert "already stowed this turn" in words_of(mine.response)
         assert labels(mine.response.message) == [], "no second Stow offered privately"
-        assert (board.id, board.content, ids(board), len(table.messages())) == before
+        assert (board.id, words_of(board), ids(board), len(table.messages())) == before
 
         await click(table, "Cancel cube")
         await click(table, "Pass")
@@ -297,12 +305,12 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         board = table.table_message()
         assert table.on_turn().id == b.id
         opened = await b.click(board, label="My checks")
-        assert "$13 million in hand" in opened.response.content
+        assert "$13 million in hand" in words_of(opened.response)
         bot = make_bot(tmp_path)
         await env.restart_bot(bot)
         # The table message drawn before the restart still works, for the bidder only.
         nosy = await a.click(board, label="Bid $3")
-        assert nosy.ephemeral and "not your turn" in nosy.response.content.lower(), nosy.response.content
+        assert nosy.ephemeral and "not your turn" in words_of(nosy.response).lower(), words_of(nosy.response)
         raised = await b.click(board, label="Bid $3")
         assert raised.acknowledged and not raised.ephemeral
         board = table.table_message()
@@ -325,14 +333,14 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
             raise AssertionError("the game did not end")
         assert any(re.fullmatch(rf"[ABC]\d+: {CUBE} on {CUBE}", x) for x in seen)
         assert any(re.fullmatch(rf"[ABC]\d+: roof [1-6] on {CUBE} \(worth \d+\)", x) for x in seen)
-        text = "\n".join(m.content for m in table.messages())
+        text = "\n".join(words_of(m) for m in table.messages())
         for phrase in ("auctions a rooftop: it shows", "a building worth", "is complete!", "builds the"):
             assert phrase in text, phrase
         final = table.messages()[-1]
         assert final.attachments and not playable(final)
-        assert "Final standings" in final.content and "Round 1 is over:" in table.recent()
-        assert "from buildings" in final.content and "from the cash box" in final.content
-        assert "in checks (tie-break)" in final.content
+        assert "Final standings" in words_of(final) and "Round 1 is over:" in table.recent()
+        assert "from buildings" in words_of(final) and "from the cash box" in words_of(final)
+        assert "in checks (tie-break)" in words_of(final)
         state = (await live(bot, table)).state
         outcome = RULES.outcome(state)
         assert outcome is not None
@@ -340,7 +348,7 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         ending = table.recent(3)
         assert "Winner" not in ending and "Round won by" not in ending and "The game is over" not in ending
         for winner in outcome.winners():
-            assert final.content.count(f"**1.** {table.players[winner].name}:") == 1
+            assert words_of(final).count(f"**1.** {table.players[winner].name}:") == 1
         assert spy.views and all(not (SECRET_KEYS & set(v)) for v in spy.views)
         assert spy.views[-1] == RULES.view(state, None)
 
@@ -372,9 +380,9 @@ async def random_step(
     if stow and rng.random() < 0.1:
         before = snapshot(table, 3)
         peek = await rng.choice(table.players).click(board, label=CHECKS)
-        assert peek.ephemeral and "million in your cash box" in peek.response.content
+        assert peek.ephemeral and "million in your cash box" in words_of(peek.response)
         assert snapshot(table, 3) == before, "My checks leaves no public trace"
-    if "chooses a piece to auction" in board.content:
+    if "chooses a piece to auction" in words_of(board):
         if stow and rng.random() < 0.35:
             before = snapshot(table, 3)
             opened = await player.click(board, label=CHECKS)
@@ -387,7 +395,7 @@ async def random_step(
                     spare = await player.click(again.response.message, label=STOW)
                     result = await player.click(panel, label=CONFIRM)
                     refused = await player.click(spare.response.message, label=CONFIRM)
-                    assert refused.ephemeral and "already stowed" in refused.response.content
+                    assert refused.ephemeral and "already stowed" in words_of(refused.response)
                 else:
                     result = await player.click(panel, label=CONFIRM)
                 text = only_private(result)
@@ -395,7 +403,7 @@ async def random_step(
                 seen.add("#stowed")
             else:
                 assert offered == [] and re.search(
-                    "already stowed|\\$0 million in hand", opened.response.content
+                    "already stowed|\\$0 million in hand", words_of(opened.response)
                 )
                 seen.add("#broke")
             assert snapshot(table, 3) == before, "a stow leaves no public trace"
@@ -415,7 +423,7 @@ async def random_step(
             shown = await player.click(board, label="Other amount…")
             before = snapshot(table, 3)
             refused = await player.submit_modal(shown, {"value": str(money + 1 + rng.randrange(3))})
-            text = refused.response.content
+            text = words_of(refused.response)
             assert refused.ephemeral and (
                 f"You only have ${money} million." in text or f"to {money} " in text
             )
@@ -437,12 +445,18 @@ async def random_step(
     elif any(x.startswith("Sell for $") for x in names):
         buy = next(x for x in names if x.startswith("Buy for $"))
         if rng.random() < 0.4:
-            result = await player.click(board, label=buy)
-            if not result.ephemeral:
-                note(("table", button(board, buy).custom_id))
+            # The buy is decided privately: Buy only for an auctioneer who can pay, else why not.
+            opened = await player.click(board, label=buy)
+            panel = opened.response.message
+            assert opened.ephemeral
+            if buy.removesuffix("…") in labels(panel):
+                result = await player.click(panel, label=buy.removesuffix("…"))
+                assert result.acknowledged, followup_text(result)
+                note(("buy", None))
                 return True
-            assert "you must sell" in result.response.content
-            seen.add("#refused-buy")
+            sell = buy.replace("Buy", "Sell").removesuffix("…")
+            assert "you must sell" in words_of(panel) and labels(panel) == [sell]
+            seen.add("#must-sell")
         choice = next(x for x in names if x.startswith("Sell for $"))
     else:
         options = [x for x in names if x != CHECKS]
@@ -459,7 +473,16 @@ async def replay_step(table: Table, step: tuple[str, Any]) -> None:
     kind, value = step
     if kind == "show":
         shown = await table.players[0].slash(table.thread, "game show")
-        assert shown.ephemeral and "Here is table" in shown.response.content
+        assert shown.ephemeral and "Here is table" in words_of(shown.response)
+        return
+    if kind == "buy":
+        board = board_of(table)
+        assert board is not None
+        buyer = mover(table, board)
+        ask = next(label for label in labels(board) if label.startswith("Buy for $"))
+        opened = await buyer.click(board, label=ask)
+        result = await buyer.click(opened.response.message, label=ask.removesuffix("…"))
+        assert result.acknowledged
         return
     if kind == "table":
         board = board_of(table)
@@ -497,7 +520,8 @@ def assert_no_money(snap: list[tuple[str, list[str], list[str], int]], announced
                 assert int(figure) in announced, f"${figure} is no announced bid in {text!r}"
         for custom_id in custom_ids:
             assert re.fullmatch(
-                r"[gum]:\d+:\d+:(stow|checks|bid|pass|sell|buy|discard|[a-z]+\.[A-Za-z0-9.]+)", custom_id
+                r"[gum]:\d+:\d+:(stow|checks|bid|pass|sell|buy|decide|discard|[a-z]+\.[A-Za-z0-9.]+)",
+                custom_id,
             ), custom_id
             if custom_id.startswith("g:") and ":bid." in custom_id:
                 assert int(custom_id.rsplit(".", 1)[1]) in quick, "only the quick bids carry amounts"
@@ -510,7 +534,8 @@ async def test_no_public_trace_of_money(tmp_path: Path, monkeypatch: pytest.Monk
     spies = {"with": Spy(real=False), "without": Spy(real=False)}
     announced: set[int] = set()
 
-    # Game 1: random play with stows (sometimes twice a turn), refused over-bids and refused buys.
+    # Game 1: random play with stows (sometimes twice a turn), refused over-bids, and auctioneers
+    # whose private panel says they must sell.
     spies["with"].install(monkeypatch)
     (tmp_path / "with").mkdir()
     bot = make_bot(tmp_path / "with")
@@ -538,7 +563,7 @@ async def test_no_public_trace_of_money(tmp_path: Path, monkeypatch: pytest.Monk
                 assert_no_money(traces["with"][-1], announced)
         else:
             raise AssertionError("the game did not end")
-        assert {"#stowed", "#show", "#over-bid", "#refused-buy"} <= seen, seen
+        assert {"#stowed", "#show", "#over-bid", "#must-sell"} <= seen, seen
         public = snapshot(table)
         assert_no_money(public[:-1], announced)
         assert not any("You stowed" in content for content, *_ in public)
@@ -605,7 +630,12 @@ def test_every_event_is_phrased_and_every_move_has_a_button() -> None:
                 quick = {Action("bid", (minimum + extra,)) for extra in (0, 1, 2, 5)}
                 assert shown == {Action("pass")} | quick, "the same quick bids for everyone"
             else:
-                assert shown == {Action("sell"), Action("buy")}
+                # Sell on the table; Buy… opens the auctioneer's private panel with exactly the
+                # legal choices (Buy only for one who can pay: issue 24).
+                assert shown == {Action("sell")}
+                assert any(isinstance(c, Button) and c.ui == "decide" for c in controls)
+                decide = presenter.decide_panel(game, seat)
+                assert {c.action for c in decide.controls if isinstance(c, Button)} == set(legal)
             events = RULES.apply(state, seat, rng.choice(legal))
             lines = presenter.lines(game, events)
             assert all("{" not in line for line in lines)
@@ -721,11 +751,11 @@ async def test_rounds_option_and_rules_summary(tmp_path: Path) -> None:
         channel = guild.create_text_channel("games")
         ana = guild.add_member(env.create_user("ana"))
         created = await ana.slash(channel, "game new", name="estates", options="rounds=3")
-        assert "rounds=3" in created.response.message.content
+        assert "rounds=3" in words_of(created.response.message)
         too_many = await ana.slash(channel, "game new", name="estates", options="rounds=9")
-        assert too_many.ephemeral and "rounds" in too_many.response.content
+        assert too_many.ephemeral and "rounds" in words_of(too_many.response)
         summary = await ana.slash(channel, "game rules", name="estates")
-        assert "auction" in summary.response.content.lower() and "`rounds`" in summary.response.content
+        assert "auction" in words_of(summary.response).lower() and "`rounds`" in words_of(summary.response)
 
 
 # --- a French table ---------------------------------------------------------------------------
@@ -758,8 +788,8 @@ async def test_a_french_table_plays_and_refuses_in_french(
         await players[0].click(lobby, label=fr("host.lobby.start"))
         table = Table(env, channel, players)
         board = table.table_message()
-        assert "Manche 1 sur 1 · tour 1" in board.content, board.content
-        assert "choisit une pièce à mettre aux enchères" in board.content
+        assert "Manche 1 sur 1 · tour 1" in words_of(board), words_of(board)
+        assert "choisit une pièce à mettre aux enchères" in words_of(board)
         assert {"Permis 1", "Maire", "Cube Annulation", "Mes chèques"} <= set(labels(board))
         assert drawn_in and set(drawn_in) == {"fr"}, "the board is drawn in the table's language"
         a = table.on_turn()
@@ -768,7 +798,7 @@ async def test_a_french_table_plays_and_refuses_in_french(
         # a stows (privately, in French) so that a bid of 12 is more than a can pay.
         opened = await a.click(table.table_message(), label="Mes chèques")
         assert "Vous avez 12 M$ en main et 0 M$ dans votre coffre (0 point à la fin)" in (
-            opened.response.content
+            words_of(opened.response)
         )
         assert opened.response.message.attachments, "with the French holdings picture"
         asked = await a.click(opened.response.message, label=fr("estates.button.stow"))
@@ -782,13 +812,16 @@ async def test_a_french_table_plays_and_refuses_in_french(
         assert f"{b.name} enchérit à 12 M$." in table.recent()
         await c.click(table.table_message(), label=fr("host.auction.pass"))
         board = table.table_message()
-        assert fr("estates.button.buy", price=12) in labels(board)
+        assert fr("estates.button.buy_ask", price=12) in labels(board)
 
+        # The buy is decided privately: a, who cannot pay, reads (in French) that they must sell,
+        # and is offered the sale only; the table shows nothing of it.
         before = snapshot(table)
-        refused = await a.click(board, label=fr("estates.button.buy", price=12))
-        assert refused.ephemeral
-        assert refused.response.content == fr("estates.illegal.cannot_pay", money="11", price="12")
-        assert snapshot(table) == before, "a refused buy leaves the thread untouched"
+        must = await a.click(board, label=fr("estates.button.buy_ask", price=12))
+        assert must.ephemeral
+        assert words_of(must.response).startswith("Vous avez 11 M$ en main : vous ne pouvez pas payer 12 M$")
+        assert labels(must.response.message) == [fr("estates.button.sell", price=12)]
+        assert snapshot(table) == before, "the private panel leaves the thread untouched"
 
 
 def test_refusals_name_pieces_in_the_tables_language() -> None:
@@ -809,7 +842,7 @@ def test_refusals_name_pieces_in_the_tables_language() -> None:
     french = presenter.illegal(game, exc, game.row.language)
     assert french == "Vous ne pouvez pas choisir le 1 bleu (1 Bl) : il n'est pas à l'étal."
     placed = IllegalAction("place_cube", piece="green3")
-    assert presenter.illegal(game, placed, "fr") == "Placez le 3 vert (3 Gn) sur une parcelle du plateau."
+    assert presenter.illegal(game, placed, "fr") == "Placez le 3 vert (3 Ve) sur une parcelle du plateau."
     assert presenter.illegal(game, IllegalAction("bid_too_high", money=12), "fr") == "Vous n'avez que 12 M$."
 
 

@@ -8,7 +8,8 @@ places them, so a restart rebuilds the same game.
 - the round-1 discard chosen by several players at once, each on a private multi-select, the
   table naming who is still choosing; then the planning buttons and the drawing split (Back,
   Confirm); an illegal click answered privately with the engine's sentence
-- errands from the table (an offering slot, the demotion space) and the demotion's private choice
+- errands from the table (an offering slot, the demotion space) and the demotion's choice, on the
+  table at once (and privately from the hand)
 - an event played with companions (a private step with Back), a companion token (which card:
   a step with Back), a nuptial set (a multi-select), each with its one log line
 - "My hand" for any seated player at any time, "Catch me up", a spectator refused
@@ -39,10 +40,19 @@ from tests.helpers import (
     select_id,
     sound_state,
 )
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
+from tests.host.discord_kit import Table, controls, ids, labels, make_bot, open_table, words_of
 from tests.rules.test_lastwill import actions_turn, errand_turn, hand, job, money, put, unemploy_all
 
 HAND = "My hand…"
+HOST = ("Catch me up", "Undo my last move", "Me mettre à jour", "Annuler mon dernier coup")
+"""The host's own buttons on the table, beside the game's (English and French)."""
+
+
+def game_labels(message: discord.Message) -> list[str]:
+    """The game's buttons on a message, in order: selects (no label) and the host's left out."""
+    return [label for label in labels(message) if label and label not in HOST]
+
+
 DISCARDS = "Choose my discards…"
 DRAW = "Choose my draw…"
 SEED = 20260311
@@ -75,15 +85,14 @@ def options(message: discord.Message) -> dict[str, str]:
     """Every select option on a message: value -> label."""
     return {
         option.value: option.label
-        for row in message.components
-        for child in row.children  # type: ignore[attr-defined]
+        for child in controls(message)
         for option in getattr(child, "options", []) or []
     }
 
 
 def status(table: Table) -> list[str]:
     """The live table's status: the two lines before the mentions."""
-    lines = table.table_message().content.splitlines()
+    lines = words_of(table.table_message()).splitlines()
     first = next(
         i for i, line in enumerate(lines) if line.startswith(("Round ", "End of round", "Setting up"))
     )
@@ -120,8 +129,8 @@ async def test_discards_at_once_then_plans_and_the_drawing_split(
             == "Round 1 of 7 · everyone keeps 2 cards, in secret. Still choosing: ana, bob and cy."
         )
         assert status(table)[1].startswith("ana £") and " · bob £" in status(table)[1]
-        assert labels(board)[:2] == [DISCARDS, HAND]
-        assert all(f"<@{p.id}>" in board.content for p in table.players), "all three are asked at once"
+        assert game_labels(board)[:2] == [DISCARDS, HAND]
+        assert all(f"<@{p.id}>" in words_of(board) for p in table.players), "all three are asked at once"
         state = await state_of(bot)
         hands = [list(p.hand) for p in state.players]
         assert not {c for h in hands for c in h} & set(" ".join(ids(board)).replace(":", ".").split(".")), (
@@ -132,7 +141,7 @@ async def test_discards_at_once_then_plans_and_the_drawing_split(
         panels = {}
         for index, member in ((0, ana), (1, bob)):
             panels[index] = panel(await member.click(board, label=DISCARDS))
-            assert "**Round 1: keep 2 cards.** Choose the 2 you discard" in panels[index].content
+            assert "**Round 1: keep 2 cards.** Choose the 2 you discard" in words_of(panels[index])
             assert set(options(panels[index])) == {f"discard.{c}" for c in hands[index]}
         cursor = len(env.http_requests)
         chosen = await ana.select(
@@ -147,7 +156,7 @@ async def test_discards_at_once_then_plans_and_the_drawing_split(
         assert "ana has chosen what to discard." in table.recent(1)
         seen = public_json(env, cursor)
         assert not any(card in seen for card in hands[0][:2]), "ana's discards stay secret"
-        assert f"<@{bob.id}>" in table.table_message().content
+        assert f"<@{bob.id}>" in words_of(table.table_message())
 
         # bob's panel was drawn before ana's choice: a discard's meaning (this round's keep-2) has
         # not changed, so the engine's fingerprint keeps bob's select good and his pick counts.
@@ -159,7 +168,7 @@ async def test_discards_at_once_then_plans_and_the_drawing_split(
             )
         )
         assert (await state_of(bot)).need[1] == 1, "the pick from the older panel counted"
-        assert "You discard" in partly.content and "Already chosen:" in partly.content, (
+        assert "You discard" in words_of(partly) and "Already chosen:" in words_of(partly), (
             "one of two: the panel stays"
         )
         assert "bob has chosen some discards (1 more to go)." in table.recent(1)
@@ -169,7 +178,9 @@ async def test_discards_at_once_then_plans_and_the_drawing_split(
         assert status(table)[0].endswith("Still choosing: cy.")
         done = panel(await ana.click(table.table_message(), label=DISCARDS))
         assert (
-            "You discard" in done.content and "Still choosing: cy." in done.content and not labels(done)[:-1]
+            "You discard" in words_of(done)
+            and "Still choosing: cy." in words_of(done)
+            and not labels(done)[:-1]
         )
 
         last = panel(await cy.click(table.table_message(), label=DISCARDS))
@@ -212,16 +223,16 @@ async def test_discards_at_once_then_plans_and_the_drawing_split(
         want = next(p.cards for p in state.plans if p.pos == state.players[state.order[state.cursor]].plan)
         assert f"Drawing: {drawer.name} names the decks of {want} card" in status(table)[0]
         split = panel(await drawer.click(table.table_message(), label=DRAW))
-        assert f"**Draw {want} card" in split.content and "Named so far: nothing (0 of" in split.content
+        assert f"**Draw {want} card" in words_of(split) and "Named so far: nothing (0 of" in words_of(split)
         assert labels(split)[:4] == [f"+1 {d} ({n} left)" for d, n in _left(state)]
         assert f"Confirm (0 of {want} named)" in labels(split) and "Back (start over)" not in labels(split)
         split = panel(await drawer.click(split, label=labels(split)[1]))  # +1 Event
-        assert split.content.startswith("Your split: 1 Event card.")
+        assert words_of(split).startswith("Your split: 1 Event card.")
         split = panel(await drawer.click(split, label="Back (start over)"))
-        assert split.content.startswith("Your split: nothing.")
+        assert words_of(split).startswith("Your split: nothing.")
         for _ in range(want):
             split = panel(await drawer.click(split, label=labels(split)[1]))
-        assert f"Your split: {want} Event card{'s' if want > 1 else ''}." in split.content
+        assert f"Your split: {want} Event card{'s' if want > 1 else ''}." in words_of(split)
         before = len((await state_of(bot)).players[state.order[state.cursor]].hand)
         drawn = await drawer.click(split, label=f"Confirm: draw {want}")
         assert private_text(drawn).startswith("You draw ")
@@ -260,7 +271,7 @@ def errands_for_ana(state: LastWillState) -> None:
     state.discard_for = ""
 
 
-async def test_errands_from_the_table_and_a_demotion_chosen_privately(
+async def test_errands_from_the_table_and_a_demotion_chosen_at_once(
     tmp_path: Path, lastwill_registered: Callable[[LastWillRules], None]
 ) -> None:
     lastwill_registered(Arranged(errands_for_ana))
@@ -283,16 +294,28 @@ async def test_errands_from_the_table_and_a_demotion_chosen_privately(
         await public_click(table, ana, "Demotion")
         assert "ana's boy goes to the demotion space." in table.recent(2)
         board = table.table_message()
-        assert labels(board)[:2] == ["Choose a demotion…", HAND]
+        lines = [
+            "Cover Horse (−£3 income)",
+            "Cover Dine (−£2 income)",
+            "Cover Mask (−£1 income)",
+            "Cover Guest (−£1 income)",
+            "No demotion now",
+        ]
+        assert [label for label in labels(board) if label in (*lines, HAND)] == [*lines, HAND], (
+            "the errand's choice names nothing hidden: it is on the table at once"
+        )
+        assert "Choose a demotion…" not in labels(board)
         assert (
             status(table)[0]
             == "Round 1 of 7 · ana is choosing a line to cover (demotion from the demotion space)."
         )
-        nosy = panel(await bob.click(board, label="Choose a demotion…"))
-        assert nosy.content == "ana is choosing; nothing is asked of you." and labels(nosy) == ["Back"]
+        nosy = await bob.click(board, label="Cover Horse (−£3 income)")
+        assert nosy.ephemeral and private_text(nosy) == "Another player is answering a choice; wait for them."
 
-        choice = panel(await ana.click(board, label="Choose a demotion…"))
-        assert choice.content.startswith(
+        # ana may also answer privately, from her hand.
+        mine = panel(await ana.click(board, label=HAND))
+        choice = panel(await ana.click(mine, label="Choose a demotion…"))
+        assert words_of(choice).startswith(
             "**Demotion** (the demotion space): cover one line of your Doctor card"
         )
         assert labels(choice) == [
@@ -304,7 +327,7 @@ async def test_errands_from_the_table_and_a_demotion_chosen_privately(
             "Back",
         ]
         back = panel(await ana.click(choice, label="Back"))
-        assert back.content.startswith("**Your hand**") and labels(back) == ["Choose a demotion…", "Done"]
+        assert words_of(back).startswith("**Your hand**") and labels(back) == ["Choose a demotion…", "Done"]
         choice = panel(await ana.click(back, label="Choose a demotion…"))
         closed = await ana.click(choice, label="Cover Horse (−£3 income)")
         assert closed.response is not None
@@ -355,7 +378,14 @@ async def test_plays_with_private_steps_and_back(
         ana, bob, _cy = table.players
         board = table.table_message()
         assert status(table)[0] == "Round 1 of 7 · Actions: ana's turn, 3 actions left."
-        assert labels(board)[:2] == [HAND, "End turn"]
+        assert game_labels(board) == [
+            "Play a card…",
+            "Buy a property…",
+            "Lay a helper…",
+            "Put a companion on a card…",
+            "End turn",
+            HAND,
+        ], "the kinds of plays open to ana, each a private panel (tests/games/test_lastwill_turn.py)"
         sale = max(0, 15 + (await state_of(bot)).market["town"])
         assert options(board) == {
             "keep.T4": "Maintain Town House T4 (£3)",
@@ -365,7 +395,7 @@ async def test_plays_with_private_steps_and_back(
         mine = panel(await ana.click(board, label=HAND))
         assert (
             "• **Dinner [DIN10]**: play: 1 action, spends £2 · icons Guest +£2, Guest +£2 · "
-            "would earn a demotion: Dine (£2)" in mine.content
+            "would earn a demotion: Dine (£2)" in words_of(mine)
         )
         assert {"Play Dinner: 1 action, £2", "Put Chef on a card…", "Play a nuptial set…", "Done"} <= set(
             labels(mine)
@@ -373,21 +403,21 @@ async def test_plays_with_private_steps_and_back(
 
         # Which card takes the Chef: a step with Back.
         step = panel(await ana.click(mine, label="Put Chef on a card…"))
-        assert step.content.startswith("Where does **Chef [CHF1]** go?")
+        assert words_of(step).startswith("Where does **Chef [CHF1]** go?")
         assert labels(step) == ["Chef on Town House T4 (makes it £5)", "Back"]
         mine = panel(await ana.click(step, label="Back"))
-        assert mine.content.startswith("**Your hand**")
+        assert words_of(mine).startswith("**Your hand**")
         step = panel(await ana.click(mine, label="Put Chef on a card…"))
         mine = panel(await ana.click(step, label="Chef on Town House T4 (makes it £5)"))
         assert "ana puts a Chef token on Town House T4." in table.recent(1)
-        assert (
-            mine.content.startswith("**Your hand**") and "Your Actions turn: 2 actions left." in mine.content
-        )
+        assert words_of(mine).startswith(
+            "**Your hand**"
+        ) and "Your Actions turn: 2 actions left." in words_of(mine)
         assert (await state_of(bot)).players[0].board[0].tokens == ["chef"]
 
         # An event with companions: each companion a click, Back to the hand and in again.
         step = panel(await ana.click(mine, label="Play Dinner: 1 action, £2"))
-        assert step.content == (
+        assert words_of(step) == (
             "**Dinner**: add companion cards to its open icons (Guest +£2, Guest +£2). So far it spends £2."
         )
         assert labels(step) == [
@@ -397,7 +427,7 @@ async def test_plays_with_private_steps_and_back(
             "Back",
         ]
         assert "ana plays Dinner (1 action)…" in table.recent(1)
-        assert labels(table.table_message())[:2] == ["Add companions…", HAND]
+        assert game_labels(table.table_message()) == ["Add companions…", HAND]
         mine = panel(await ana.click(step, label="Back"))
         assert labels(mine) == ["Add companions…", "Done"], "no other play while a choice is open"
         step = panel(await ana.click(mine, label="Add companions…"))
@@ -406,7 +436,7 @@ async def test_plays_with_private_steps_and_back(
         assert labels(step) == ["Add Wild card [W1] as Guest: +£2", "No more companions: pay £4", "Back"]
         step = panel(await ana.click(step, label="No more companions: pay £4"))
         assert "ana spends £4 on Dinner (with Guest)." in table.recent(1)
-        assert step.content.startswith("**Demotion** (Dinner): cover one line of your Doctor card")
+        assert words_of(step).startswith("**Demotion** (Dinner): cover one line of your Doctor card")
         assert labels(step) == [
             "Cover Dine (−£2 income)",
             "Cover Guest (−£1 income)",
@@ -415,28 +445,28 @@ async def test_plays_with_private_steps_and_back(
         ]
         mine = panel(await ana.click(step, label="Cover Dine (−£2 income)"))
         assert "ana is demoted (Dinner): the Dine line is covered, income −£2." in table.recent(1)
-        assert "You have earned this round's demotion" in mine.content
+        assert "You have earned this round's demotion" in words_of(mine)
         state = await state_of(bot)
         assert state.players[0].money == 36 and state.players[0].covered == [False, True, False, False]
 
-        # A nuptial set: which cards, in one multi-select, with Back.
+        # A nuptial set: one choice per set the engine takes, with Back.
         step = panel(await ana.click(mine, label="Play a nuptial set…"))
-        assert step.content.startswith("A **nuptial set**: 2 to 4 nuptial cards with different names")
-        assert options(step) == {"nupt.ER1": "Engagement Ring [ER1]", "nupt.WG1": "Wedding Gift [WG1]"}
-        mine = panel(await ana.select(step, ["nupt.ER1", "nupt.WG1"], custom_id=select_id(step, "nupt.ER1")))
+        assert words_of(step).startswith("A **nuptial set**: 2 to 4 nuptial cards with different names")
+        assert options(step) == {"nupt.ER1.WG1": "Engagement Ring [ER1] + Wedding Gift [WG1]: 1 action, £7"}
+        assert labels(step)[-1] == "Back"
+        mine = panel(await ana.select(step, ["nupt.ER1.WG1"], custom_id=select_id(step, "nupt.ER1.WG1")))
         assert "ana plays Engagement Ring and Wedding Gift (1 action): spends £7." in table.recent(1)
-        assert "Your Actions turn: 0 actions left." in mine.content
+        assert "Your Actions turn: 0 actions left." in words_of(mine)
         assert (await state_of(bot)).players[0].money == 29
 
         # Anyone seated reads their own hand at any time; a spectator cannot.
         theirs = panel(await bob.click(table.table_message(), label=HAND))
-        assert (
-            "• **Farm F3**: buy: " in theirs.content
-            and "• **Theatre [THE1]**: play: 1 action" in theirs.content
-        )
+        assert "• **Farm F3**: buy: " in words_of(
+            theirs
+        ) and "• **Theatre [THE1]**: play: 1 action" in words_of(theirs)
         assert labels(theirs) == ["Done"], "not bob's turn: nothing to play"
         closed = panel(await bob.click(theirs, label="Done"))
-        assert closed.content == "Closed. My hand… on the table opens it again." and not labels(closed)
+        assert words_of(closed) == "Closed. My hand… on the table opens it again." and not labels(closed)
         eve = table.channel.guild.add_member(env.create_user("eve"))
         nosy = await eve.click(table.table_message(), label=HAND)
         assert nosy.ephemeral and "not seated" in private_text(nosy)
@@ -446,7 +476,7 @@ async def test_plays_with_private_steps_and_back(
 
         await public_click(table, ana, "End turn")
         assert "ana ends the turn." in table.recent(2) and "bob's turn: 3 actions." in table.recent(2)
-        assert f"<@{bob.id}>" in table.table_message().content
+        assert f"<@{bob.id}>" in words_of(table.table_message())
 
 
 # --- a restart in the middle of a round --------------------------------------------------------
@@ -463,11 +493,11 @@ async def test_a_restart_mid_round_keeps_table_panels_and_state(
         mine = panel(await ana.click(table.table_message(), label=HAND))
         step = panel(await ana.click(mine, label="Play Dinner: 1 action, £2"))
         before = RULES.dump(await state_of(bot))
-        board = table.table_message().content
+        board = words_of(table.table_message())
         bot = make_bot(tmp_path)
         await env.restart_bot(bot)
         assert RULES.dump(await state_of(bot)) == before, "the saved game is the game"
-        assert table.table_message().content == board and labels(table.table_message())[:2] == [
+        assert words_of(table.table_message()) == board and game_labels(table.table_message()) == [
             "Add companions…",
             HAND,
         ]
@@ -496,7 +526,7 @@ async def test_rules_command_sends_summary_options_and_every_ruling(
         result = await ana.slash(channel, "game rules", name="lastwill")
         messages = [result.response, *result.followups]
         assert len(messages) >= 3 and all(m is not None and m.ephemeral for m in messages)
-        texts = [str(m.content) for m in messages if m is not None]
+        texts = [str(words_of(m)) for m in messages if m is not None]
         assert all(len(t) <= 2000 for t in texts)
         whole = "\n".join(texts)
         assert whole.startswith("**Last Will** (2–5 players)\nSpend your late uncle's fortune")
@@ -532,18 +562,18 @@ async def test_a_french_table_plays_in_french(
         table = Table(env, channel, members)
         board = table.table_message()
         assert "Manche 1 sur 7 · chacun garde 2 cartes, en secret. Choisissent encore : ana, bob et cy." in (
-            board.content
+            words_of(board)
         )
-        assert labels(board)[:2] == ["Choisir mes défausses…", "Ma main…"]
+        assert game_labels(board) == ["Choisir mes défausses…", "Ma main…"]
         mine = panel(await members[0].click(board, label="Ma main…"))
-        assert mine.content.startswith(
+        assert words_of(mine).startswith(
             "**Votre main** (4 cartes ; vous pourrez en garder 2 en fin de manche)"
         )
         state = await state_of(bot)
         for index, member in enumerate(members):
             chosen = panel(await member.click(table.table_message(), label="Choisir mes défausses…"))
-            assert (
-                "**Manche 1 : gardez 2 cartes.** Choisissez les 2 cartes que vous défaussez" in chosen.content
+            assert "**Manche 1 : gardez 2 cartes.** Choisissez les 2 cartes que vous défaussez" in words_of(
+                chosen
             )
             hand = state.players[index].hand
             await member.select(

@@ -29,10 +29,12 @@ import discord
 import simcord
 
 from bot.client import GameBot
+from bot.i18n import Catalog
+from cogs.lastwill.table import PUBLIC_STEPS
 from rules.lastwill import RULES, LastWillRules, LastWillState, data
 from tests.games.test_lastwill_discord import options, state_of
 from tests.helpers import panel, pinned_seed, private_text, select_id
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable
+from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable, words_of
 
 HAND = "My hand…"
 SEED = 11
@@ -40,6 +42,13 @@ SEED = 11
 LIMIT = 2500
 """Clicks a whole game may take; a stuck policy fails instead of looping."""
 PLAY = re.compile(r"^Play (?!a nuptial)(?!.*choose a level).*: (\d+) actions?, £(\d+)")
+BALL_AT = re.compile(r", level \d+: ")
+"""A Ball's level on the "Play a card…" panel, one click each."""
+KINDS = ("Play a card…", "Buy a property…", "Lay a helper…", "Put a companion on a card…")
+"""The table's buttons for plays from the hand, tried in this order in an Actions turn."""
+HOST = ("Catch me up", "Undo my last move")
+"""The host's own buttons on the table, beside the game's."""
+CATALOG = Catalog.load()
 
 
 fixed_seed = pinned_seed(SEED)
@@ -92,7 +101,7 @@ class Game:
 def check_table(table: Table, state: LastWillState) -> None:
     """The live table: readable, within Discord's limits, and no hand card in any custom_id."""
     board = table.table_message()
-    assert "{" not in board.content and len(board.content) <= 2000, board.content
+    assert "{" not in words_of(board) and len(words_of(board)) <= 2000, words_of(board)
     hands = {card for player in state.players for card in player.hand}
     words = {w for custom_id in ids(board) for w in re.split(r"[:.]", custom_id)}
     assert not hands & words, hands & words
@@ -120,7 +129,7 @@ async def discard(game: Game, state: LastWillState, seat: int) -> None:
     hand = state.players[seat].hand
     worst = sorted(dict.fromkeys(hand), key=keep_value)[: state.need[seat]]
     result = await game.select(member, shown, [f"discard.{c}" for c in worst])
-    assert "You discard" in private_text(result) or "You discard" in panel(result).content
+    assert "You discard" in private_text(result) or "You discard" in words_of(panel(result))
     game.count("discard")
 
 
@@ -179,17 +188,29 @@ def _slot_card(state: LastWillState, value: str) -> str:
 
 
 async def answer(game: Game, state: LastWillState, seat: int) -> None:
-    """Open the choice from the table and answer it on its panel."""
+    """Answer the open choice: on the table when it names no hidden card (a line to cover, a
+    target on one's board...), else from the table's button on the private panel it opens."""
     assert state.pending is not None
     member = game.member(seat)
     board = game.table.table_message()
-    step = panel(await game.click(member, board, labels(board)[0], acts=False))
-    await answer_on(game, member, step, state.pending.step)
+    kind = state.pending.step
+    if kind in PUBLIC_STEPS:
+        game.count("table answer")
+        await answer_on(game, member, board, kind)
+        return
+    found: discord.Message | None = panel(
+        await game.click(member, board, CATALOG.text(f"lastwill.button.answer.{kind}"), acts=False)
+    )
+    for _ in range(12):  # the panel goes on to the next step (the demotion after "A demotion")
+        state = await state_of(game.bot)
+        if found is None or state.pending is None:
+            return
+        found = await answer_on(game, member, found, state.pending.step)
 
 
 async def answer_on(game: Game, member: Any, step: discord.Message, kind: str) -> discord.Message | None:
     """Answer the open choice shown on ``step``; the panel that follows, if any."""
-    shown = [label for label in labels(step) if label != "Back"]
+    shown = [label for label in labels(step) if label not in ("Back", HAND, *HOST)]
     if kind == "bpx":
         pick = "Discard none"
     elif kind in ("sale",):
@@ -213,10 +234,14 @@ async def act(game: Game, state: LastWillState, seat: int) -> None:
         await game.click(member, confirm, "Yes, declare bankruptcy")
         game.count("bankrupt")
         return
-    mine = panel(await game.click(member, board, HAND, acts=False))
-    if await play_from(game, state, seat, member, mine):
-        return
-    board = game.table.table_message()
+    for kind in KINDS:
+        if kind == "Buy a property…" and state.round > 4:
+            continue
+        if kind in labels(board):
+            mine = panel(await game.click(member, board, kind, acts=False))
+            if await play_from(game, state, seat, member, mine):
+                return
+            board = game.table.table_message()
     moves = {v: label for v, label in options(board).items() if v.startswith(("keep.", "use."))}
     if moves:
         await game.select(member, board, [next(iter(moves))])
@@ -231,18 +256,22 @@ async def play_from(game: Game, state: LastWillState, seat: int, member: Any, mi
     shown = labels(mine)
     legal = RULES.legal_actions(state, seat)
     sets = [a for a in legal if a.kind == "nupt"]
-    if sets and "Play a nuptial set…" in shown:
-        step = panel(await game.click(member, mine, "Play a nuptial set…", acts=False))
-        await follow(
-            game,
-            member,
-            await game.select(member, step, [f"nupt.{c}" for c in max(sets, key=lambda a: len(a.args)).args]),
-        )
+    if sets and ("Play a nuptial set…" in shown or any(v.startswith("nupt.") for v in options(mine))):
+        step = mine
+        if "Play a nuptial set…" in shown:
+            step = panel(await game.click(member, mine, "Play a nuptial set…", acts=False))
+        best = max(sets, key=lambda a: len(a.args)).encode()
+        await follow(game, member, await game.select(member, step, [best]))
         game.count("nuptial set")
         return True
     plays = sorted(
         (label for label in shown if PLAY.match(label)), key=lambda label: -int(PLAY.match(label)[2])
     )  # type: ignore[index]
+    levels = [label for label in shown if BALL_AT.search(label)]
+    if levels:
+        await follow(game, member, await game.click(member, mine, levels[-1]))
+        game.count("ball")
+        return True
     balls = [label for label in shown if label.endswith("choose a level…")]
     if balls:
         step = panel(await game.click(member, mine, balls[0], acts=False))
@@ -254,7 +283,8 @@ async def play_from(game: Game, state: LastWillState, seat: int, member: Any, mi
     buys = [label for label in shown if label.startswith("Buy ")] if early else []
     lays = [label for label in shown if label.startswith("Lay ")]
     tokens = [label for label in shown if label.startswith("Put ")]
-    for group, what in ((plays, "event"), (buys, "buy"), (lays, "lay")):
+    placed = [label for label in shown if "(makes it " in label]
+    for group, what in ((plays, "event"), (buys, "buy"), (lays, "lay"), (placed, "token")):
         if group:
             await follow(game, member, await game.click(member, mine, group[0]))
             game.count(what)
@@ -316,9 +346,9 @@ async def test_a_whole_game_by_clicks(
         outcome = RULES.outcome(state)
         assert outcome is not None
         thread = table.messages()
-        text = "\n".join(m.content for m in thread)
+        text = "\n".join(words_of(m) for m in thread)
         for message in thread:
-            assert "{" not in message.content and len(message.content) <= 2000
+            assert "{" not in words_of(message) and len(words_of(message)) <= 2000
         assert "**Game over** after round" in text
         assert text.count("**Round ") >= min(state.round, 7) - 1
         for kind in (
@@ -330,6 +360,7 @@ async def test_a_whole_game_by_clicks(
             "event",
             "buy",
             "answer:line",
+            "table answer",
         ):
             assert game.seen.get(kind), (kind, game.seen)
         assert " is demoted (" in text and " buys " in text and " plays " in text
@@ -337,9 +368,9 @@ async def test_a_whole_game_by_clicks(
             assert "is sacked** from the " in text
 
         final = thread[-1]
-        assert "**Last Will** · table #1 is over. Final standings:" in final.content
+        assert "**Last Will** · table #1 is over. Final standings:" in words_of(final)
         assert set(labels(final)) == {"Catch me up", "Rematch"} and not playable(final)
-        standings = [line for line in final.content.splitlines() if re.match(r"^\*\*\d\.\*\* ", line)]
+        standings = [line for line in words_of(final).splitlines() if re.match(r"^\*\*\d\.\*\* ", line)]
         order = sorted(range(3), key=lambda s: (outcome.ranks[s], s))
         assert len(standings) == 3
         for line, seat in zip(standings, order, strict=True):
@@ -354,6 +385,6 @@ async def test_a_whole_game_by_clicks(
 
         print(f"\n===== the thread of a whole game: {game.clicks} clicks, {len(thread)} messages =====")
         for message in thread:
-            print(message.content)
+            print(words_of(message))
             print("-----")
         print(game.seen)

@@ -401,12 +401,13 @@ def test_steps_of_several_parts_have_back(presenter: LastWillPresenter) -> None:
     ]
     nuptial = presenter.nuptial_panel(game, 0)
     select = nuptial.controls[0]
-    assert (
-        isinstance(select, Select)
-        and select.combine == "nupt"
-        and (select.min_values, select.max_values) == (2, 2)
+    assert isinstance(select, Select) and select.combine is None and select.max_values == 1, (
+        "one choice per set the engine takes: no pick of cards it would refuse"
     )
-    assert [c.label for c in select.choices] == ["Engagement Ring [ER1]", "Wedding Gift [WG1]"]
+    assert [(c.label, c.action) for c in select.choices] == [
+        ("Engagement Ring [ER1] + Wedding Gift [WG1]: 1 action, £7", Action("nupt", ("ER1", "WG1")))
+    ]
+    assert nuptial.controls[-1].ui == "hand"  # type: ignore[union-attr]
     RULES.apply(state, 0, Action("event", ("DIN10",)))
     answer = presenter.answer_panel(game, 0)
     assert (
@@ -433,6 +434,18 @@ def test_steps_of_several_parts_have_back(presenter: LastWillPresenter) -> None:
         "Cover Guest (−£1 income)",
         "No demotion now",
         "Back",
+    ]
+    table = presenter.controls(game)
+    assert [c.label for c in table if isinstance(c, Button)] == [
+        "Cover Dine (−£2 income)",
+        "Cover Guest (−£1 income)",
+        "No demotion now",
+        "My hand…",
+    ], "a choice that names no hidden card is answered on the table itself"
+    assert [c.action for c in table if isinstance(c, Button)][:3] == [
+        Action("line", (1,)),
+        Action("line", (3,)),
+        Action("noline"),
     ]
 
 

@@ -44,7 +44,7 @@ from tests.helpers import (
     seat_of,
     select_id,
 )
-from tests.host.discord_kit import labels, make_bot, open_table
+from tests.host.discord_kit import controls, labels, make_bot, open_table, row_labels, words_of
 from tests.host.test_refusal_keys import ROOT, raised
 
 CATCH = "Catch me up"
@@ -80,10 +80,10 @@ async def test_scripted_opening_buy_auction_restart_end(
     async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob", "cy"], game="monopoly")
         board = table.table_message()
-        assert "Roll for the first turn" in board.content and labels(board)[0] == "Roll"
+        assert "Roll for the first turn" in words_of(board) and row_labels(board)[0] == "Roll"
         assert PROPS not in labels(board), "nothing to manage before the first turn"
         for _ in range(4):  # everyone rolls; tied highest roll again
-            if "first turn" not in table.table_message().content:
+            if "first turn" not in words_of(table.table_message()):
                 break
             for player in table.players:
                 await player.click(table.table_message(), label="Roll")
@@ -101,9 +101,7 @@ async def test_scripted_opening_buy_auction_restart_end(
             if buy is not None:
                 state = await saved_state(bot)
                 place = state.position[state.turn]
-                enabled = not next(
-                    c for row in board.components for c in row.children if getattr(c, "label", "") == buy
-                ).disabled  # type: ignore[attr-defined]
+                enabled = not next(c for c in controls(board) if getattr(c, "label", "") == buy).disabled  # type: ignore[attr-defined]
                 assert {"Auction it", PROPS, DEAL} <= set(shown)
                 if not bought and enabled:
                     await public_click(table, mover, buy)
@@ -150,9 +148,9 @@ async def test_scripted_opening_buy_auction_restart_end(
             elif "Raise money…" in shown:
                 pytest.skip("a debt this early is not part of this script")
             else:
-                raise AssertionError(f"stuck at {shown}: {board.content}")
+                raise AssertionError(f"stuck at {shown}: {words_of(board)}")
         assert bought and declined and restarted
-        status = table.table_message().content
+        status = words_of(table.table_message())
         assert "$" in status and "ana" in status, "everyone's cash is on the table"
 
 
@@ -176,12 +174,12 @@ async def test_building_off_turn_and_a_deal(
         first = await member_at(bot, table, 0)
         builder = await member_at(bot, table, 1)
         board = table.table_message()
-        assert labels(board)[0] == "Roll" and {PROPS, DEAL, CATCH} <= set(labels(board))
+        assert row_labels(board)[0] == "Roll" and {PROPS, DEAL, CATCH} <= set(labels(board))
         assert table.on_turn().id == first.id
 
         # The builder is not on turn: My properties, build twice on the panel that stays open.
         props = panel(await builder.click(board, label=PROPS))
-        assert "**Brown [Br]** (whole group)" in props.content and "Route 66: rent $4" in props.content
+        assert "**Brown [Br]** (whole group)" in words_of(props) and "Route 66: rent $4" in words_of(props)
         assert "House on Route 66 ($50)" in labels(props) and "Mortgage Route 66 (+$30)" in labels(props)
         built = panel(await builder.click(props, label="House on Route 66 ($50)"))
         assert f"{builder.name} builds a house on Route 66 for $50 (now 1 house)." in table.recent()
@@ -196,24 +194,24 @@ async def test_building_off_turn_and_a_deal(
 
         # A deal: the player on turn gives Lower Haight and asks $120; the builder accepts on the table.
         whom = panel(await first.click(table.table_message(), label=DEAL))
-        assert "Whom is your deal for?" in whom.content
+        assert "Whom is your deal for?" in words_of(whom)
         draft = panel(await first.click(whom, label=builder.name))
-        assert "Your deal with" in draft.content and "Send deal" not in labels(draft)
+        assert "Your deal with" in words_of(draft) and "Send deal" not in labels(draft)
         draft = panel(await first.select(draft, ["give.6"], custom_id=select_id(draft, "give.6")))
-        assert "You give: Lower Haight" in draft.content
+        assert "You give: Lower Haight" in words_of(draft)
         shown_form = await first.click(draft, label="Cash you ask…")
         assert shown_form.modal is not None
         too_much = await first.submit_modal(shown_form, {"value": "5000"})
-        assert too_much.ephemeral and "from 0 to 1400" in private_text(too_much), "bounded by their cash"
+        assert too_much.ephemeral and "from 0 to 1,400" in private_text(too_much), "bounded by their cash"
         shown_form = await first.click(draft, label="Cash you ask…")
         draft = panel(await first.submit_modal(shown_form, {"value": "120"}))
-        assert "You ask for: $120" in draft.content
+        assert "You ask for: $120" in words_of(draft)
         before = len(table.messages())
         sent = await first.click(draft, label="Send deal")
         assert "Deal #1 is on the table" in private_text(sent)
         assert len(table.messages()) >= before
         board = table.table_message()
-        assert f"<@{builder.id}>" in board.content, "the recipient is pinged"
+        assert f"<@{builder.id}>" in words_of(board), "the recipient is pinged"
         assert {"Accept #1", "Reject #1", "Counter #1…", "Withdraw #1"} <= set(labels(board))
         assert f"{first.name} proposes deal #1 to {builder.name}: Lower Haight for $120." in table.recent()
         nosy = await first.click(board, label="Accept #1")
@@ -246,10 +244,10 @@ async def test_debt_panel_raises_the_money(
         table = await open_table(env, ["ana", "bob"], game="monopoly")
         debtor = await member_at(bot, table, 0)
         board = table.table_message()
-        assert "owes $300 to" in board.content and "Raise money…" in labels(board)
+        assert "owes $300 to" in words_of(board) and "Raise money…" in labels(board)
         assert "Roll" not in labels(board), "the turn waits for the debt"
         opened = panel(await debtor.click(board, label="Raise money…"))
-        assert "You owe $300 to" in opened.content and "still to raise: **$200**" in opened.content
+        assert "You owe $300 to" in words_of(opened) and "still to raise: **$200**" in words_of(opened)
         assert set(labels(opened)) == {
             "Mortgage Lower Haight (+$50)",
             "Mortgage Rodeo Drive (+$200)",

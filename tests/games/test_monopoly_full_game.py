@@ -66,7 +66,16 @@ from tests.games.test_monopoly_discord import (
 )
 from tests.games.test_monopoly_paths import sound
 from tests.helpers import member_at, panel, private_text, public_click, select_id
-from tests.host.discord_kit import Table, labels, make_bot, open_table, playable
+from tests.host.discord_kit import (
+    Table,
+    controls,
+    labels,
+    make_bot,
+    open_table,
+    playable,
+    row_labels,
+    words_of,
+)
 
 ANA, BOB, CY, DEE = range(4)
 ROUTE66, MOJAVE, LAX = 1, 3, 5
@@ -139,11 +148,10 @@ class Cast:
 
 def option_note(message: discord.Message, value: str) -> str:
     """The description under a select option: what a player reads before picking it."""
-    for row in message.components:
-        for child in getattr(row, "children", []):
-            for option in getattr(child, "options", None) or []:
-                if option.value == value:
-                    return str(option.description)
+    for child in controls(message):
+        for option in getattr(child, "options", None) or []:
+            if option.value == value:
+                return str(option.description)
     raise AssertionError(f"no select option {value!r}")
 
 
@@ -167,7 +175,7 @@ async def deal_for_a_mortgaged_airport(cast: Cast) -> None:
     select = select_id(draft, f"want.{LAX}")
     draft = panel(await ana.select(draft, [f"want.{LAX}"], custom_id=select))
     draft = panel(await type_amount(ana, draft, "Cash you give…", DEAL_CASH))
-    assert f"You give: {money(DEAL_CASH)}\nYou ask for: LAX Airport" in draft.content
+    assert f"You give: {money(DEAL_CASH)}\nYou ask for: LAX Airport" in words_of(draft)
     sent = await ana.click(draft, label="Send deal")
     assert "Deal #1 is on the table; bob is asked to answer." in private_text(sent)
     assert f"ana proposes deal #1 to bob: {money(DEAL_CASH)} for LAX Airport." in cast.recent()
@@ -177,7 +185,7 @@ async def deal_for_a_mortgaged_airport(cast: Cast) -> None:
     board = cast.table.table_message()
     keep, lift = f"Keep LAX Airport mortgaged ({money(data.fee(LAX))})", "Repay LAX Airport ($110)"
     assert {keep, lift} <= set(labels(board)) and "Roll" not in labels(board), "the turn waits"
-    assert "ana: keep a received mortgaged property mortgaged (pay 10%) or repay it." in board.content
+    assert "ana: keep a received mortgaged property mortgaged (pay 10%) or repay it." in words_of(board)
     state = await cast.state()
     assert state.owner[LAX] == ANA and state.mortgaged[LAX] and state.fees == [Fee(ANA, LAX)]
 
@@ -187,7 +195,7 @@ async def deal_for_a_mortgaged_airport(cast: Cast) -> None:
     state = await cast.state()
     assert state.fees == [] and state.mortgaged[LAX]
     assert state.cash[:2] == [data.START_CASH - DEAL_CASH - data.fee(LAX), data.START_CASH + DEAL_CASH]
-    assert labels(cast.table.table_message())[0] == "Roll"
+    assert row_labels(cast.table.table_message())[0] == "Roll"
 
 
 async def shortage_auction(cast: Cast) -> None:
@@ -196,13 +204,13 @@ async def shortage_auction(cast: Cast) -> None:
     ana, bob = cast.ana, cast.bob
     before = (await cast.state()).cash[:]
     props = panel(await ana.click(cast.table.table_message(), label="My properties"))
-    assert "**Brown [Br]** (whole group)" in props.content
-    assert "LAX Airport: mortgaged (repay $110)" in props.content, "the deal's airport is listed"
+    assert "**Brown [Br]** (whole group)" in words_of(props)
+    assert "LAX Airport: mortgaged (repay $110)" in words_of(props), "the deal's airport is listed"
     after = panel(await ana.click(props, label="House on Route 66 ($50)"))
-    assert "Your house waits for the other claims" in after.content
+    assert "Your house waits for the other claims" in words_of(after)
     assert "ana wants a house for Route 66, but the bank has only 1: bob may claim one too." in cast.recent()
     board = cast.table.table_message()
-    assert "The bank is short of houses (1 left): bob may claim one." in board.content
+    assert "The bank is short of houses (1 left): bob may claim one." in words_of(board)
     assert set(labels(board)) >= {
         "Claim a house: Haight-Ashbury",
         "Claim a house: Castro Street",
@@ -215,7 +223,7 @@ async def shortage_auction(cast: Cast) -> None:
     assert "bob claims a house for Haight-Ashbury." in cast.recent()
     assert "Up for auction (building shortage): a house. Bidding order: ana and bob." in cast.recent()
     board = cast.table.table_message()
-    assert "Auction of a house: no bid yet · ana bids next." in board.content
+    assert "Auction of a house: no bid yet · ana bids next." in words_of(board)
     bid = await type_amount(ana, board, "Other amount…", HOUSE_BID)
     assert bid.acknowledged and not bid.ephemeral
     assert f"ana bids {money(HOUSE_BID)}." in cast.recent()
@@ -230,7 +238,7 @@ async def shortage_auction(cast: Cast) -> None:
     assert state.shortage is None and state.auction is None and state.houses == 0
     assert state.level[ASHBURY] == 3 and state.level[ROUTE66] == 0
     assert state.cash == [before[ANA], before[BOB] - price, *before[2:]], "the winner pays the bid"
-    assert labels(cast.table.table_message())[0] == "Roll", "back to ana's turn"
+    assert row_labels(cast.table.table_message())[0] == "Roll", "back to ana's turn"
 
 
 async def declined_property_auction(cast: Cast) -> None:
@@ -242,7 +250,7 @@ async def declined_property_auction(cast: Cast) -> None:
     a, b = state.dice
     assert f"ana rolls {a} + {b} and moves to Santa Monica Pier." in cast.recent()
     board = cast.table.table_message()
-    assert "ana landed on Santa Monica Pier: buy it for $140 or send it to auction." in board.content
+    assert "ana landed on Santa Monica Pier: buy it for $140 or send it to auction." in words_of(board)
     assert {"Buy for $140", "Auction it"} <= set(labels(board))
 
     await public_click(cast.table, ana, "Auction it")
@@ -276,8 +284,8 @@ async def rent_on_request(cast: Cast) -> None:
     assert line in cast.recent()
     board = cast.table.table_message()
     collect = f"Collect {money(rent)} rent: Big Sur"
-    assert {collect, "End turn"} <= set(labels(board)) and f"<@{dee.id}>" in board.content
-    assert f"dee may collect {money(rent)} rent from bob (Big Sur) until the next roll." in board.content
+    assert {collect, "End turn"} <= set(labels(board)) and f"<@{dee.id}>" in words_of(board)
+    assert f"dee may collect {money(rent)} rent from bob (Big Sur) until the next roll." in words_of(board)
     state = await cast.state()
     assert state.cash == before and len(state.claims) == 1, "nothing is paid before dee asks"
     refused = await bob.click(board, label=collect)
@@ -307,11 +315,13 @@ async def bankruptcy_to_dee(cast: Cast) -> None:
         "by selling, mortgaging or a deal." in cast.recent()
     )
     board = cast.table.table_message()
-    assert f"cy owes {money(rent)} to dee and must raise it." in board.content
+    assert f"cy owes {money(rent)} to dee and must raise it." in words_of(board)
     assert "Roll" not in labels(board) and "End turn" not in labels(board), "the game waits for cy"
 
     opened = panel(await cy.click(board, label="Raise money…"))
-    assert f"You owe {money(rent)} to dee (rent).** You have $150; still to raise: **$775**" in opened.content
+    assert f"You owe {money(rent)} to dee (rent).** You have $150; still to raise: **$775**" in words_of(
+        opened
+    )
     assert labels(opened) == [
         "Mortgage Water Works (+$75)",
         "Propose a deal",
@@ -319,9 +329,9 @@ async def bankruptcy_to_dee(cast: Cast) -> None:
         "Done",
     ], "what can still be raised, and bankruptcy, since it could not cover $925"
     opened = panel(await cy.click(opened, label="Mortgage Water Works (+$75)"))
-    assert "You have $225; still to raise: **$700**" in opened.content
+    assert "You have $225; still to raise: **$700**" in words_of(opened)
     confirm = panel(await cy.click(opened, label="Declare bankruptcy…"))
-    assert "cannot be undone" in confirm.content
+    assert "cannot be undone" in words_of(confirm)
     done = await cy.click(confirm, label="Yes, declare bankruptcy")
     assert done.acknowledged and "You are out of the game" in private_text(done)
     assert (
@@ -329,9 +339,9 @@ async def bankruptcy_to_dee(cast: Cast) -> None:
         in cast.recent()
     )
     board = cast.table.table_message()
-    assert "~~cy~~ out" in board.content
+    assert "~~cy~~ out" in words_of(board)
     out = panel(await cy.click(board, label="My properties"))
-    assert "You are out of the game (bankrupt)." in out.content and labels(out) == ["Done"]
+    assert "You are out of the game (bankrupt)." in words_of(out) and labels(out) == ["Done"]
     sfo_keep, sfo_lift = "Keep SFO Airport mortgaged ($10)", "Repay SFO Airport ($110)"
     water_keep, water_lift = "Keep Water Works mortgaged ($8)", "Repay Water Works ($83)"
     assert {sfo_keep, sfo_lift, water_keep, water_lift} <= set(labels(board))
@@ -350,7 +360,7 @@ async def bankruptcy_to_dee(cast: Cast) -> None:
     assert state.fees == [] and not state.mortgaged[SFO] and state.mortgaged[WATER]
     assert state.cash[DEE] == dee_before + 225 - 110 - 8
     board = cast.table.table_message()
-    assert labels(board)[0] == "Roll" and "dee to roll (GO)." in board.content
+    assert row_labels(board)[0] == "Roll" and "dee to roll (GO)." in words_of(board)
 
 
 # --- free play --------------------------------------------------------------------------------
@@ -407,7 +417,7 @@ async def play_on(cast: Cast, limit: int = 300) -> int:
             elif "End turn" in shown:
                 await public_click(table, mover, "End turn")
             else:
-                raise AssertionError(f"nothing to press in {shown}: {board.content}")
+                raise AssertionError(f"nothing to press in {shown}: {words_of(board)}")
     raise AssertionError(f"the game did not end within {limit} clicks")
 
 
@@ -427,7 +437,7 @@ async def test_a_whole_game_by_clicks(tmp_path: Path, registered: Callable[[Mono
         cast = Cast(bot, table, *members)
         assert (await bot.sessions.load(1)).row.seed == SEED, "the seed is pinned, so the game repeats"
         board = table.table_message()
-        assert "ana to roll" in board.content and "cy $150" in board.content
+        assert "ana to roll" in words_of(board) and "cy $150" in words_of(board)
         state = await cast.state()
         assert state.turns_limit == TURNS and state.rent_mode == "ask"
 
@@ -450,14 +460,16 @@ async def test_a_whole_game_by_clicks(tmp_path: Path, registered: Callable[[Mono
             assert min(t for t, alive in zip(state.turns_taken, state.alive, strict=True) if alive) == TURNS
 
         final = table.messages()[-1]
-        assert "**Monopoly California Dreaming** · table #1 is over. Final standings:" in final.content
+        assert "**Monopoly California Dreaming** · table #1 is over. Final standings:" in words_of(final)
         assert set(labels(final)) == {"Catch me up", "Rematch"} and not playable(final)
         for member in members:
-            assert f"<@{member.id}>" in final.content, "the final message pings everyone"
+            assert f"<@{member.id}>" in words_of(final), "the final message pings everyone"
         outcome = RULES.outcome(state)
         assert outcome is not None and outcome.ranks[CY] == 4, "the bankrupt seat ranks last"
         worth = [seat["net_worth"] for seat in RULES.view(state, None)["seats"]]
-        standings = [line for line in final.content.splitlines() if line.startswith("**") and ".** " in line]
+        standings = [
+            line for line in words_of(final).splitlines() if line.startswith("**") and ".** " in line
+        ]
         order = sorted(range(4), key=lambda s: (outcome.ranks[s], s))
         assert len(standings) == 4, standings
         for line, s in zip(standings, order, strict=True):

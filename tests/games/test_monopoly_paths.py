@@ -37,7 +37,7 @@ from tests.helpers import (
     saved_state,
     sound_state,
 )
-from tests.host.discord_kit import Table, labels, make_bot, open_table
+from tests.host.discord_kit import Table, labels, make_bot, open_table, row_labels, words_of
 
 PROPS = "My properties"
 NAPA = 24  # Napa Valley (orange)
@@ -79,15 +79,15 @@ async def test_counter_from_the_table_then_withdraw(tmp_path: Path, registered: 
 
         # Counter on the table opens the offer privately; its Counter opens the draft, sides swapped.
         offer = panel(await bob.click(board, label="Counter #1…"))
-        assert "**Deal #1** from ana to bob: Lower Haight for $120." in offer.content
+        assert "**Deal #1** from ana to bob: Lower Haight for $120." in words_of(offer)
         assert {"Accept #1", "Reject #1", "Counter", "Done"} == set(labels(offer))
         nosy = panel(await ana.click(board, label="Counter #1…"))
         assert "Counter" not in labels(nosy) and "Withdraw #1" in labels(nosy), (
             "the proposer may only withdraw"
         )
         draft = panel(await bob.click(offer, label="Counter"))
-        assert "**Your deal with ana**" in draft.content
-        assert "You give: $120" in draft.content and "You ask for: Lower Haight" in draft.content
+        assert "**Your deal with ana**" in words_of(draft)
+        assert "You give: $120" in words_of(draft) and "You ask for: Lower Haight" in words_of(draft)
         assert "bob turns down deal #1 from ana to make a counter-offer." in table.recent()
         board = table.table_message()
         assert "Accept #1" not in labels(board) and "Counter #1…" not in labels(board)
@@ -100,7 +100,7 @@ async def test_counter_from_the_table_then_withdraw(tmp_path: Path, registered: 
         assert "bob proposes deal #2 to ana: $120 for Lower Haight." in table.recent()
         board = table.table_message()
         assert {"Accept #2", "Reject #2", "Counter #2…", "Withdraw #2"} <= set(labels(board))
-        assert f"<@{ana.id}>" in board.content
+        assert f"<@{ana.id}>" in words_of(board)
         seen = panel(await ana.click(board, label="Counter #2…"))
         assert "Accept #2" in labels(seen)
         refused = await ana.click(board, label="Withdraw #2")
@@ -145,13 +145,13 @@ async def open_shortage(bot: GameBot, table: Table) -> tuple[Any, Any, Any]:
     requester, first, second = [await member_at(bot, table, s) for s in range(3)]
     props = panel(await requester.click(table.table_message(), label=PROPS))
     after = panel(await requester.click(props, label="House on Route 66 ($50)"))
-    assert "Your house waits for the other claims" in after.content
+    assert "Your house waits for the other claims" in words_of(after)
     assert (
         "ana wants a house for Route 66, but the bank has only 1: bob and cy may claim one too."
         in table.recent()
     )
     board = table.table_message()
-    assert "The bank is short of houses (1 left)" in board.content
+    assert "The bank is short of houses (1 left)" in words_of(board)
     shown = set(labels(board))
     assert {
         "Claim a house: Lower Haight",
@@ -247,7 +247,7 @@ async def test_mortgaged_property_received_keep_or_lift(tmp_path: Path, register
         keep_mission = f"Keep Haight-Ashbury mortgaged (${data.fee(ASHBURY)})"
         lift_mission = f"Repay Haight-Ashbury (${data.repay_cost(ASHBURY)})"
         assert {keep_haight, lift_haight, keep_mission, lift_mission} <= set(labels(board))
-        assert "bob: keep a received mortgaged property mortgaged (pay 10%) or repay it." in board.content
+        assert "bob: keep a received mortgaged property mortgaged (pay 10%) or repay it." in words_of(board)
         assert "Roll" not in labels(board), "the turn waits for the receiver's choice"
         refused = await ana.click(board, label=keep_haight)
         assert refused.ephemeral and "You owe no mortgage interest on that property." in private_text(refused)
@@ -312,7 +312,7 @@ async def test_rent_ask_collected_before_the_next_roll(tmp_path: Path, registere
         assert refused.ephemeral and "no rent to collect" in private_text(refused)
         await public_click(table, payer, "End turn")  # the window stays open past the lander's turn
         assert collect in labels(table.table_message()) and (await saved_state(bot)).turn == 2
-        assert f"<@{owner.id}>" in table.table_message().content, "the owner is asked too"
+        assert f"<@{owner.id}>" in words_of(table.table_message()), "the owner is asked too"
         await public_click(table, owner, collect)
         assert f"ana collects ${amount} rent from bob for Napa Valley." in table.recent()
         assert collect not in labels(table.table_message())
@@ -356,8 +356,8 @@ async def test_pool_party_use_card(tmp_path: Path, registered: Register) -> None
         table = await open_table(env, ["ana", "bob"], game="monopoly")
         ana, bob = await member_at(bot, table, 0), await member_at(bot, table, 1)
         board = table.table_message()
-        assert "ana to roll (at the Pool Party, 0 tries so far)." in board.content
-        assert labels(board)[:3] == ["Roll", "Pay $50", "Use Your Float Popped"]
+        assert "ana to roll (at the Pool Party, 0 tries so far)." in words_of(board)
+        assert row_labels(board)[:3] == ["Roll", "Pay $50", "Use Your Float Popped"]
         refused = await bob.click(board, label="Use Your Float Popped")
         assert refused.ephemeral and "not your turn" in private_text(refused).lower()
         await public_click(table, ana, "Use Your Float Popped")
@@ -402,11 +402,11 @@ def two_hopeless_debts(state: MonopolyState) -> None:
 
 async def declare_bankruptcy(table: Table, debtor: Any) -> None:
     opened = panel(await debtor.click(table.table_message(), label="Raise money…"))
-    assert "You owe $300 to bob (rent).** You have $100; still to raise: **$200**" in opened.content
-    assert "you may declare bankruptcy" in opened.content
+    assert "You owe $300 to bob (rent).** You have $100; still to raise: **$200**" in words_of(opened)
+    assert "you may declare bankruptcy" in words_of(opened)
     assert labels(opened) == ["Propose a deal", "Declare bankruptcy…", "Done"]
     confirm = panel(await debtor.click(opened, label="Declare bankruptcy…"))
-    assert "**Declare bankruptcy?**" in confirm.content and "cannot be undone" in confirm.content
+    assert "**Declare bankruptcy?**" in words_of(confirm) and "cannot be undone" in words_of(confirm)
     assert labels(confirm) == ["Yes, declare bankruptcy", "Back"]
     back = panel(await debtor.click(confirm, label="Back"))
     assert "Declare bankruptcy…" in labels(back), "Back returns to the debt panel"
@@ -422,16 +422,20 @@ async def test_bankruptcy_then_final_standings(tmp_path: Path, registered: Regis
         table = await open_table(env, ["ana", "bob", "cy"], game="monopoly")
         ana, bob, cy = [await member_at(bot, table, s) for s in range(3)]
         board = table.table_message()
-        assert "ana owes $300 to bob and must raise it" in board.content
-        assert "cy owes $300 to bob and must raise it" in board.content
+        assert "ana owes $300 to bob and must raise it" in words_of(board)
+        assert "cy owes $300 to bob and must raise it" in words_of(board)
         other = panel(await bob.click(board, label="Raise money…"))
-        assert other.content.startswith("ana and cy must raise money")
+        assert words_of(other).startswith("ana and cy must raise money")
 
         await declare_bankruptcy(table, ana)
         assert "ana is bankrupt. Handed over to bob: $100." in table.recent(3)
         board = table.table_message()
-        assert "~~ana~~ out" in board.content and "bob $1,600" in board.content and "cy $100" in board.content
-        assert "cy owes $300 to bob" in board.content and "ana owes" not in board.content
+        assert (
+            "~~ana~~ out" in words_of(board)
+            and "bob $1,600" in words_of(board)
+            and "cy $100" in words_of(board)
+        )
+        assert "cy owes $300 to bob" in words_of(board) and "ana owes" not in words_of(board)
         out = await ana.click(board, label="Raise money…")
         assert out.ephemeral
         state = await sound(bot)
@@ -441,10 +445,10 @@ async def test_bankruptcy_then_final_standings(tmp_path: Path, registered: Regis
         final = table.table_message()
         assert "cy is bankrupt. Handed over to bob: $100." in table.recent(3)
         assert "Game over: only one player is left." in table.recent(3)
-        assert "Final standings:" in final.content
-        assert "**1.** bob" in final.content
+        assert "Final standings:" in words_of(final)
+        assert "**1.** bob" in words_of(final)
         for player in (ana, bob, cy):
-            assert f"<@{player.id}>" in final.content, "the final message pings everyone"
+            assert f"<@{player.id}>" in words_of(final), "the final message pings everyone"
         assert set(labels(final)) == {"Catch me up", "Rematch"}
         game = await bot.sessions.load(1)
         assert game.status == "finished"
@@ -475,7 +479,7 @@ async def test_long_property_list_is_paged(tmp_path: Path, registered: Register)
         pages = int(shown[-2].split("/")[1])
         assert pages >= 2
         assert button(first, "◀").disabled and not button(first, "▶").disabled
-        assert "**Dark blue" in first.content and "**Brown" in first.content, "every group is listed"
+        assert "**Dark blue" in words_of(first) and "**Brown" in words_of(first), "every group is listed"
         seen = set(shown[:-3])
         current = first
         for number in range(2, pages + 1):

@@ -17,7 +17,7 @@ from bot.client import GameBot
 from bot.services.bot_players import NAMES, Level, bot_name
 from bot.storage import Store
 from tests.helpers import en
-from tests.host.discord_kit import Table, labels, make_bot
+from tests.host.discord_kit import Table, controls, labels, make_bot, words_of
 
 
 async def settle(bot: GameBot) -> None:
@@ -45,16 +45,16 @@ async def test_the_host_seats_bots_and_only_the_host(tmp_path: Path) -> None:
         table, lobby = await lobby_with_bot(env)
         ana, bob = table.players
         refused = await bob.click(lobby, label=en("host.lobby.bot_normal"))
-        assert refused.ephemeral and refused.response.content == en("host.refuse.host_only_bots")
+        assert refused.ephemeral and words_of(refused.response) == en("host.refuse.host_only_bots")
         assert en("host.lobby.unbot") not in labels(lobby_now(table, lobby))
         await ana.click(lobby, label=en("host.lobby.bot_normal"))
         await ana.click(lobby, label=en("host.lobby.bot_easy"))
         shown = lobby_now(table, lobby)
-        assert "Ada (bot)" in shown.content and "Blaise (easy bot)" in shown.content
+        assert "Ada (bot)" in words_of(shown) and "Blaise (easy bot)" in words_of(shown)
         assert en("host.lobby.unbot") in labels(shown)
         await ana.click(shown, label=en("host.lobby.unbot"))
         shown = lobby_now(table, lobby)
-        assert "Ada (bot)" in shown.content and "Blaise" not in shown.content
+        assert "Ada (bot)" in words_of(shown) and "Blaise" not in words_of(shown)
 
 
 async def test_two_people_and_a_bot_play_to_the_end_across_a_restart(tmp_path: Path) -> None:
@@ -68,9 +68,9 @@ async def test_two_people_and_a_bot_play_to_the_end_across_a_restart(tmp_path: P
         restarted = False
         for _ in range(80):
             await settle(bot)
-            live = [m for m in table.thread.history() if m.components and any(labels(m))]
+            live = [m for m in table.thread.history() if controls(m) and any(labels(m))]
             message = live[-1]
-            if "Final standings" in message.content:
+            if "Final standings" in words_of(message):
                 break
             if not restarted and "Ada (bot)" in table.recent(4):
                 # The bot has moved at least once: stop the process and start it again.
@@ -86,8 +86,8 @@ async def test_two_people_and_a_bot_play_to_the_end_across_a_restart(tmp_path: P
         await settle(bot)
         assert restarted
         final = table.thread.history()[-1]
-        assert "Final standings" in final.content and "Ada (bot)" in final.content
-        assert "<@-" not in "\n".join(m.content for m in table.thread.history()), "a bot is never pinged"
+        assert "Final standings" in words_of(final) and "Ada (bot)" in words_of(final)
+        assert "<@-" not in "\n".join(words_of(m) for m in table.thread.history()), "a bot is never pinged"
     store = await Store.open(tmp_path / "host.sqlite3")
     try:
         (game,) = await store.games()
@@ -112,10 +112,10 @@ async def test_a_bot_restarted_mid_thought_moves_once(tmp_path: Path) -> None:
         bot.bots.delay = 3600.0  # from now on the bot is "thinking" (waiting) when it must move
         await ana.click(lobby, label=en("host.lobby.start"))
         for _ in range(4):
-            if "Ada (easy bot)." in table.table_message().content:
+            if "Ada (easy bot)." in words_of(table.table_message()):
                 break
             await table.on_turn().click(table.table_message(), label="Add 1")
-        assert "Waiting for Ada (easy bot)." in table.table_message().content
+        assert "Waiting for Ada (easy bot)." in words_of(table.table_message())
         before = len(await bot.store.log_entries(1))
         assert any(not t.done() for t in bot.bots._tasks.values())
         restarted = make_bot(tmp_path)

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 import simcord
 
-from tests.host.discord_kit import ids, labels, make_bot, open_table, playable
+from tests.host.discord_kit import controls, ids, labels, make_bot, open_table, playable, words_of
 
 ADD = "Add 1"
 
@@ -33,10 +33,10 @@ async def test_stranger_wrong_turn_and_stale_clicks_are_refused_privately(tmp_pa
 
         eve = stranger(table)
         result = await eve.click(board, label=ADD)
-        assert result.ephemeral and "not seated" in result.response.content
+        assert result.ephemeral and "not seated" in words_of(result.response)
         idle = other(table, table.on_turn())
         result = await idle.click(board, label=ADD)
-        assert result.ephemeral and "not your turn" in result.response.content
+        assert result.ephemeral and "not your turn" in words_of(result.response)
         assert len(table.messages()) == count, "refusals post nothing in the thread"
 
         mover = table.on_turn()
@@ -44,7 +44,7 @@ async def test_stranger_wrong_turn_and_stale_clicks_are_refused_privately(tmp_pa
         game_id = int(ids(board)[0].split(":")[1])
         stale_id = next(i for i in ids(board) if i.endswith("add.2"))
         assert stale_id == f"g:{game_id}:0:add.2", "drawn for version 0"
-        assert not table.thread.history()[count - 1].components, "the old board lost its buttons"
+        assert not controls(table.thread.history()[count - 1]), "the old board lost its buttons"
         fresh = table.table_message()
         assert fresh.id != board.id
         next_player = table.on_turn()
@@ -53,12 +53,12 @@ async def test_stranger_wrong_turn_and_stale_clicks_are_refused_privately(tmp_pa
         # A client can still show the old board (a phone that missed the update): its Add 2 is
         # a legal move for the player now on turn, but it was drawn for version 0.
         old = await post_buttons(bot, table.channel.id, [(stale_id, "old Add 2")])
-        before = (len(table.messages()), fresh.content, ids(fresh))
+        before = (len(table.messages()), words_of(fresh), ids(fresh))
         result = await next_player.click(old, label="old Add 2")
-        assert result.ephemeral and "moved on" in result.response.content
+        assert result.ephemeral and "moved on" in words_of(result.response)
         assert _versions(tmp_path, game_id) == (1, 1), "the stale click changed the game"
         now = next(m for m in table.messages() if m.id == fresh.id)
-        assert (len(table.messages()), now.content, ids(now)) == before, "the stale click changed the table"
+        assert (len(table.messages()), words_of(now), ids(now)) == before, "the stale click changed the table"
 
         result = await next_player.click(fresh, label="Add 2")
         assert result.acknowledged and not result.ephemeral
@@ -94,12 +94,12 @@ async def test_double_click_applies_once(tmp_path: Path) -> None:
         idle = other(table, table.on_turn())
         first = await idle.click(board, label="Knock")
         assert first.acknowledged
-        assert any("Your secret is" in f.content and f.ephemeral for f in first.followups)
+        assert any("Your secret is" in words_of(f) and f.ephemeral for f in first.followups)
         edited = table.table_message()
         assert edited.id == board.id, "same waiting set: the table message is edited in place"
-        assert "knocks" in edited.content
+        assert "knocks" in words_of(edited)
         again = await idle.click(edited, label="Knock")
-        assert again.ephemeral and "already knocked" in again.response.content
+        assert again.ephemeral and "already knocked" in words_of(again.response)
 
 
 async def test_form_with_bad_numbers_and_private_panel(tmp_path: Path) -> None:
@@ -109,22 +109,22 @@ async def test_form_with_bad_numbers_and_private_panel(tmp_path: Path) -> None:
         shown = await mover.click(table.table_message(), label="Add…")
         assert shown.modal is not None
         result = await mover.submit_modal(shown, {"value": "lots"})
-        assert result.ephemeral and "whole number" in result.response.content
+        assert result.ephemeral and "whole number" in words_of(result.response)
         shown = await mover.click(table.table_message(), label="Add…")
         result = await mover.submit_modal(shown, {"value": "7"})
-        assert result.ephemeral and "1 to 3" in result.response.content
+        assert result.ephemeral and "1 to 3" in words_of(result.response)
         shown = await mover.click(table.table_message(), label="Add…")
         result = await mover.submit_modal(shown, {"value": "2"})
         assert result.acknowledged and not result.ephemeral
         assert "adds 2" in table.recent()
 
         panel = await mover.click(table.table_message(), label="My secret")
-        assert panel.ephemeral and "Your secret is" in panel.response.content
+        assert panel.ephemeral and "Your secret is" in words_of(panel.response)
         eve = stranger(table)
         nosy = await eve.click(table.table_message(), label="My secret")
-        assert nosy.ephemeral and "not seated" in nosy.response.content
+        assert nosy.ephemeral and "not seated" in words_of(nosy.response)
         for message in table.messages():
-            assert "secret is" not in message.content
+            assert "secret is" not in words_of(message)
 
 
 async def test_malformed_and_foreign_custom_ids(tmp_path: Path) -> None:
@@ -148,9 +148,9 @@ async def test_malformed_and_foreign_custom_ids(tmp_path: Path) -> None:
         ana = table.players[0]
         for label in ("bad ref", "bad action", "bad lobby", "bad panel"):
             result = await ana.click(junk, label=label)
-            assert result.ephemeral and "not one this bot made" in result.response.content, label
+            assert result.ephemeral and "not one this bot made" in words_of(result.response), label
         result = await ana.click(junk, label="foreign")
-        assert result.ephemeral and "older version" in result.response.content
+        assert result.ephemeral and "older version" in words_of(result.response)
 
 
 async def test_an_action_id_with_trailing_junk_is_refused_not_played(tmp_path: Path) -> None:
@@ -169,12 +169,12 @@ async def test_an_action_id_with_trailing_junk_is_refused_not_played(tmp_path: P
         junk = [(live + tail, f"junk {n}") for n, tail in enumerate((" junk", "!", ":2", ".", "/x"))]
         message = await post_buttons(bot, table.channel.id, junk)
         mover = table.on_turn()
-        before = (len(table.messages()), board.content)
+        before = (len(table.messages()), words_of(board))
         for _, label in junk:
             result = await mover.click(message, label=label)
-            assert result.ephemeral and "not one this bot made" in result.response.content, label
+            assert result.ephemeral and "not one this bot made" in words_of(result.response), label
         assert _versions(tmp_path, game_id) == (0, 0), "a junk id was played"
-        assert (len(table.messages()), table.table_message().content) == before
+        assert (len(table.messages()), words_of(table.table_message())) == before
         result = await mover.click(board, label=ADD)  # the real button still plays
         assert result.acknowledged and not result.ephemeral
         assert _versions(tmp_path, game_id) == (1, 1)
@@ -202,35 +202,37 @@ async def test_commands(tmp_path: Path) -> None:
         table = await open_table(env, ["ana", "bob"])
         ana, bob = table.players
         listed = await ana.slash(table.channel, "game list")
-        assert listed.ephemeral and "#1" in listed.response.content and "Toy Race" in listed.response.content
+        assert (
+            listed.ephemeral and "#1" in words_of(listed.response) and "Toy Race" in words_of(listed.response)
+        )
 
         eve = stranger(table)
         spectator = await eve.slash(table.thread, "game show")
-        assert spectator.ephemeral and "Only the players" in spectator.response.content
+        assert spectator.ephemeral and "Only the players" in words_of(spectator.response)
         shown = await ana.slash(table.thread, "game show")
         assert shown.ephemeral
-        live = [m for m in table.messages() if m.components]
+        live = [m for m in table.messages() if controls(m)]
         assert len(live) == 1 and live[0].id == table.table_message().id
 
         export = await ana.slash(table.thread, "game export")
-        assert export.ephemeral and "once the game is over" in export.response.content
+        assert export.ephemeral and "once the game is over" in words_of(export.response)
 
         rules = await ana.slash(table.channel, "game rules", name="toy")
-        assert "Take turns" in rules.response.content
+        assert "Take turns" in words_of(rules.response)
         unknown = await ana.slash(table.channel, "game rules", name="chess")
-        assert unknown.ephemeral and "no game called" in unknown.response.content
+        assert unknown.ephemeral and "no game called" in words_of(unknown.response)
 
         bad = await ana.slash(table.channel, "game new", name="toy", options="target=1000")
-        assert bad.ephemeral and "between 3 and 60" in bad.response.content
+        assert bad.ephemeral and "between 3 and 60" in words_of(bad.response)
         nothing = await ana.slash(table.channel, "game show", table=99)
-        assert nothing.ephemeral and "no table #99" in nothing.response.content
+        assert nothing.ephemeral and "no table #99" in words_of(nothing.response)
 
         not_host = await bob.slash(table.thread, "game abandon")
-        assert not_host.ephemeral and "Only the host" in not_host.response.content
+        assert not_host.ephemeral and "Only the host" in words_of(not_host.response)
         done = await ana.slash(table.thread, "game abandon")
         assert done.ephemeral
         assert not any(playable(m) for m in table.messages())
-        assert "abandoned by ana" in table.messages()[-1].content
+        assert "abandoned by ana" in words_of(table.messages()[-1])
 
         export = await ana.slash(table.thread, "game export", table=1)
         data = json.loads(bytes(await export.response.attachments[0].read()).decode())
@@ -242,10 +244,10 @@ async def test_leaving_a_running_game_asks_first(tmp_path: Path) -> None:
         table = await open_table(env, ["ana", "bob"])
         bob = table.players[1]
         asked = await bob.slash(table.thread, "game leave")
-        assert asked.ephemeral and "ends it for everyone" in asked.response.content
+        assert asked.ephemeral and "ends it for everyone" in words_of(asked.response)
         result = await bob.click(asked.response.message, label="Leave and end the game")
         assert result.ephemeral
-        assert "bob left the game" in table.messages()[-1].content
+        assert "bob left the game" in words_of(table.messages()[-1])
         assert not any(playable(m) for m in table.messages())
 
 
@@ -256,7 +258,7 @@ async def test_lobby_buttons(tmp_path: Path) -> None:
         ana, bob, cy = (guild.add_member(env.create_user(n)) for n in ("ana", "bob", "cy"))
         created = await ana.slash(channel, "game new", name="toy", options="target=5")
         lobby = created.response.message
-        assert "target=5" in lobby.content and set(labels(lobby)) == {
+        assert "target=5" in words_of(lobby) and set(labels(lobby)) == {
             "Join",
             "Leave",
             "Start",
@@ -266,19 +268,19 @@ async def test_lobby_buttons(tmp_path: Path) -> None:
         }
         await bob.click(lobby, label="Join")
         again = await bob.click(lobby, label="Join")
-        assert again.ephemeral and "already seated" in again.response.content
+        assert again.ephemeral and "already seated" in words_of(again.response)
         early = await bob.click(lobby, label="Start")
-        assert early.ephemeral and "Only the host" in early.response.content
+        assert early.ephemeral and "Only the host" in words_of(early.response)
         await bob.click(lobby, label="Leave")
         notin = await cy.click(lobby, label="Leave")
-        assert notin.ephemeral and "not seated" in notin.response.content
+        assert notin.ephemeral and "not seated" in words_of(notin.response)
         lobby_now = channel.history()[0]
-        assert "bob" not in lobby_now.content
+        assert "bob" not in words_of(lobby_now)
         cancel = await cy.click(lobby_now, label="Cancel")
-        assert cancel.ephemeral and "Only the host" in cancel.response.content
+        assert cancel.ephemeral and "Only the host" in words_of(cancel.response)
         await ana.click(lobby_now, label="Cancel")
-        assert not channel.history()[0].components
-        assert "closed before it started" in channel.history()[0].content
+        assert not controls(channel.history()[0])
+        assert "closed before it started" in words_of(channel.history()[0])
 
 
 async def test_commands_in_direct_messages_are_refused(tmp_path: Path) -> None:
@@ -294,9 +296,9 @@ async def test_commands_in_direct_messages_are_refused(tmp_path: Path) -> None:
             ("game export", {}),
         ):
             result = await user.slash(command, **options)
-            assert result.ephemeral and "server channels" in result.response.content, command
+            assert result.ephemeral and "server channels" in words_of(result.response), command
         rules = await user.slash("game rules", name="toy")
-        assert "Take turns" in rules.response.content
+        assert "Take turns" in words_of(rules.response)
 
 
 async def test_a_player_who_left_the_server_is_unseated_before_start(tmp_path: Path) -> None:
@@ -309,12 +311,12 @@ async def test_a_player_who_left_the_server_is_unseated_before_start(tmp_path: P
         await cy.click(lobby, label="Join")
         guild.remove_member(bob)
         refused = await ana.click(lobby, label="Start")
-        assert refused.ephemeral and "bob left this server" in refused.response.content
+        assert refused.ephemeral and "bob left this server" in words_of(refused.response)
         lobby_now = channel.history()[0]
-        assert "bob" not in lobby_now.content and "cy" in lobby_now.content
+        assert "bob" not in words_of(lobby_now) and "cy" in words_of(lobby_now)
         started = await ana.click(lobby_now, label="Start")
         assert started.acknowledged and not started.ephemeral
-        assert "has started" in channel.history()[0].content
+        assert "has started" in words_of(channel.history()[0])
 
 
 async def test_out_of_turn_action_from_a_private_panel_closes_the_panel(tmp_path: Path) -> None:
@@ -325,7 +327,7 @@ async def test_out_of_turn_action_from_a_private_panel_closes_the_panel(tmp_path
         assert panel.ephemeral and labels(panel.response.message) == ["Knock", "Reroll my secret"]
         result = await idle.click(panel.response.message, label="Knock")
         assert result.acknowledged
-        assert "Your secret is" in result.response.content and not result.response.message.components
+        assert "Your secret is" in words_of(result.response) and not controls(result.response.message)
         assert "knocks" in table.recent()
 
 
@@ -334,12 +336,12 @@ async def test_a_private_action_leaves_no_public_trace(tmp_path: Path) -> None:
         table = await open_table(env, ["ana", "bob"])
         idle = other(table, table.on_turn())
         board = table.table_message()
-        before = (board.content, ids(board), len(table.messages()))
+        before = (words_of(board), ids(board), len(table.messages()))
         panel = await idle.click(board, label="My secret")
         done = await idle.click(panel.response.message, label="Reroll my secret")
-        assert "Your new secret is" in done.response.content and done.response.ephemeral
+        assert "Your new secret is" in words_of(done.response) and done.response.ephemeral
         board = table.table_message()
-        assert (board.content, ids(board), len(table.messages())) == before, "nothing public changed"
+        assert (words_of(board), ids(board), len(table.messages())) == before, "nothing public changed"
         # The buttons drawn before the private action still work (same public version).
         result = await table.on_turn().click(board, label="Add 1")
         assert result.acknowledged and not result.ephemeral
@@ -362,8 +364,8 @@ async def test_a_move_committed_just_before_a_crash_gets_its_table_after_restart
         monkeypatch.undo()
         await env.restart_bot(make_bot(tmp_path))
         fresh = table.table_message()
-        assert fresh.id != board.id and "move 1" in fresh.content
-        assert not [m for m in table.messages() if m.components and m.id != fresh.id]
+        assert fresh.id != board.id and "move 1" in words_of(fresh)
+        assert not [m for m in table.messages() if controls(m) and m.id != fresh.id]
         result = await table.on_turn().click(fresh, label="Add 1")
         assert result.acknowledged and not result.ephemeral
 
@@ -395,7 +397,7 @@ async def test_choosing_from_a_select(tmp_path: Path) -> None:
         board = table.table_message()
         select_id = next(i for i in ids(board) if i.startswith("s:"))
         wrong = await other(table, table.on_turn()).select(board, ["add.2"], custom_id=select_id)
-        assert wrong.ephemeral and "not your turn" in wrong.response.content
+        assert wrong.ephemeral and "not your turn" in words_of(wrong.response)
         result = await table.on_turn().select(board, ["add.2"], custom_id=select_id)
         assert result.acknowledged and not result.ephemeral
         assert "adds 2" in table.recent()

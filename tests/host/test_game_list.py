@@ -15,7 +15,7 @@ import simcord
 from bot.i18n import Catalog
 from cogs.lobby import ENDED, OPEN
 from tests.helpers import en, fr
-from tests.host.discord_kit import make_bot
+from tests.host.discord_kit import make_bot, words_of
 from tests.host.test_language import open_table, start
 
 CATALOG = Catalog.load()
@@ -36,9 +36,9 @@ async def test_the_list_words_statuses_in_the_readers_language(
         await running.players[0].slash(running.channel, "game new", name="toy")  # waits for players
         ana = running.players[0]
 
-        english = (await ana.slash(running.channel, "game list")).response.message.content
+        english = words_of((await ana.slash(running.channel, "game list")).response.message)
         french_clients.add(ana.id)
-        french = (await ana.slash(running.channel, "game list")).response.message.content
+        french = words_of((await ana.slash(running.channel, "game list")).response.message)
 
     for text, words in ((english, en), (french, fr)):
         lines = text.splitlines()[1:]

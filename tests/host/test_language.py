@@ -19,7 +19,7 @@ import pytest
 import simcord
 
 from tests.helpers import en, fr
-from tests.host.discord_kit import Table, labels, make_bot
+from tests.host.discord_kit import Table, labels, make_bot, words_of
 from tests.host.test_discord_flow import play_to_end
 
 
@@ -56,28 +56,28 @@ async def start(table: Table, lobby: discord.Message, join: str, begin: str) -> 
 async def test_a_french_table_is_french_and_an_english_players_refusal_is_english(tmp_path: Path) -> None:
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table, lobby = await open_table(env, ["ana", "bob", "cy"], language="fr")
-        assert "cherche des joueurs" in lobby.content
+        assert "cherche des joueurs" in words_of(lobby)
         assert labels(lobby) == [
             fr(f"host.lobby.{op}") for op in ("join", "leave", "start", "cancel", "bot_normal", "bot_easy")
         ]
         await start(table, lobby, fr("host.lobby.join"), fr("host.lobby.start"))
         board = table.table_message()
         assert fr("host.started", game="California") in table.recent(3)
-        assert "Journée 1 sur 12" in board.content and "1 or = 5 argent" in board.content
+        assert "Journée 1 sur 12" in words_of(board) and "1 or = 5 argent" in words_of(board)
         shown = set(labels(board))
         assert {fr("california.button.coin"), fr("california.button.mansion")} <= shown
         assert fr("host.button.catch_up") in shown and "Catch me up" not in shown
         # A seated player's private panel is in the table's language (the board's own words).
         panel = await table.players[1].click(board, label=fr("california.button.mansion"))
         assert panel.ephemeral
-        assert "argent" in panel.response.message.content
-        assert "silver" not in panel.response.message.content
+        assert "argent" in words_of(panel.response.message)
+        assert "silver" not in words_of(panel.response.message)
         # Someone not seated presses it: the refusal is theirs, in their client's language (en-US).
         guild = table.channel.guild
         dan = guild.add_member(env.create_user("dan"))
         refused = await dan.click(board, label=fr("california.button.mansion"))
         assert refused.ephemeral
-        assert refused.response.message.content == en("host.refuse.not_seated")
+        assert words_of(refused.response.message) == en("host.refuse.not_seated")
 
 
 async def test_a_french_players_refusal_on_an_english_table_is_french(
@@ -85,18 +85,18 @@ async def test_a_french_players_refusal_on_an_english_table_is_french(
 ) -> None:
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table, lobby = await open_table(env, ["ana", "bob"])
-        assert "is looking for players" in lobby.content or labels(lobby)[0] == "Join"
+        assert "is looking for players" in words_of(lobby) or labels(lobby)[0] == "Join"
         await start(table, lobby, "Join", "Start")
         board = table.table_message()
         dan = table.channel.guild.add_member(env.create_user("dan"))
         french_clients.add(dan.id)
         refused = await dan.click(board, label="My mansion")
-        assert refused.response.message.content == fr("host.refuse.not_seated")
+        assert words_of(refused.response.message) == fr("host.refuse.not_seated")
         # The table itself stays English for everyone.
         assert "My mansion" in labels(table.table_message())
         # A French client's own command answers are French, on an English server.
         listed = await dan.slash(table.channel, "game list")
-        assert listed.response.message.content.startswith(fr("host.lobby.list_head"))
+        assert words_of(listed.response.message).startswith(fr("host.lobby.list_head"))
 
 
 async def test_the_default_is_the_servers_language_when_we_have_it(tmp_path: Path) -> None:
@@ -128,16 +128,16 @@ async def test_rules_follow_the_table_here_else_the_player(tmp_path: Path, frenc
         await start(table, lobby, fr("host.lobby.join"), fr("host.lobby.start"))
         # In the French table's thread, about its game: French, though ana's client is English.
         here = await table.players[0].slash(table.thread, "game rules", name="california")
-        assert fr("california.rules") in here.response.message.content
+        assert fr("california.rules") in words_of(here.response.message)
         # Elsewhere (another server's channel), the player's own language.
         guild = env.create_guild()
         other = guild.create_text_channel("elsewhere")
         eve = guild.add_member(env.create_user("eve"))
         english = await eve.slash(other, "game rules", name="california")
-        assert en("california.rules") in english.response.message.content
+        assert en("california.rules") in words_of(english.response.message)
         french_clients.add(eve.id)
         french = await eve.slash(other, "game rules", name="california")
-        assert fr("california.rules") in french.response.message.content
+        assert fr("california.rules") in words_of(french.response.message)
 
 
 async def test_table_options_are_explained_and_refused_in_the_players_language(
@@ -151,7 +151,7 @@ async def test_table_options_are_explained_and_refused_in_the_players_language(
         eve = guild.add_member(env.create_user("eve"))
         french_clients.add(eve.id)
         rules = await eve.slash(channel, "game rules", name="lastwill")
-        text = "\n".join(m.content for m in [rules.response.message, *rules.followups])
+        text = "\n".join(words_of(m) for m in [rules.response.message, *rules.followups])
         assert (
             fr(
                 "host.lobby.rules_option",
@@ -164,9 +164,11 @@ async def test_table_options_are_explained_and_refused_in_the_players_language(
         assert fr("lastwill.option.end_property_penalty") in text
         assert en("lastwill.option.plans") not in text
         refused = await eve.slash(channel, "game new", name="estates", options="rounds=9")
-        assert refused.response.message.content == fr("host.bad_option.range", option="rounds", low=1, high=5)
+        assert words_of(refused.response.message) == fr(
+            "host.bad_option.range", option="rounds", low=1, high=5
+        )
         clash = await eve.slash(channel, "game new", name="lastwill", options="expansion=off plans=original")
-        assert clash.response.message.content == fr(
+        assert words_of(clash.response.message) == fr(
             "lastwill.bad_option.needs_expansion", option="plans", value="original"
         )
         # Typed in French, a yes/no option is understood.
@@ -181,6 +183,6 @@ async def test_why_a_french_table_closed_is_said_in_french(tmp_path: Path) -> No
         await start(table, lobby, fr("host.lobby.join"), fr("host.lobby.start"))
         await table.players[0].slash(table.thread, "game abandon")
         await table.players[1].slash(table.thread, "game show")  # reposts the closed table
-        thread = "\n".join(m.content for m in table.messages())
+        thread = "\n".join(words_of(m) for m in table.messages())
         assert fr("host.closed", reason=fr("host.closed_reason.abandoned_by", player="ana")) in thread
         assert "abandoned" not in thread

@@ -13,7 +13,7 @@ from bot.ui.components import MAX_ROWS, Malformed, build_view, layout, page_code
 from bot.ui.presenter import Button, Choice, Panel, Select
 from bot.ui.tables import _chosen
 from rules.core import Action
-from tests.host.discord_kit import ids, labels, make_bot, open_table
+from tests.host.discord_kit import ids, labels, make_bot, open_table, words_of
 
 
 def many(count: int, *, row: int | None = None) -> list[Any]:
@@ -88,7 +88,7 @@ async def test_a_table_with_a_hundred_controls_still_updates_and_pages_in_place(
         result = await mover.click(table.table_message(), label="Add 1")
         assert result.acknowledged and not result.ephemeral
         board = table.table_message()
-        assert "move 1" in board.content and "▶" in labels(board) and "1/5" in labels(board)
+        assert "move 1" in words_of(board) and "▶" in labels(board) and "1/5" in labels(board)
         turned = await table.on_turn().click(board, label="▶")
         assert turned.acknowledged and not turned.ephemeral
         board = table.table_message()
@@ -112,7 +112,7 @@ async def test_a_panel_stays_open_on_its_next_step(tmp_path: Path) -> None:
         rerolled = await player.click(panel, label="Reroll my secret")
         assert rerolled.response.ephemeral
         shown = rerolled.response.message
-        assert "Your new secret is" in shown.content and "Anything else?" in shown.content
+        assert "Your new secret is" in words_of(shown) and "Anything else?" in words_of(shown)
         assert labels(shown) == ["Done"], "the panel shows its next step instead of closing"
         assert all(i.startswith("u:") for i in ids(shown))
 
@@ -139,4 +139,4 @@ async def test_a_form_whose_action_carries_leading_arguments(tmp_path: Path) -> 
         assert shown.modal is not None and opened_for == ["add.1"]
         result = await mover.submit_modal(shown, {"value": "2"})
         # The toy takes one amount, so ("add", 1, 2) is refused by the engine, in words, privately.
-        assert result.ephemeral and "Say how much to add" in result.response.content
+        assert result.ephemeral and "Say how much to add" in words_of(result.response)

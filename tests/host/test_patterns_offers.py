@@ -17,7 +17,7 @@ import simcord
 
 from bot.client import GameBot
 from tests.helpers import panel, seat_of
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
+from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, payload_words, words_of
 from tests.toymarket.rules import IMPROVE_COST, LOTS, MarketState, lot_name
 
 GAME = "toymarket"
@@ -33,7 +33,7 @@ def pings(env: simcord.Env, since: int = 0) -> list[set[int]]:
         if entry.method != "POST" or not entry.path.endswith("/messages") or not isinstance(entry.json, dict):
             continue
         allowed = {int(u) for u in (entry.json.get("allowed_mentions") or {}).get("users") or ()}
-        content = str(entry.json.get("content") or "")
+        content = payload_words(entry.json)
         out.append({u for u in allowed if f"<@{u}>" in content})
     return out
 
@@ -49,7 +49,7 @@ def public_requests(env: simcord.Env, since: int = 0) -> list[Any]:
 def private(result: Any) -> str:
     """The text of a private answer (a reply, or a panel edited in place)."""
     assert result.response is not None and result.response.ephemeral, "answered privately"
-    return str(result.response.content)
+    return str(words_of(result.response))
 
 
 async def state_of(bot: GameBot, game_id: int = 1) -> MarketState:
@@ -72,7 +72,7 @@ async def start_offer(table: Table, proposer: Any, recipient: Any) -> discord.Me
     """My holdings… → Make an offer… → the recipient: the draft panel."""
     holdings = panel(await proposer.click(table.table_message(), label="My holdings…"))
     whom = panel(await proposer.click(holdings, label="Make an offer…"))
-    assert "Whom is your offer for?" in whom.content
+    assert "Whom is your offer for?" in words_of(whom)
     return panel(await proposer.click(whom, label=recipient.name))
 
 
@@ -114,11 +114,13 @@ async def test_an_offer_is_composed_privately_and_its_recipient_is_pinged_once(t
         seat = await seat_of(bot, proposer)
         mine = lots_of(await state_of(bot), seat)
         board = table.table_message()
-        before = (board.content, ids(board))
+        before = (words_of(board), ids(board))
         cursor = len(env.http_requests)
 
         draft = await start_offer(table, proposer, recipient)
-        assert f"**Your offer to {recipient.name}**" in draft.content and "You give: nothing" in draft.content
+        assert f"**Your offer to {recipient.name}**" in words_of(draft) and "You give: nothing" in words_of(
+            draft
+        )
         give = select_id(draft, "give")
         chosen = [f"give.{lot}" for lot in mine[:2]]
         draft = panel(await proposer.select(draft, chosen, custom_id=give))
@@ -134,11 +136,11 @@ async def test_an_offer_is_composed_privately_and_its_recipient_is_pinged_once(t
         shown = await proposer.click(draft, label="Cash you give…")
         draft = panel(await proposer.submit_modal(shown, {"value": "3"}))
         terms = f"{lot_name(mine[0])}, {lot_name(mine[1])}, 3 cash"
-        assert f"You give: {terms}" in draft.content, "the panel stays open on the next step"
+        assert f"You give: {terms}" in words_of(draft), "the panel stays open on the next step"
         assert {"Send offer", "Drop offer", "Back", "Done"} <= set(labels(draft))
 
         assert public_requests(env, cursor) == [], "composing shows nothing to anyone else"
-        assert (table.table_message().content, ids(table.table_message())) == before
+        assert (words_of(table.table_message()), ids(table.table_message())) == before
 
         sent = await proposer.click(draft, label="Send offer")
         assert f"Offer #1 is on the table; {recipient.name} is asked" in private(sent)
@@ -184,17 +186,17 @@ async def test_reject_withdraw_and_counter(tmp_path: Path) -> None:
         opened = panel(await sea.click(table.table_message(), label="Counter #3…"))
         assert (
             f"**Offer #3** from {bee.name} to {sea.name}: {lot_name(mine[0])}, 2 cash for nothing."
-            in opened.content
+            in words_of(opened)
         )
         assert labels(opened) == ["Accept #3", "Reject #3", "Counter", "Done"]
         countered = panel(await sea.click(opened, label="Counter"))
-        assert f"**Your offer to {bee.name}**" in countered.content
-        assert f"You ask for: {lot_name(mine[0])}, 2 cash" in countered.content, "the sides swapped"
+        assert f"**Your offer to {bee.name}**" in words_of(countered)
+        assert f"You ask for: {lot_name(mine[0])}, 2 cash" in words_of(countered), "the sides swapped"
         assert f"{sea.name} turns down offer #3 from {bee.name} to make a counter-offer." in table.recent(2)
         shown = await sea.click(countered, label="Cash you ask…")
         assert shown.modal is not None
         countered = panel(await sea.submit_modal(shown, {"value": "1"}))
-        assert f"You ask for: {lot_name(mine[0])}, 1 cash" in countered.content
+        assert f"You ask for: {lot_name(mine[0])}, 1 cash" in words_of(countered)
         cursor = len(env.http_requests)
         await sea.click(countered, label="Send offer")
         assert pings(env, cursor) == [{bee.id}], "the counter-offer pings the first proposer"
@@ -287,7 +289,7 @@ async def test_a_restart_keeps_a_pending_offer_its_buttons_and_a_draft(tmp_path:
         cursor = len(env.http_requests)
         holdings = panel(await proposer.click(table.table_message(), label="My holdings…"))
         draft = panel(await proposer.click(holdings, label="Continue my offer…"))
-        assert f"You give: {lot_name(mine[1])}" in draft.content, "the draft survived"
+        assert f"You give: {lot_name(mine[1])}" in words_of(draft), "the draft survived"
         accepted = await recipient.click(offer_panel, label="Accept #1")
         assert accepted.acknowledged
         assert mine[0] in lots_of(await state_of(bot), await seat_of(bot, recipient))
@@ -322,7 +324,9 @@ async def test_improving_on_another_seats_turn_outlasts_other_moves(tmp_path: Pa
         cursor = len(env.http_requests)
         done = await idle.click(holdings, label=label)
         after = panel(done)
-        assert "level 1" in after.content and f"Improve {lot_name(lot)} ({IMPROVE_COST[1]})" in labels(after)
+        assert "level 1" in words_of(after) and f"Improve {lot_name(lot)} ({IMPROVE_COST[1]})" in labels(
+            after
+        )
         assert f"{idle.name} improves {lot_name(lot)} to level 1 for {IMPROVE_COST[0]} cash." in table.recent(
             2
         )
@@ -341,7 +345,7 @@ async def test_an_improvement_whose_price_changed_redraws_the_panel(tmp_path: Pa
         await player.click(fresh, label=label)
         again = await player.click(old, label=label)
         redrawn = panel(again)
-        assert "has changed since the button was drawn" in redrawn.content
+        assert "has changed since the button was drawn" in words_of(redrawn)
         assert f"Improve {lot_name(lot)} ({IMPROVE_COST[1]})" in labels(redrawn), "the panel as it is now"
         state = await state_of(bot)
         assert state.levels[LOTS.index(lot)] == 1, "one improvement, not two"
@@ -359,7 +363,7 @@ async def test_a_draft_panels_multi_select_outlasts_other_moves(tmp_path: Path) 
         draft = await start_offer(table, idle, mover)
         await mover.click(table.table_message(), label="Roll")
         chosen = await idle.select(draft, [f"give.{mine[0]}"], custom_id=select_id(draft, "give"))
-        assert f"You give: {lot_name(mine[0])}" in panel(chosen).content
+        assert f"You give: {lot_name(mine[0])}" in words_of(panel(chosen))
 
 
 async def test_a_draft_panels_cash_form_opens_after_other_moves(tmp_path: Path) -> None:
@@ -383,7 +387,7 @@ async def test_a_cash_form_submitted_after_other_moves_is_accepted(tmp_path: Pat
         assert shown.modal is not None
         await mover.click(table.table_message(), label="Roll")
         typed = await idle.submit_modal(shown, {"value": "2"})
-        assert "2 cash" in panel(typed).content
+        assert "2 cash" in words_of(panel(typed))
 
 
 async def test_a_cash_form_is_bounded_again_when_it_is_submitted(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ import simcord
 
 from bot.client import GameBot
 from tests.helpers import panel
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table
+from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, words_of
 from tests.host.test_patterns_offers import pings, private, public_requests, state_of
 from tests.toymarket.rules import CARD_VALUES
 
@@ -33,7 +33,7 @@ async def seats(bot: GameBot, table: Table) -> dict[int, Any]:
 
 def status(message: discord.Message) -> str:
     """The table's status line (the one before the mentions)."""
-    return next(line for line in reversed(message.content.splitlines()) if line.startswith("Round "))
+    return next(line for line in reversed(words_of(message).splitlines()) if line.startswith("Round "))
 
 
 async def play_to_the_discards(table: Table, env: simcord.Env) -> int:
@@ -50,7 +50,7 @@ async def play_to_the_discards(table: Table, env: simcord.Env) -> int:
 
 def body(message: discord.Message) -> list[str]:
     """The event lines of a table message (without its head, status and mentions)."""
-    return message.content.splitlines()[:-3]
+    return words_of(message).splitlines()[:-3]
 
 
 def discard_button(message: discord.Message, card: int) -> str:
@@ -68,7 +68,7 @@ async def test_every_seat_chooses_in_secret_on_its_own_panel(tmp_path: Path) -> 
         board = table.table_message()
         assert "everyone discards one card in secret" in table.recent(2)
         assert status(board) == "Round 1 of 2: secret discards. Waiting for ana, bob and cy."
-        assert all(f"<@{p.id}>" in board.content for p in table.players), "the table names all three"
+        assert all(f"<@{p.id}>" in words_of(board) for p in table.players), "the table names all three"
         # Each seat was pinged once over the last two turns: the last roller for its roll, the
         # others when the discards began (the last roller had just acted on the table).
         told = pings(env, before_last)
@@ -104,7 +104,7 @@ async def test_every_seat_chooses_in_secret_on_its_own_panel(tmp_path: Path) -> 
         assert "revealed" not in seen
         assert body(board) == said_before, "a secret choice adds no line to the table"
         again = panel(await by_seat[first].click(board, label=CHOOSE))
-        assert f"You chose to discard a {CARD_VALUES[picks[first]]}" in again.content and not labels(again)
+        assert f"You chose to discard a {CARD_VALUES[picks[first]]}" in words_of(again) and not labels(again)
 
         picks[third] = hands[third][-1]
         await by_seat[third].click(panels[third], custom_id=discard_button(panels[third], picks[third]))
@@ -140,8 +140,8 @@ async def test_panels_opened_before_the_others_chose_still_work_also_after_a_res
             )
             assert "You discard a" in private(chosen), "accepted, not stale"
         final = table.messages()[-1]
-        assert "Final standings" in final.content and "Discards revealed" in "\n".join(
-            m.content for m in table.messages()[-3:]
+        assert "Final standings" in words_of(final) and "Discards revealed" in "\n".join(
+            words_of(m) for m in table.messages()[-3:]
         )
 
 

@@ -14,7 +14,7 @@ from bot.client import GameBot
 from bot.services.deadlines import Hours, table_hours
 from bot.services.stats import rank_rows
 from bot.storage import BoardRow, GuildSettings
-from tests.host.discord_kit import Table, labels, make_bot, open_table
+from tests.host.discord_kit import Table, labels, make_bot, open_table, words_of
 
 HOUR = 3600.0
 PAUSE = 20 * 60.0
@@ -22,8 +22,8 @@ PAUSE = 20 * 60.0
 
 
 def text(result: Any) -> str:
-    texts = [result.response.content] if result.response is not None and result.response.content else []
-    texts += [f.content for f in result.followups]
+    texts = [words_of(result.response)] if result.response is not None and words_of(result.response) else []
+    texts += [words_of(f) for f in result.followups]
     return "\n".join(texts)
 
 
@@ -74,24 +74,24 @@ async def test_my_tables_here_waiting_for_me_first_and_in_a_dm_by_server(tmp_pat
                 waiting_for_ana.append(row.id)
         here = await ana_n.slash(games_n, "game mine")
         assert here.ephemeral
-        lines = here.response.content.splitlines()
+        lines = words_of(here.response).splitlines()
         assert lines[0] == "**Your tables in this server** (2):"
         north_active = next(r for r in rows if r.guild_id == north.id)
         first = "⏳" if north_active.id in waiting_for_ana else "▶️"
         assert lines[1].startswith(f"{first} **Toy Race #{north_active.id}**")
         assert "🪑" in lines[2] and "you host" in lines[2] and "not started, 1 seated" in lines[2]
         assert f"https://discord.com/channels/{north.id}/{north_active.thread_id}/" in lines[1]
-        assert all(f"#{r.id}" not in here.response.content for r in rows if r.guild_id == south.id)
+        assert all(f"#{r.id}" not in words_of(here.response) for r in rows if r.guild_id == south.id)
         # In a direct message: every server, grouped by name, the one waiting for ana first.
         dm = await ana_user.slash("game mine")
-        content = dm.response.content
+        content = words_of(dm.response)
         assert content.splitlines()[0] == "**Your tables** (3):"
         assert "__North__" in content and "__South__" in content
         assert content.count("https://discord.com/channels/") == 3
         south_active = next(r for r in rows if r.guild_id == south.id)
         assert f"https://discord.com/channels/{south.id}/{south_active.thread_id}/" in content
         nobody = env.create_user("cy")
-        assert "no open tables" in (await nobody.slash("game mine")).response.content
+        assert "no open tables" in words_of((await nobody.slash("game mine")).response)
 
 
 # -- /game settings --------------------------------------------------------------------------------
@@ -172,7 +172,7 @@ async def test_settings_are_for_managers_and_shape_the_next_table(tmp_path: Path
         await mod.slash(general, "game settings", reset="channel")
         await mod.slash(general, "game settings", reset="role")
         here = await pat.slash(general, "game new", name="toy")
-        assert "looking for players" in here.response.content
+        assert "looking for players" in words_of(here.response)
         assert (await bot.store.games())[-1].channel_id == general.id
         await mod.slash(general, "game settings", reset="clocks")
         assert await bot.store.guild_settings(guild.id) == GuildSettings(guild.id)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import simcord
 
-from tests.host.discord_kit import make_bot, open_table
+from tests.host.discord_kit import make_bot, open_table, words_of
 
 
 class Clock:
@@ -33,18 +33,18 @@ async def test_game_list_times_only_public_moves(tmp_path: Path) -> None:
         clock.now += 600
         await table.on_turn().click(table.table_message(), label="Add 1")
         bystander = env.guild.add_member(env.create_user("eve"))
-        before = (await bystander.slash(table.channel, "game list")).response.content
+        before = words_of((await bystander.slash(table.channel, "game list")).response)
         assert f"<t:{int(clock.now)}:R>" in before
         clock.now += 3600
-        idle = next(p for p in table.players if f"<@{p.id}>" not in table.table_message().content)
+        idle = next(p for p in table.players if f"<@{p.id}>" not in words_of(table.table_message()))
         panel = await idle.click(table.table_message(), label="My secret")
         rerolled = await idle.click(panel.response.message, label="Reroll my secret")
-        assert "Your new secret is" in rerolled.response.content
-        after = (await bystander.slash(table.channel, "game list")).response.content
+        assert "Your new secret is" in words_of(rerolled.response)
+        after = words_of((await bystander.slash(table.channel, "game list")).response)
         assert after == before
         clock.now += 60
         await table.on_turn().click(table.table_message(), label="Add 1")
-        moved = (await bystander.slash(table.channel, "game list")).response.content
+        moved = words_of((await bystander.slash(table.channel, "game list")).response)
         assert f"<t:{int(clock.now)}:R>" in moved
 
 
@@ -53,16 +53,16 @@ async def test_private_actions_accepted_or_refused_log_nothing_at_info(
 ) -> None:
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"])
-        idle = next(p for p in table.players if f"<@{p.id}>" not in table.table_message().content)
+        idle = next(p for p in table.players if f"<@{p.id}>" not in words_of(table.table_message()))
         caplog.clear()
         caplog.set_level(logging.INFO)
         # Two panels open (a phone and a laptop): a reroll on one, then again on the other.
         phone = (await idle.click(table.table_message(), label="My secret")).response.message
         laptop = (await idle.click(table.table_message(), label="My secret")).response.message
         first = await idle.click(phone, label="Reroll my secret")
-        assert "Your new secret is" in first.response.content
+        assert "Your new secret is" in words_of(first.response)
         second = await idle.click(laptop, label="Reroll my secret")
-        assert second.ephemeral and "Your new secret" not in second.response.content
+        assert second.ephemeral and "Your new secret" not in words_of(second.response)
         public = [
             r for r in caplog.records if r.levelno >= logging.INFO and r.name.startswith(("bot", "cogs"))
         ]

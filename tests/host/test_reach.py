@@ -24,7 +24,7 @@ from bot.client import GameBot
 from bot.services.background import background
 from bot.ui import safe
 from tests.discord_rules import DiscordRules, Limits, enforce, rules_for
-from tests.host.discord_kit import Table, make_bot, open_table, playable
+from tests.host.discord_kit import Table, make_bot, open_table, playable, words_of
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -97,7 +97,7 @@ async def test_an_archived_thread_is_reopened_for_the_next_move(
         assert not rules.archived(table.thread.id), "the bot unarchived its thread"
         assert rules.answers[(400, safe.ARCHIVED)] >= 1, "Discord refused the edit in the archived thread"
         fresh = table.table_message()
-        assert fresh.id != board.id and "move 1" in fresh.content
+        assert fresh.id != board.id and "move 1" in words_of(fresh)
         assert [m.id for m in live_boards(table)] == [fresh.id]
         assert [m.id for m in table.boards()] == [fresh.id], "the old board was folded"
         answered_well(rules)
@@ -114,7 +114,7 @@ async def test_an_edit_in_place_reopens_the_thread_first(
         knocked = await table.on_turn().click(board, label="Knock")
         assert knocked.acknowledged
         assert not rules.archived(table.thread.id)
-        assert table.table_message().id == board.id and "knock" in table.table_message().content.lower()
+        assert table.table_message().id == board.id and "knock" in words_of(table.table_message()).lower()
         answered_well(rules)
 
 
@@ -125,7 +125,7 @@ async def test_a_finished_tables_thread_is_archived_a_day_later(
         table = await open_table(env, ["ana", "bob"])
         abandoned = await table.players[0].slash(table.thread, "game abandon")
         assert abandoned.acknowledged
-        assert any("abandoned by ana" in m.content for m in table.messages())
+        assert any("abandoned by ana" in words_of(m) for m in table.messages())
         await env.advance_time(HOUR)
         assert not rules.archived(table.thread.id), "the last words have a day"
         await env.advance_time(DAY)
@@ -162,14 +162,16 @@ async def test_a_thread_that_cannot_be_reopened_reaches_its_players_directly(
         moved = await mover.click(board, label="Add 1")
         assert moved.acknowledged
         waiting = next(p for p in table.players if p.id != mover.id)
-        dms = [m.content for m in waiting.user.dm_channel.history() if "waits for you" in m.content]
+        dms = [words_of(m) for m in waiting.user.dm_channel.history() if "waits for you" in words_of(m)]
         assert len(dms) == 1 and f"/{table.thread.id}" in dms[0]
         host = table.players[0]
-        told = [m.content for m in host.user.dm_channel.history() if "limit of active threads" in m.content]
+        told = [
+            words_of(m) for m in host.user.dm_channel.history() if "limit of active threads" in words_of(m)
+        ]
         assert len(told) == 1, "the host is told once"
         assert parked(tmp_path) is None
         await env.advance_time(3 * 60)  # the sweep tries the table again: nobody is told twice
-        again = [m for m in waiting.user.dm_channel.history() if "waits for you" in m.content]
+        again = [m for m in waiting.user.dm_channel.history() if "waits for you" in words_of(m)]
         assert len(again) == 1
         answered_well(rules)
 
@@ -183,9 +185,9 @@ async def test_a_locked_thread_parks_the_table_and_tells_the_players_once(
         rules.lock(table.thread.id)
         await env.advance_time(1)
         assert parked(tmp_path) == "locked"
-        notices = [m for m in table.channel.history() if "parked" in m.content]
-        assert len(notices) == 1 and "its thread was locked" in notices[0].content
-        assert all(f"<@{p.id}>" in notices[0].content for p in table.players)
+        notices = [m for m in table.channel.history() if "parked" in words_of(m)]
+        assert len(notices) == 1 and "its thread was locked" in words_of(notices[0])
+        assert all(f"<@{p.id}>" in words_of(notices[0]) for p in table.players)
         # Hours pass: no reminder, no timer, no call to the locked thread.
         await env.advance_time(3 * HOUR)
         assert stored(tmp_path, "SELECT version FROM games WHERE id = 1") == [(0,)]
@@ -195,13 +197,13 @@ async def test_a_locked_thread_parks_the_table_and_tells_the_players_once(
             if entry.method == "POST"
         )
         mine = await table.players[1].slash(table.channel, "game mine")
-        assert "parked: its thread was locked" in mine.response.content
+        assert "parked: its thread was locked" in words_of(mine.response)
         # A moderator unlocks it: the table comes back, and nobody was told twice.
         rules.unlock(table.thread.id)
         await env.advance_time(1)
         assert parked(tmp_path) is None
         assert len(live_boards(table)) == 1
-        assert len([m for m in table.channel.history() if "parked" in m.content]) == 1
+        assert len([m for m in table.channel.history() if "parked" in words_of(m)]) == 1
 
 
 async def test_a_deleted_thread_parks_the_table_and_game_show_brings_it_back(
@@ -213,27 +215,27 @@ async def test_a_deleted_thread_parks_the_table_and_game_show_brings_it_back(
         rules.delete_channel(thread_id)
         await env.advance_time(1)
         assert parked(tmp_path) == "thread_gone"
-        assert sum("its thread was deleted" in m.content for m in channel.history()) == 1
+        assert sum("its thread was deleted" in words_of(m) for m in channel.history()) == 1
         listed = await table.players[0].slash(channel, "game list")
-        assert "parked: its thread was deleted" in listed.response.content
+        assert "parked: its thread was deleted" in words_of(listed.response)
         failing = rules.answers[(404, safe.UNKNOWN_CHANNEL)]
         await env.advance_time(2 * HOUR)  # sweeps and clocks pass it by
         assert rules.answers[(404, safe.UNKNOWN_CHANNEL)] == failing
         env.inject_error("POST", f"/channels/{channel.id}/messages", status=403, code=50013, times=1)
         refused = await table.players[1].slash(channel, "game show", table=1)
-        text = refused.followups[-1].content if refused.followups else refused.response.content
+        text = words_of(refused.followups[-1]) if refused.followups else words_of(refused.response)
         assert "could not be posted here" in text and "stays parked" in text
         assert parked(tmp_path) == "no_permission"
         shown = await table.players[1].slash(channel, "game show", table=1)
-        text = shown.followups[-1].content if shown.followups else shown.response.content
+        text = words_of(shown.followups[-1]) if shown.followups else words_of(shown.response)
         assert "Here is table #1" in text
         assert parked(tmp_path) is None
         assert stored(tmp_path, "SELECT channel_id, thread_id FROM games WHERE id = 1") == [
             (channel.id, None)
         ]
         board = next(m for m in reversed(channel.history()) if playable(m))
-        assert "move 0" in board.content
-        mover = next(p for p in table.players if f"<@{p.id}>" in board.content)
+        assert "move 0" in words_of(board)
+        mover = next(p for p in table.players if f"<@{p.id}>" in words_of(board))
         moved = await mover.click(board, label="Add 1")
         assert moved.acknowledged and not moved.ephemeral
         assert stored(tmp_path, "SELECT version FROM games WHERE id = 1") == [(1,)]
@@ -250,7 +252,7 @@ async def test_a_server_that_removes_the_bot_costs_no_calls(
         await env.advance_time(1)
         assert parked(tmp_path) == "guild_gone"
         for player in table.players:
-            dms = [m.content for m in player.user.dm_channel.history()]
+            dms = [words_of(m) for m in player.user.dm_channel.history()]
             assert len(dms) == 1 and "the server it was played in removed the bot" in dms[0]
         invalid = rules.invalid
         await env.advance_time(3 * HOUR)
@@ -320,7 +322,7 @@ async def test_a_callback_that_fails_once_still_answers_the_click(
         env.inject_error("POST", "/interactions/*/*/callback", status=500, code=0, message="down", times=1)
         moved = await table.on_turn().click(board, label="Add 2")
         assert moved.acknowledged and not moved.ephemeral
-        assert len(live_boards(table)) == 1 and "move 1" in table.table_message().content
+        assert len(live_boards(table)) == 1 and "move 1" in words_of(table.table_message())
         answered_well(rules)
 
 
@@ -411,12 +413,12 @@ async def test_reminders_and_game_show_work_in_an_archived_thread(
         table = await toy_table(env, remind="2h")
         rules.archive(table.thread.id)
         await env.advance_time(2 * HOUR + 60)
-        assert "has been waiting for you for 2 hours" in table.table_message().content
+        assert "has been waiting for you for 2 hours" in words_of(table.table_message())
         assert not rules.archived(table.thread.id), "the reminder's new board reopened the thread"
         assert stored(tmp_path, "SELECT reminders FROM waits") == [(1,)]
         rules.archive(table.thread.id)
         shown = await table.players[0].slash(table.channel, "game show", table=1)
-        text = shown.followups[-1].content if shown.followups else shown.response.content
+        text = words_of(shown.followups[-1]) if shown.followups else words_of(shown.response)
         assert "Here is table #1" in text and not rules.archived(table.thread.id)
         assert len(live_boards(table)) == 1 and len(table.boards()) == 1
         answered_well(rules)
@@ -576,7 +578,7 @@ async def test_a_direct_message_counts_every_request_it_makes(
         with background():
             assert await safe.direct(bot, bob.id, "hello") is True
         assert sum(bot.ledger.answers.values()) - counted == rules.requests - made >= 2
-        assert [m.content for m in bob.user.dm_channel.history()] == ["hello"]
+        assert [words_of(m) for m in bob.user.dm_channel.history()] == ["hello"]
 
 
 async def test_a_finished_table_in_a_server_that_removed_the_bot_costs_no_archiving_call(

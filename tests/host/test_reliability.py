@@ -20,7 +20,7 @@ import simcord
 
 from bot.client import GameBot
 from bot.storage import GameRow, StoreError
-from tests.host.discord_kit import make_bot, open_table, playable
+from tests.host.discord_kit import controls, make_bot, open_table, playable, words_of
 
 NOTHING_SAVED = "Nothing was saved"
 
@@ -85,9 +85,9 @@ async def test_a_database_that_refuses_writes_gets_an_honest_answer(
         # A real SQLite failure on the bot's own connection, as a read-only or full disk gives.
         await bot.store._db.connection.execute("PRAGMA query_only = ON")
         result = await table.on_turn().click(board, label="Add 1")
-        assert result.ephemeral and NOTHING_SAVED in result.response.content
+        assert result.ephemeral and NOTHING_SAVED in words_of(result.response)
         assert db_row(tmp_path) == before and len(table.messages()) == count
-        assert table.table_message().content == board.content
+        assert words_of(table.table_message()) == words_of(board)
         assert any("nothing saved" in m for m in errors(caplog))
         await bot.store._db.connection.execute("PRAGMA query_only = OFF")
         # Nothing half-done is left behind: the same button works once the disk is back.
@@ -124,7 +124,7 @@ async def test_database_errors_anywhere_are_answered(
         ]
         for answer in answers:
             assert answer.acknowledged
-            text = answer.response.content if answer.response else answer.followups[-1].content
+            text = words_of(answer.response) if answer.response else words_of(answer.followups[-1])
             assert "database" in text and "nothing was changed" not in text.lower(), text
         assert all(not e.startswith("Traceback") for e in errors(caplog))
         # SimCord also records the two commands' errors that the tree's handler answered above.
@@ -143,7 +143,7 @@ async def test_a_deleted_database_stops_moves_and_is_reported(
         assert bot.store.health() is not None
         assert any(str(path) in m and "deleted" in m for m in errors(caplog))
         result = await table.on_turn().click(table.table_message(), label="Add 1")
-        assert result.ephemeral and NOTHING_SAVED in result.response.content
+        assert result.ephemeral and NOTHING_SAVED in words_of(result.response)
         assert "total 1" in table.recent()
 
 
@@ -156,7 +156,7 @@ async def test_a_replaced_database_file_stops_moves(tmp_path: Path) -> None:
         sqlite3.connect(other).close()
         os.replace(other, path)
         result = await table.on_turn().click(table.table_message(), label="Add 1")
-        assert result.ephemeral and NOTHING_SAVED in result.response.content
+        assert result.ephemeral and NOTHING_SAVED in words_of(result.response)
         assert "replaced" in (bot.store.fault or "")
 
 
@@ -198,12 +198,12 @@ async def test_a_table_whose_post_failed_is_reposted_by_the_sweep(tmp_path: Path
         assert db_row(tmp_path)[0] == 1
         # The click was answered by folding the old board into its history line.
         folded = table.messages()[-1]
-        assert folded.id == board.id and "adds 2" in folded.content and not folded.components
+        assert folded.id == board.id and "adds 2" in words_of(folded) and not controls(folded)
         assert not any(playable(m) for m in table.messages()), "no new table yet"
         await env.advance_time(125)  # the minutely sweep
         fresh = table.table_message()
-        assert fresh.id != board.id and "Total 2" in fresh.content and "move 1" in fresh.content
-        assert [m.id for m in table.messages() if m.components] == [fresh.id]
+        assert fresh.id != board.id and "Total 2" in words_of(fresh) and "move 1" in words_of(fresh)
+        assert [m.id for m in table.messages() if controls(m)] == [fresh.id]
         assert [m.id for m in table.boards()] == [fresh.id]
         result = await table.on_turn().click(fresh, label="Add 1")
         assert result.acknowledged and not result.ephemeral
@@ -223,12 +223,12 @@ async def test_a_stale_click_on_a_stranded_table_brings_the_table_back(tmp_path:
         moved = await table.on_turn().click(board, label="Add 2")
         assert moved.acknowledged
         # The next player only has the old table: their click is refused, and the table is reposted.
-        waiting = next(p for p in table.players if f"<@{p.id}>" not in board.content)
+        waiting = next(p for p in table.players if f"<@{p.id}>" not in words_of(board))
         result = await waiting.click(board, label="Add 1")
-        assert result.ephemeral and "moved on" in result.response.content
+        assert result.ephemeral and "moved on" in words_of(result.response)
         await env.advance_time(1)
         fresh = table.table_message()
-        assert fresh.id != board.id and "move 1" in fresh.content
+        assert fresh.id != board.id and "move 1" in words_of(fresh)
         assert [m.id for m in table.boards()] == [fresh.id], "the stranded board was removed"
 
 
@@ -240,10 +240,10 @@ async def test_game_show_reports_the_truth(tmp_path: Path) -> None:
         ana = table.players[0]
         refuse_posts(env, times=3)
         failed = await ana.slash(table.thread, "game show")
-        text = failed.followups[-1].content if failed.followups else failed.response.content
+        text = words_of(failed.followups[-1]) if failed.followups else words_of(failed.response)
         assert "could not be posted" in text and "Here is" not in text
         shown = await ana.slash(table.thread, "game show")
-        text = shown.followups[-1].content if shown.followups else shown.response.content
+        text = words_of(shown.followups[-1]) if shown.followups else words_of(shown.response)
         assert "Here is table #1" in text
 
 
@@ -252,20 +252,18 @@ async def test_final_standings_that_failed_are_posted_later(tmp_path: Path) -> N
     async with simcord.run(bot, strict_sync=False) as env:
         quick(bot)
         table = await open_table(env, ["ana"])
-        while "Add 3" in str(
-            [getattr(c, "label", "") for r in table.table_message().components for c in r.children]
-        ):
+        while "Add 3" in str([getattr(c, "label", "") for c in controls(table.table_message())]):
             await table.players[0].click(table.table_message(), label="Add 3")
         refuse_posts(env, times=3)
         await table.players[0].click(table.table_message(), label="gg")
         assert db_row(tmp_path)[3] == "finished"
-        assert not any("Final standings" in m.content for m in table.messages())
+        assert not any("Final standings" in words_of(m) for m in table.messages())
         await env.advance_time(125)
-        finals = [m for m in table.messages() if "Final standings" in m.content]
-        assert len(finals) == 1 and finals[0].content.count("Final standings") == 1
+        finals = [m for m in table.messages() if "Final standings" in words_of(m)]
+        assert len(finals) == 1 and words_of(finals[0]).count("Final standings") == 1
         assert not any(playable(m) for m in table.messages())
         await env.advance_time(125)
-        assert len([m for m in table.messages() if "Final standings" in m.content]) == 1, "posted once"
+        assert len([m for m in table.messages() if "Final standings" in words_of(m)]) == 1, "posted once"
 
 
 async def test_an_old_lobby_cancel_button_does_not_end_a_running_game(tmp_path: Path) -> None:
@@ -281,5 +279,5 @@ async def test_an_old_lobby_cancel_button_does_not_end_a_running_game(tmp_path: 
         env.backend.faults.clear()
         assert db_row(tmp_path)[3] == "active"
         result = await ana.click(lobby, label="Cancel")
-        assert result.ephemeral and "/game abandon" in result.response.content
+        assert result.ephemeral and "/game abandon" in words_of(result.response)
         assert db_row(tmp_path)[3] == "active"

@@ -21,7 +21,7 @@ import simcord
 
 from benchmarks.torture_discord_common import quick_settle
 from bot.client import GameBot
-from tests.host.discord_kit import Table, make_bot
+from tests.host.discord_kit import Table, make_bot, words_of
 
 HOUR = 3600.0
 MINUTE = 60.0
@@ -64,7 +64,7 @@ def pinged(env: simcord.Env, message: discord.Message) -> list[int]:
 
 def reminder_line(table: Table) -> str | None:
     found = re.search(
-        r"⏰ \w+, the table has been waiting for you for [^.]+\.", table.table_message().content
+        r"⏰ \w+, the table has been waiting for you for [^.]+\.", words_of(table.table_message())
     )
     return found.group(0) if found else None
 
@@ -140,12 +140,12 @@ async def test_a_direct_message_reminder_links_to_the_board(tmp_path: Path) -> N
         table = await slow_table(env, remind="2h")
         slow = table.on_turn()
         answer = await slow.slash(table.channel, "game notify", how="dm")
-        assert answer.ephemeral and "direct message" in answer.response.content
+        assert answer.ephemeral and "direct message" in words_of(answer.response)
         board = table.table_message()
         await env.advance_time(2 * HOUR + MINUTE)
         (dm,) = slow.user.dm_channel.history()
-        assert "table #1 has been waiting for you for 2 hours" in dm.content
-        assert f"/{table.thread.id}/{board.id}" in dm.content
+        assert "table #1 has been waiting for you for 2 hours" in words_of(dm)
+        assert f"/{table.thread.id}/{board.id}" in words_of(dm)
         assert (
             table.table_message().id == board.id and reminder_line(table) is None
         )  # the thread is left alone
@@ -191,7 +191,7 @@ async def test_a_private_move_does_not_move_the_reminder(tmp_path: Path) -> None
         await env.advance_time(HOUR)
         panel = await slow.click(table.table_message(), label="My secret")
         done = await slow.click(panel.response.message, label="Reroll my secret")
-        assert "Your new secret is" in done.response.content
+        assert "Your new secret is" in words_of(done.response)
         assert rows(tmp_path, "SELECT * FROM waits") == before
         await env.advance_time(HOUR + MINUTE)
         assert reminder_line(table) == f"⏰ {slow.name}, the table has been waiting for you for 2 hours."
@@ -242,7 +242,7 @@ async def test_a_table_where_everyone_times_out_ends(tmp_path: Path) -> None:
         for _ in range(12):
             await env.advance_time(HOUR)
         assert rows(tmp_path, "SELECT status FROM games") == [("finished",)]
-        assert "Final standings" in table.messages()[-1].content
+        assert "Final standings" in words_of(table.messages()[-1])
         assert rows(tmp_path, "SELECT * FROM waits") == []
 
 
@@ -254,13 +254,13 @@ async def test_away_pauses_reminders_and_timers_and_coming_back_clears_it(tmp_pa
         table = await slow_table(env, remind="2h", timer="3h")
         slow = table.on_turn()
         answer = await slow.slash(table.channel, "game away", days=1)
-        assert answer.ephemeral and "You are away until <t:" in answer.response.content
-        assert re.search(rf"{slow.name} is away until <t:\d+:f>\.", table.table_message().content)
+        assert answer.ephemeral and "You are away until <t:" in words_of(answer.response)
+        assert re.search(rf"{slow.name} is away until <t:\d+:f>\.", words_of(table.table_message()))
         await env.advance_time(4 * HOUR)
         assert reminder_line(table) is None and rows(tmp_path, "SELECT * FROM actions") == []
         back = await slow.slash(table.channel, "game away", back=True)
-        assert "Welcome back" in back.response.content
-        assert "is away until" not in table.table_message().content
+        assert "Welcome back" in words_of(back.response)
+        assert "is away until" not in words_of(table.table_message())
         # Four hours of the day away were used: every deadline moved back by the other twenty.
         await env.advance_time(2 * HOUR - MINUTE)
         assert reminder_line(table) is None
@@ -274,9 +274,9 @@ async def test_away_without_days_says_where_you_stand(tmp_path: Path) -> None:
     async with running(tmp_path) as env:
         table = await slow_table(env)
         slow = table.on_turn()
-        assert "not marked away" in (await slow.slash(table.channel, "game away")).response.content
+        assert "not marked away" in words_of((await slow.slash(table.channel, "game away")).response)
         await slow.slash(table.channel, "game away", days=2)
-        assert "You are away until" in (await slow.slash(table.channel, "game away")).response.content
+        assert "You are away until" in words_of((await slow.slash(table.channel, "game away")).response)
 
 
 # -- a table's clocks ----------------------------------------------------------------------------
@@ -290,7 +290,7 @@ async def test_game_new_takes_the_table_s_clocks(tmp_path: Path) -> None:
         await ana.slash(channel, "game new", name="toy", remind="3h", timer="2d")
         assert rows(tmp_path, "SELECT remind_hours, timer_hours FROM games") == [(3, 48)]
         refused = await ana.slash(channel, "game new", name="toy", timer="soon")
-        assert refused.ephemeral and "'soon' is not a time" in refused.response.content
+        assert refused.ephemeral and "'soon' is not a time" in words_of(refused.response)
         assert len(rows(tmp_path, "SELECT * FROM games")) == 1
 
 
@@ -299,14 +299,13 @@ async def test_game_clock_shows_and_changes_a_table_s_clocks(tmp_path: Path) -> 
         table = await slow_table(env, remind="3h")
         ana, bob = table.players
         shown = await bob.slash(table.thread, "game clock")
-        assert (
-            "reminders after 3 h" in shown.response.content
-            and "no turn timer (default)" in shown.response.content
+        assert "reminders after 3 h" in words_of(shown.response) and "no turn timer (default)" in words_of(
+            shown.response
         )
         refused = await bob.slash(table.thread, "game clock", timer="1h")
-        assert refused.ephemeral and "Only the host" in refused.response.content
+        assert refused.ephemeral and "Only the host" in words_of(refused.response)
         changed = await ana.slash(table.thread, "game clock", timer="1h", remind="off")
-        assert "no reminders · default move after 1 h" in changed.response.content
+        assert "no reminders · default move after 1 h" in words_of(changed.response)
         assert rows(tmp_path, "SELECT remind_hours, timer_hours FROM games") == [(0, 1)]
         await env.advance_time(HOUR + MINUTE)
         assert [r[0] for r in rows(tmp_path, "SELECT how FROM actions")] == ["timeout"]

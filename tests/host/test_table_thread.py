@@ -10,7 +10,17 @@ from typing import Any
 
 import simcord
 
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable
+from tests.host.discord_kit import (
+    Table,
+    controls,
+    ids,
+    labels,
+    make_bot,
+    open_table,
+    payload_words,
+    playable,
+    words_of,
+)
 
 
 def pings(env: simcord.Env, since: int = 0) -> list[set[int]]:
@@ -20,7 +30,7 @@ def pings(env: simcord.Env, since: int = 0) -> list[set[int]]:
         if entry.method != "POST" or not entry.path.endswith("/messages") or not isinstance(entry.json, dict):
             continue
         allowed = {int(u) for u in (entry.json.get("allowed_mentions") or {}).get("users") or ()}
-        content = str(entry.json.get("content") or "")
+        content = payload_words(entry.json)
         out.append({u for u in allowed if f"<@{u}>" in content})
     return out
 
@@ -38,15 +48,15 @@ async def test_one_board_a_ping_per_turn_and_history_as_lines(tmp_path: Path) ->
         board = table.table_message()
         # Same player still waited on (an out-of-turn knock by bob): edited in place, nobody pinged.
         await bob.click(board, label="Knock")
-        assert table.table_message().id == board.id and "knocks" in table.table_message().content
+        assert table.table_message().id == board.id and "knocks" in words_of(table.table_message())
         assert pings(env, cursor) == []
         # A change of turn: the old board folds into its lines, a new one pings only bob.
         result = await ana.click(board, label="Add 2")
         assert result.acknowledged and not result.ephemeral
         folded = next(m for m in table.messages() if m.id == board.id)
-        assert "adds 2" in folded.content and "knocks" in folded.content
-        assert folded.content.startswith("The game of Toy Race begins!"), "the first turn keeps its opening"
-        assert not folded.attachments and not folded.components and "<@" not in folded.content
+        assert "adds 2" in words_of(folded) and "knocks" in words_of(folded)
+        assert words_of(folded).startswith("The game of Toy Race begins!"), "the first turn keeps its opening"
+        assert not folded.attachments and not controls(folded) and "<@" not in words_of(folded)
         assert pings(env, cursor) == [{bob.id}]
         assert len(table.boards()) == 1 and len(live(table)) == 1
         # Every click on the live board is answered by the edit itself: one call, no defer.
@@ -69,7 +79,7 @@ async def test_a_restart_keeps_the_turns_lines(tmp_path: Path) -> None:
         await env.restart_bot(make_bot(tmp_path))
         cursor = len(env.http_requests)
         await bob.click(table.table_message(), label="Knock")
-        content = table.table_message().content
+        content = words_of(table.table_message())
         assert f"{ana.name} knocks" in content and f"{bob.name} knocks" in content, (
             "lines rebuilt from the log"
         )
@@ -88,15 +98,15 @@ async def test_catch_me_up_lists_what_happened_since_my_last_move(tmp_path: Path
         cy = table.on_turn()
         await cy.click(table.table_message(), label="Add 3")
         answer = await ana.click(table.table_message(), label="Catch me up")
-        text = answer.response.content
+        text = words_of(answer.response)
         assert answer.ephemeral and "Since your last move" in text
         assert f"{bob.name} knocks" in text and f"{bob.name} adds 2" in text and f"{cy.name} adds 3" in text
         assert f"{ana.name} adds 1" not in text, "her own move is not news"
         assert f"Waiting for {ana.name}" in text
-        news = (await bob.click(table.table_message(), label="Catch me up")).response.content
+        news = words_of((await bob.click(table.table_message(), label="Catch me up")).response)
         assert f"{cy.name} adds 3" in news and f"{bob.name} adds 2" not in news
         spectator = table.channel.guild.add_member(env.create_user("eve"))
-        seen = (await spectator.click(table.table_message(), label="Catch me up")).response.content
+        seen = words_of((await spectator.click(table.table_message(), label="Catch me up")).response)
         assert (
             "What happened so far" in seen and f"{ana.name} adds 1" in seen and "secret" not in seen.lower()
         )
@@ -112,7 +122,7 @@ async def test_catch_me_up_does_not_count_hidden_moves(tmp_path: Path) -> None:
         rerolled = await bob.click(table.table_message(), label="My secret")
         await bob.click(rerolled.response.message, label="Reroll my secret")
         await bob.click(table.table_message(), label="Add 2")
-        text = (await ana.click(table.table_message(), label="Catch me up")).response.content
+        text = words_of((await ana.click(table.table_message(), label="Catch me up")).response)
         assert "(1 move)" in text and "reroll" not in text.lower(), text
 
 
@@ -129,7 +139,7 @@ async def test_the_end_pings_everyone_and_offers_a_rematch(tmp_path: Path) -> No
         assert table.table_message().id == cheer.id and pings(env, cursor) == []
         await bob.click(table.table_message(), label="gg")
         final = table.messages()[-1]
-        assert "Final standings" in final.content and final.attachments
+        assert "Final standings" in words_of(final) and final.attachments
         assert {ana.id, bob.id} in pings(env, cursor)
         assert labels(final) == ["Catch me up", "Rematch"]
         assert len(table.boards()) == 1 and not live(table)
@@ -137,21 +147,23 @@ async def test_the_end_pings_everyone_and_offers_a_rematch(tmp_path: Path) -> No
         export = await bob.slash(table.thread, "game export")
         assert export.ephemeral and export.response.attachments
         shown = await ana.slash(table.thread, "game show")
-        assert shown.acknowledged and "Here is table #1" in (shown.followups or [shown.response])[-1].content
-        assert len(table.boards()) == 1 and "Final standings" in table.messages()[-1].content
+        assert shown.acknowledged and "Here is table #1" in words_of(
+            (shown.followups or [shown.response])[-1]
+        )
+        assert len(table.boards()) == 1 and "Final standings" in words_of(table.messages()[-1])
         # Rematch: a new lobby in the channel, same options, pinging the others; a second click finds it.
         final = table.messages()[-1]
         spectator = table.channel.guild.add_member(env.create_user("eve"))
         refused = await spectator.click(final, label="Rematch")
-        assert refused.ephemeral and "not seated" in refused.response.content
+        assert refused.ephemeral and "not seated" in words_of(refused.response)
         cursor = len(env.http_requests)
         opened = await bob.click(final, label="Rematch")
-        assert "Table #2 is open for the rematch" in (opened.followups or [opened.response])[-1].content
+        assert "Table #2 is open for the rematch" in words_of((opened.followups or [opened.response])[-1])
         lobby = next(m for m in reversed(table.channel.history()) if "Join" in labels(m))
-        assert "**Rematch** of table #1" in lobby.content and "target" in lobby.content
+        assert "**Rematch** of table #1" in words_of(lobby) and "target" in words_of(lobby)
         assert {ana.id} in pings(env, cursor)
         again = await ana.click(final, label="Rematch")
-        assert "already open" in again.response.content and "#2" in again.response.content
+        assert "already open" in words_of(again.response) and "#2" in words_of(again.response)
         await ana.click(lobby, label="Join")
         await bob.click(lobby, label="Start")
         rematch = table.channel.threads[-1]
@@ -168,7 +180,7 @@ async def test_game_show_reposts_without_pinging(tmp_path: Path) -> None:
         shown = await ana.slash(table.thread, "game show")
         assert shown.acknowledged
         fresh = table.table_message()
-        assert fresh.id != old.id and "ana knocks" in fresh.content, "the turn's lines come along"
+        assert fresh.id != old.id and "ana knocks" in words_of(fresh), "the turn's lines come along"
         assert old.id not in [m.id for m in table.messages()], "the old board is gone"
         assert pings(env, cursor) == [set()]
         assert len(table.boards()) == 1

@@ -11,7 +11,7 @@ import simcord
 
 from bot.client import GameBot
 from bot.export import export_game, replay_export
-from tests.host.discord_kit import Table, labels, make_bot, open_table
+from tests.host.discord_kit import Table, controls, labels, make_bot, open_table, words_of
 
 UNDO = "Undo my last move"
 
@@ -19,7 +19,7 @@ UNDO = "Undo my last move"
 def request_message(table: Table) -> Any:
     """The newest undo request in the table's thread."""
     for message in reversed(table.messages()):
-        if "take back their last move" in message.content and "asks" in message.content:
+        if "take back their last move" in words_of(message) and "asks" in words_of(message):
             return message
     raise AssertionError("no undo request in the thread")
 
@@ -27,7 +27,7 @@ def request_message(table: Table) -> Any:
 def board(table: Table) -> Any:
     """The live board (the newest message with a picture and buttons; a request has no picture)."""
     for message in reversed(table.messages()):
-        if message.components and message.attachments:
+        if controls(message) and message.attachments:
             return message
     raise AssertionError("no live board")
 
@@ -43,9 +43,9 @@ async def only_game(bot: GameBot) -> Any:
 
 def private(result: Any) -> str:
     """The ephemeral text a click got (a reply or a followup)."""
-    texts = [f.content for f in result.followups] if result.followups else []
+    texts = [words_of(f) for f in result.followups] if result.followups else []
     if result.response is not None and getattr(result.response, "content", None):
-        texts.insert(0, result.response.content)
+        texts.insert(0, words_of(result.response))
     return "\n".join(texts)
 
 
@@ -61,7 +61,9 @@ async def test_an_undo_is_asked_when_the_turn_moved_on_and_done_once_all_accept(
         asked = await ana.click(table.table_message(), label=UNDO)
         assert asked.ephemeral and "You asked" in private(asked)
         request = request_message(table)
-        assert all(f"<@{p.id}>" in request.content for p in others) and f"<@{ana.id}>" not in request.content
+        assert all(f"<@{p.id}>" in words_of(request) for p in others) and f"<@{ana.id}>" not in words_of(
+            request
+        )
         assert labels(request) == ["Accept", "Refuse"]
         # The asker cannot answer for the others.
         mine = await ana.click(request, label="Accept")
@@ -69,15 +71,15 @@ async def test_an_undo_is_asked_when_the_turn_moved_on_and_done_once_all_accept(
         first = await others[0].click(request, label="Accept")
         assert "Still waiting for" in private(first)
         assert (await only_game(bot)).state.total == 2, "one acceptance is not enough"
-        assert others[0].name in refreshed(table, request).content
+        assert others[0].name in words_of(refreshed(table, request))
         await others[1].click(refreshed(table, request), label="Accept")
         after = await only_game(bot)
         assert after.state.total == 0 and after.waiting() == {after.seat_of(ana.id)}
         assert after.public_version == before.public_version + 1, "the undo is a public change of its own"
         assert f"{ana.name} takes back their last move." in table.recent(3)
         assert table.on_turn() is ana
-        assert "Everyone agreed" in refreshed(table, request).content
-        assert not refreshed(table, request).components, "an answered request keeps no buttons"
+        assert "Everyone agreed" in words_of(refreshed(table, request))
+        assert not controls(refreshed(table, request)), "an answered request keeps no buttons"
         # The log keeps the move, marked undone; the export shows it and still replays.
         entries = await bot.store.log_entries(after.id)
         assert [e.undone for e in entries] == [1]
@@ -97,8 +99,8 @@ async def test_a_refusal_keeps_the_move_and_closes_the_request(tmp_path: Path) -
         await ana.click(table.table_message(), label=UNDO)
         request = request_message(table)
         await bob.click(request, label="Refuse")
-        assert f"{bob.name} refused, so it stands" in refreshed(table, request).content
-        assert not refreshed(table, request).components
+        assert f"{bob.name} refused, so it stands" in words_of(refreshed(table, request))
+        assert not controls(refreshed(table, request))
         game = await only_game(bot)
         assert game.state.total == 3 and table.on_turn() is bob
         assert await bot.store.undo_request(game.id) is None
@@ -127,8 +129,8 @@ async def test_a_move_within_ones_own_turn_is_undone_at_once(tmp_path: Path) -> 
         assert result.acknowledged
         undone = await only_game(bot)
         assert undone.state.cash[seat] == cash and sum(undone.state.levels) == 0
-        assert f"{roller.name} takes back their last move." in table.table_message().content
-        assert not any("asks to take back" in m.content for m in table.messages()[cursor:]), "nobody asked"
+        assert f"{roller.name} takes back their last move." in words_of(table.table_message())
+        assert not any("asks to take back" in words_of(m) for m in table.messages()[cursor:]), "nobody asked"
         assert table.on_turn() is roller
 
 
@@ -139,17 +141,21 @@ async def test_a_die_or_a_peek_cannot_be_taken_back_and_only_the_mover_may_ask(t
         roller = market.on_turn()
         other = next(p for p in market.players if p is not roller)
         await roller.click(market.table_message(), label="Roll")
-        refused = await roller.click(market.table_message(), label=UNDO)
-        assert refused.ephemeral and "cannot be taken back" in private(refused)
-        not_yours = await other.click(market.table_message(), label=UNDO)
-        assert f"Only {roller.name}, who made the last move" in private(not_yours)
+        # A roll cannot be taken back, so the board offers no Undo (no button that can only be refused).
+        assert UNDO not in labels(market.table_message())
+        assert other is not roller
         # The toy's knock shows its player their secret (a private event): no undo either.
         toy = await open_table(env, ["cy", "dee"])
-        knocker = toy.players[0]
-        await knocker.click(toy.table_message(), label="Knock")
-        peeked = await knocker.click(toy.table_message(), label=UNDO)
-        assert "cannot be taken back" in private(peeked)
-        assert not any("asks to take back" in m.content for m in toy.messages())
+        knocker = toy.on_turn()
+        waiter = next(p for p in toy.players if p is not knocker)
+        await knocker.click(toy.table_message(), label="Add 1")
+        assert UNDO in labels(toy.table_message()), "a plain move may be taken back"
+        not_yours = await waiter.click(toy.table_message(), label=UNDO)
+        assert f"Only {knocker.name}, who made the last move" in private(not_yours)
+        mover = toy.on_turn()
+        await mover.click(toy.table_message(), label="Knock")
+        assert UNDO not in labels(toy.table_message())
+        assert not any("asks to take back" in words_of(m) for m in toy.messages())
 
 
 async def test_buttons_drawn_before_an_undo_are_stale(tmp_path: Path) -> None:
@@ -166,7 +172,7 @@ async def test_buttons_drawn_before_an_undo_are_stale(tmp_path: Path) -> None:
         assert game.state.total == 0
         # bob's panel was drawn while it was his turn: its turn move is stale now.
         result = await bob.click(panel, label="Reroll my secret")
-        assert "has changed since" in result.response.message.content
+        assert "has changed since" in words_of(result.response.message)
         assert not game.state.rerolled[game.seat_of(bob.id) or 0]
         # The turn is ana's again, and the new board works.
         await ana.click(table.table_message(), label="Add 3")
@@ -185,7 +191,7 @@ async def test_any_new_move_cancels_a_request(tmp_path: Path) -> None:
         await bob.click(board(table), label="Add 2")
         late = await bob.click(request, label="Accept")
         assert "request is closed" in private(late)
-        assert "is closed" in refreshed(table, request).content and not refreshed(table, request).components
+        assert "is closed" in words_of(refreshed(table, request)) and not controls(refreshed(table, request))
         game = await only_game(bot)
         assert game.state.total == 3 and await bot.store.undo_request(game.id) is None
         # ana's move is no longer the last one: only bob's is.

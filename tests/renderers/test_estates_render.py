@@ -8,7 +8,7 @@ import copy
 import io
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -269,9 +269,7 @@ def _finished_state(players: int, seed: int, rounds: int) -> EstatesState:
 
 
 @pytest.mark.parametrize(("players", "seed", "rounds"), [(2, 41, 1), (3, 42, 1), (5, 43, 1), (4, 44, 3)])
-def test_final_image_totals_equal_the_outcome(
-    players: int, seed: int, rounds: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_final_image_totals_equal_the_outcome(players: int, seed: int, rounds: int) -> None:
     state = _finished_state(players, seed, rounds)
     outcome = RULES.outcome(state)
     assert outcome is not None
@@ -285,15 +283,10 @@ def test_final_image_totals_equal_the_outcome(
         assert buildings == outcome.breakdown[seat]["buildings"]
         assert cash == outcome.breakdown[seat]["cash_box"] * data.CASH_BOX_POINTS
     # The figures are what is written on the image, in the players' table.
-    written: list[tuple[str, float]] = []
-    real: Callable[..., None] = estates._put
-
-    def put(image: Image.Image, xy: tuple[float, float], text: str, *args: Any, **kwargs: Any) -> None:
-        written.append((text, xy[1]))
-        real(image, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(estates, "_put", put)
-    render(view, NAMES[:players], EN)
+    estates.clear_caches()
+    with kit.recording_texts() as seen:
+        render(view, NAMES[:players], EN)
+    written = [(t.text, (t.box[1] + t.box[3]) / 2) for t in seen.pictures[-1].texts]
     geo = estates.layout(view)
     for seat, total in enumerate(outcome.scores):
         _x0, y0, _x1, y1 = estates.seat_box(geo, seat)

@@ -22,6 +22,7 @@ from renderers.kit import Words
 from rules.lastwill import RULES, data
 from rules.lastwill.state import LastWillState
 from rules.play import random_playthrough
+from tests.helpers import text_faults
 
 EN = words("en")
 """The boards as an English table sees them."""
@@ -172,57 +173,31 @@ def _helper(card_id: str, used: bool = False) -> dict[str, Any]:
     }
 
 
-def _labels(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """Record the box of every text the renderer draws (the kit's label is the only way it writes)."""
-    found: list[tuple[str, tuple[float, float, float, float]]] = []
-    real = kit.label
-
-    def spy(
-        image: Image.Image, xy: tuple[float, float], value: str, size: int, *args: Any, **kwargs: Any
-    ) -> None:
-        anchor = kwargs.get("anchor", args[1] if len(args) > 1 else "la")
-        x0, y0, x1, y1 = kit.font(size).getbbox(value, anchor=anchor)
-        found.append((value, (xy[0] + x0, xy[1] + y0, xy[0] + x1, xy[1] + y1)))
-        real(image, xy, value, size, *args, **kwargs)
-
-    monkeypatch.setattr(kit, "label", spy)
-    return found
-
-
-def _overlaps(labels: list[tuple[str, tuple[float, float, float, float]]]) -> list[tuple[str, str]]:
-    """Pairs of texts whose boxes overlap (a bold word's second copy, one pixel on, excepted)."""
-    clashes = []
-    for i, (a, (ax0, ay0, ax1, ay1)) in enumerate(labels):
-        for b, (bx0, by0, bx1, by1) in labels[i + 1 :]:
-            if a == b and abs(ax0 + 1 - bx0) < 0.01 and ay0 == by0:
-                continue
-            if ax0 < bx1 - 1 and bx0 < ax1 - 1 and ay0 < by1 - 1 and by0 < ay1 - 1:
-                clashes.append((a, b))
-    return clashes
+def _pictures(draw: Callable[[], object]) -> list[kit.Picture]:
+    """Every picture ``draw`` encodes, with where its texts landed, drawn from scratch (no cached
+    layer drawn before the recording)."""
+    lastwill.clear_caches()
+    with kit.recording_texts() as seen:
+        draw()
+    return seen.pictures
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 @pytest.mark.parametrize("players", [2, 5])
-def test_long_names_are_fitted_and_no_text_overlaps(
-    players: int, language: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_long_names_are_fitted_and_no_text_overlaps(players: int, language: str) -> None:
     words = LANGUAGES[language]
     names = ["W" * 300, "Bartholomew Featherstonehaugh the Third of Kent", "", "   ", "M" * 60][:players]
-    lastwill.render(_stages(players)[0], names, words)  # the fixed layers, drawn apart, are checked below
-    labels = _labels(monkeypatch)
-    for view in _stages(players)[::4]:
-        labels.clear()
-        lastwill.render(view, names, words)
-        assert labels
-        for text, (x0, _y0, x1, _y1) in labels:
-            assert x0 >= 0 and x1 <= lastwill.W, text
-        assert not _overlaps(labels)
+    pictures = _pictures(lambda: [lastwill.render(view, names, words) for view in _stages(players)[::4]])
+    for picture in pictures:
+        assert picture.texts
+        assert text_faults(picture) == []
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
-def test_a_crowded_board_has_no_overlapping_text(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crowded_board_has_no_overlapping_text(language: str) -> None:
     words = LANGUAGES[language]
     view = copy.deepcopy(_stages(5)[-1])
+    view["phase"], view["result"] = "actions", None  # mid-game: the job lines say "demoted"
     view["players"][0]["board"] = [
         _property("F9", 0, ("dog", "dog", "dog"), maintained=True),
         _property("T2", 0, maintained=True),
@@ -236,29 +211,21 @@ def test_a_crowded_board_has_no_overlapping_text(language: str, monkeypatch: pyt
     view["players"][1]["sacked"] = True
     view["players"][1]["employment"] = None
     view["players"][2]["bankrupt"] = True
+    view["players"][1]["demoted"] = True  # the round the last line was covered: sacked
     view["players"][3]["demoted"] = True
     view["players"][3]["hand_limit"] = 4
-    lastwill.render(_stages(5)[0], NAMES, words)  # the fixed layers, drawn apart, are checked below
-    labels = _labels(monkeypatch)
-    check_png(lastwill.render(view, ["Annabelle"] * 5, words))
-    assert not _overlaps(labels)
+    (picture,) = _pictures(lambda: check_png(lastwill.render(view, ["Annabelle"] * 5, words)))
+    assert text_faults(picture) == []
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
-def test_the_fixed_layers_fit_and_do_not_overlap(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_fixed_layers_fit_and_do_not_overlap(language: str) -> None:
     """The table's labels and the legend, in each language, inside their layers and apart."""
     words = LANGUAGES[language]
-    for build, height in (
-        (lastwill._build_table, lastwill.PLAYERS_TOP),
-        (lastwill._build_legend, lastwill.LEGEND_H),
-    ):
-        labels = _labels(monkeypatch)
-        build(words)
-        assert labels
-        for text, (x0, y0, x1, y1) in labels:
-            assert x0 >= 0 and x1 <= lastwill.W and y0 >= 0 and y1 <= height, text
-        assert not _overlaps(labels)
-        monkeypatch.undo()
+    for build in (lastwill._build_table, lastwill._build_legend):
+        (picture,) = _pictures(lambda build=build: kit.png(build(words)))
+        assert picture.texts
+        assert text_faults(picture) == []
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
@@ -530,16 +497,13 @@ def _french_views() -> list[dict[str, Any]]:
     return [*views, view]
 
 
-def test_a_french_table_is_drawn_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_french_table_is_drawn_in_french() -> None:
     """Every string a French board hands the font is the catalog's French: its words are drawn, no
     English word of the old board is, and no blank is left unfilled."""
-    lastwill.clear_caches()
-    labels = _labels(monkeypatch)
-    drawn: set[str] = set()
-    for view in _french_views():
-        labels.clear()
-        lastwill.render(view, FRENCH_NAMES[: len(view["players"])], FR)
-        drawn |= {text for text, _box in labels}
+    pictures = _pictures(
+        lambda: [lastwill.render(view, FRENCH_NAMES[: len(view["players"])], FR) for view in _french_views()]
+    )
+    drawn = {t.text for picture in pictures for t in picture.texts}
     words_drawn = {word.lower() for text in drawn for word in re.findall(r"[^\W_]+", text)}
     assert not words_drawn & ENGLISH, sorted(words_drawn & ENGLISH)
     assert not [text for text in drawn if "{" in text or "}" in text]

@@ -191,7 +191,9 @@ def test_two_to_four_players_choose_demotion_or_extension_freely() -> None:
     job(state, 0, "E1")
     act(state, 0, "boy.demext")
     assert legal(state, 0) == {"dx.demote", "dx.ext"}
-    act(state, 0, "dx.demote")
+    chosen = act(state, 0, "dx.demote")
+    # Public: everyone sees the demotion taken, and the table moves on to the lines to cover.
+    assert kinds(chosen) == ["demotion_chosen"] and all(e.visible_to is None for e in chosen)
     assert legal(state, 0) == {"line.0", "line.1", "line.2", "line.3", "noline"}
     act(state, 0, "noline")
     state2 = errands(4, last_will="lw-4a")

@@ -43,6 +43,7 @@ from benchmarks.torture_fuzz import run
 from bot.client import GameBot
 from bot.registry import REGISTRY
 from rules.core import Action
+from tests.host.discord_kit import words_of
 
 
 async def test_a_few_hundred_fuzzed_inputs() -> None:
@@ -133,7 +134,7 @@ class World:
         """Answered, within Discord's limits, privately, with no exception anywhere."""
         reason = unanswered(result)
         assert reason is None, f"{what}: {reason}"
-        assert all(len(r.content) <= DISCORD_CONTENT_LIMIT for r in replies(result))
+        assert all(len(words_of(r)) <= DISCORD_CONTENT_LIMIT for r in replies(result))
         rejected = oversized_requests(self.env, 0)
         assert not rejected, f"{what}: Discord would reject {rejected}"
         errors = self.env.errors_since(0)
@@ -260,7 +261,7 @@ async def test_oversized_options_get_a_short_private_answer(
     async with world(tmp_path) as w:
         result = await w.players[0].slash(w.channel, command, **options)
         w.assert_clean(result, f"/{command}")
-        assert result.response is not None and len(result.response.content) <= DISCORD_CONTENT_LIMIT
+        assert result.response is not None and len(words_of(result.response)) <= DISCORD_CONTENT_LIMIT
         assert result.ephemeral
         assert w.db.games() == [], "nothing was created"
         direct = await w.env.create_user("dmitri").slash(command, **options)
