@@ -20,7 +20,7 @@ a reminder and (for half of them) a timeout hours or days away.  The clock is a 
 2. A burst: every table's reminder falls due at once; one tick fires each exactly once, and a
    second tick fires nothing.
 3. Start-up with 10,000 stored games (most of them finished, the rest open, a few with deadlines
-   that passed while the bot was down): ``Store.open`` (integrity check, migrations, a test write),
+   that passed while the bot was down): ``Store.open`` (migrations, a test write; the integrity check runs after ready),
    the services and the away list, ``Publisher.resume`` (the start-up sweep), and the scheduler's
    first tick, which fires the overdue deadlines once.
 
@@ -107,8 +107,8 @@ def snapshots() -> dict[str, tuple[int, str, list[int]]]:
 
 INSERTS = {
     "games": "INSERT INTO games (id, guild_id, channel_id, thread_id, game, options, seed, status, version,"
-    " snapshot, host_id, language, reason, created_at, updated_at, public_version, public_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    " snapshot, host_id, language, reason, created_at, updated_at, public_version, public_at, ended_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "seats": "INSERT INTO seats (game_id, seat, user_id, name, rank) VALUES (?, ?, ?, ?, ?)",
     "messages": "INSERT INTO messages (message_id, game_id, channel_id, kind, version, live, since, pinged)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -171,6 +171,7 @@ def stored_rows(
                 created,
                 version,
                 created,
+                None if running else created,
             )
         )
         for seat in range(players):

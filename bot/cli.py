@@ -98,6 +98,19 @@ def whole_number(minimum: int, limit: int | None = None, why: str = "") -> Calla
     return parse
 
 
+def utc_date(text: str) -> float:
+    """An argparse ``type``: an ISO date (midnight UTC) or date and time, as a Unix time."""
+    import datetime as dt
+
+    try:
+        moment = dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date: {text!r} (write YYYY-MM-DD)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    return moment.timestamp()
+
+
 def games_help(registry: Registry) -> str:
     """The public games with their player counts, from the registry so the help never goes stale."""
     entries = registry.public()
@@ -149,6 +162,18 @@ def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
         epilog="Exit code 2, with one line on stderr, when the token is missing or rejected, Discord "
         "cannot be reached, or the database cannot be used. Several processes sharing one "
         "PostgreSQL database each run some shards: --shards 0-3 --shard-count 8 here, 4-7 elsewhere.",
+    )
+    run.add_argument(
+        "--new-database",
+        action="store_true",
+        help="start with a new, empty database although one was there before (its marker "
+        "GAMEHOST_DB.created is there) and has vanished; without it the bot refuses to start",
+    )
+    run.add_argument(
+        "--accept-lost",
+        action="store_true",
+        help="play on the tables held because a deleted write-ahead log lost moves the bot had "
+        "acknowledged (listed in GAMEHOST_DB.lost and in the log); the list is removed",
     )
     run.add_argument(
         "--shards",
@@ -267,6 +292,34 @@ def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
         "not an export.",
     )
     rep.add_argument("file", metavar="FILE", help="a JSON file written by `export`")
+    pru = sub.add_parser(
+        "prune",
+        help="export old ended games to files and remove them from the database",
+        description="Export every game of GAMEHOST_DB that finished or was abandoned before DATE "
+        "to FOLDER/game-<id>.json (the JSON of `export`, which `replay` checks), then remove its "
+        "moves, snapshot and retired messages, keeping what stats, leaderboards and /game mine "
+        "need, and give the space back (SQLite: incremental vacuum; the first run on a file made "
+        "before this version rewrites it once with VACUUM, needing its size again in free disk; "
+        "PostgreSQL: VACUUM). Safe while the bot runs, and safe to run again. A pruned game can "
+        "no longer be shown or exported from the bot. Prints one JSON line: folder, pruned, kept "
+        "(ids whose export did not replay: never removed), bytes_before, bytes_after, ok.",
+        epilog="Exit code 1 when a game was kept because its export does not replay; 2 when the "
+        "date, the database or the folder cannot be used.",
+    )
+    pru.add_argument(
+        "--finished-before",
+        metavar="DATE",
+        required=True,
+        type=utc_date,
+        help="prune games that ended before this moment: YYYY-MM-DD (midnight UTC) or an ISO date "
+        "and time (UTC unless it says otherwise)",
+    )
+    pru.add_argument(
+        "--out",
+        metavar="FOLDER",
+        default="exports",
+        help="where the exports go (default: %(default)s, created when missing)",
+    )
     sub.add_parser(
         "health",
         help="check the database and print one JSON line",
@@ -429,8 +482,14 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(f"no game {args.game_id} in {settings.database}: there is no database there")
 
     async def work(store: Store) -> dict[str, Any]:
-        if await store.game(args.game_id) is None:
+        row = await store.game(args.game_id)
+        if row is None:
             raise UsageError(f"no game {args.game_id} in {settings.database}")
+        if row.pruned_at is not None:
+            raise UsageError(
+                f"game {args.game_id} was pruned: its export is the file game-{args.game_id}.json"
+                " that `prune` wrote"
+            )
         return await export_game(store, args.game_id)
 
     data = _run_on_store(settings, work)
@@ -457,6 +516,31 @@ def cmd_replay(args: argparse.Namespace, registry: Registry) -> int:
         )
     )
     return 0 if report.matches else EXIT_FAILED
+
+
+def cmd_prune(args: argparse.Namespace, settings: Settings, registry: Registry) -> int:
+    from bot.services.prune import prune
+
+    if not database_exists(settings.database):
+        raise UsageError(f"nothing to prune: there is no database at {settings.database}")
+
+    async def work(store: Store) -> dict[str, Any]:
+        report = await prune(
+            store,
+            registry,
+            ended_before=args.finished_before,
+            folder=Path(args.out),
+            now=time.time(),
+            progress=lambda line: print(line, file=sys.stderr, flush=True),
+        )
+        return report.as_json()
+
+    try:
+        result = _run_on_store(settings, work)
+    except OSError as exc:
+        raise UsageError(f"cannot write the exports to {args.out}: {exc}") from None
+    print(json.dumps(result))
+    return 0 if result["ok"] else EXIT_FAILED
 
 
 def cmd_games(settings: Settings) -> int:
@@ -666,7 +750,54 @@ def cmd_health(settings: Settings) -> int:
     return 0 if report["ok"] else EXIT_FAILED
 
 
-def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) -> int:
+def refuse_vanished(target: Path | str, *, new_database: bool) -> None:
+    """Never replace a database that vanished with an empty one without being told (issue 25).
+
+    A SQLite file that was there once leaves its marker (``<path>.created``), and a crash its
+    ``-wal``/``-shm``: when these stand without the file, starting would silently create an
+    empty database and every table would be gone ("There is no table #1").  Refused, naming the
+    path, unless ``new_database``: then the old write-ahead files are moved aside first, since
+    SQLite would otherwise replay another database's log into the new file.
+    """
+    if isinstance(target, str) and not target.startswith("sqlite:"):
+        return
+    from bot.storage.sqlite import sqlite_path, vanished
+
+    problem = vanished(target)
+    if problem is None:
+        return
+    if not new_database:
+        raise Refused(problem)
+    name = sqlite_path(target)
+    for suffix in ("-wal", "-shm"):
+        if os.path.exists(name + suffix):
+            aside = f"{name}{suffix}.orphaned-{int(time.time())}"
+            os.replace(name + suffix, aside)
+            print(f"moved the vanished database's {name + suffix} to {aside}", file=sys.stderr)
+
+
+def accept_lost(target: Path | str) -> None:
+    """The operator has looked at the tables a deleted WAL cost moves: they may be played again."""
+    if isinstance(target, str) and not target.startswith("sqlite:"):
+        return
+    from bot.storage.sqlite import LOST, sqlite_path
+
+    held = Path(sqlite_path(target) + LOST)
+    if held.exists():
+        print(
+            f"accepted the lost moves listed in {held}: {held.read_text(encoding='utf-8')}", file=sys.stderr
+        )
+        held.unlink()
+
+
+def cmd_run(
+    settings: Settings,
+    registry: Registry,
+    *,
+    sync_only: bool = False,
+    new_database: bool = False,
+    lost_accepted: bool = False,
+) -> int:
     """Start the bot (or only publish its commands), refusing early what cannot work.
 
     The token is checked before discord.py is even imported, so the README's start
@@ -679,6 +810,9 @@ def cmd_run(settings: Settings, registry: Registry, *, sync_only: bool = False) 
 
     from bot.storage import StoreError
 
+    refuse_vanished(settings.database, new_database=new_database)
+    if lost_accepted:
+        accept_lost(settings.database)
     check_database(settings.database)
 
     import discord
@@ -817,6 +951,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_export(args, settings)
         if command == "games":
             return cmd_games(settings)
+        if command == "prune":
+            return cmd_prune(args, settings, REGISTRY)
         if command == "migrate":
             return cmd_migrate(args, settings, REGISTRY)
         if command == "health":
@@ -831,7 +967,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             settings = dataclasses.replace(
                 settings, shards=shard_settings(args.shards, args.shard_count, ("--shards", "--shard-count"))
             )
-        return cmd_run(settings, REGISTRY, sync_only=command == "sync")
+        return cmd_run(
+            settings,
+            REGISTRY,
+            sync_only=command == "sync",
+            new_database=bool(getattr(args, "new_database", False)),
+            lost_accepted=bool(getattr(args, "accept_lost", False)),
+        )
     except InvalidOptions as exc:
         from bot.lobby import options_refusal
 

@@ -6,12 +6,15 @@ action; it only decides who sits where and when a game exists at all.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 
 from bot.i18n import Phrase, clip
 from bot.registry import GameEntry
 from bot.services.deadlines import plan_waits
+from bot.services.server_settings import BURST, check_opening, limits_in_force
 from bot.session import LiveGame, Refusal, SessionService
 from bot.storage import SeatRow
 from rules.core import SHARED_OPTION_PROBLEMS, InvalidOptions, check_players
@@ -42,6 +45,40 @@ class LobbyService:
     def __init__(self, sessions: SessionService) -> None:
         self.sessions = sessions
         self.store = sessions.store
+        self._openings: dict[int, tuple[asyncio.Lock, int]] = {}
+        """Per server: the lock that makes counting and creating one step, and how many wait on it
+        (the entry goes with the last one, so servers that stopped opening tables cost nothing)."""
+
+    @asynccontextmanager
+    async def _opening(
+        self, guild_id: int | None, user_id: int, *, limited: bool, manager: bool
+    ) -> AsyncIterator[None]:
+        """Hold the server's opening lock while a new table is judged against the limits
+        (:func:`bot.services.server_settings.check_opening`) and written.
+
+        Count and insert under one lock per server, so 200 concurrent ``/game new`` from one member
+        make exactly the limit, and two members cannot both take the server's last place.  A server
+        is served by one process (shards split servers), so an in-process lock is enough.
+
+        Only a member's own command is ``limited``: the host's tools (the CLI, benchmarks, tests
+        that set up hundreds of tables) open tables for no member and are not held back."""
+        if guild_id is None or not limited:
+            yield
+            return
+        lock, waiting = self._openings.get(guild_id, (asyncio.Lock(), 0))
+        self._openings[guild_id] = (lock, waiting + 1)
+        try:
+            async with lock:
+                limits = limits_in_force(await self.store.guild_limits(guild_id))
+                counts = await self.store.open_counts(guild_id, user_id, recent=BURST)
+                check_opening(limits, counts, now=self.sessions.clock(), manager=manager)
+                yield
+        finally:
+            lock, waiting = self._openings[guild_id]
+            if waiting > 1:
+                self._openings[guild_id] = (lock, waiting - 1)
+            else:
+                del self._openings[guild_id]
 
     def entry(self, name: str) -> GameEntry:
         entry = self.sessions.registry.get(name.strip().lower())
@@ -66,33 +103,43 @@ class LobbyService:
         language: str,
         remind_hours: int | None = None,
         timer_hours: int | None = None,
+        limited: bool = False,
+        manager: bool = False,
     ) -> LiveGame:
         """A new lobby; ``remind_hours``/``timer_hours`` are the table's own clocks (``None``: the
-        server's defaults)."""
+        server's defaults).  ``limited``: a member's ``/game new``, held to the server's limits on
+        opening tables; ``manager``: the member has Manage Server (past the per-member limits).
+
+        Raises ``Refusal`` for an unknown game or option, or past a limit on opening tables."""
         entry = self.entry(game)
         try:
             options = entry.rules.table_options(parse_options(options_text))
         except InvalidOptions as exc:
             raise options_refusal(entry.name, exc) from None
-        game_id = await self.store.create_game(
-            game=entry.name,
-            options=options,
-            host_id=host_id,
-            host_name=host_name,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            language=language,
-            now=self.sessions.clock(),
-            remind_hours=remind_hours,
-            timer_hours=timer_hours,
-        )
+        async with self._opening(guild_id, host_id, limited=limited, manager=manager):
+            game_id = await self.store.create_game(
+                game=entry.name,
+                options=options,
+                host_id=host_id,
+                host_name=host_name,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                language=language,
+                now=self.sessions.clock(),
+                remind_hours=remind_hours,
+                timer_hours=timer_hours,
+            )
         return await self.sessions.load(game_id)
 
-    async def rematch(self, game_id: int, user_id: int, user_name: str) -> tuple[LiveGame, bool]:
+    async def rematch(
+        self, game_id: int, user_id: int, user_name: str, *, limited: bool = False, manager: bool = False
+    ) -> tuple[LiveGame, bool]:
         """A new lobby for the same game and options, hosted by the player who asked; the
         others must join it themselves.  ``(table, False)`` when one is already open.
 
-        Under the old game's lock, so two players pressing Rematch together open one table.
+        Under the old game's lock, so two players pressing Rematch together open one table.  A new
+        rematch counts as a ``/game new`` against the limits (else Rematch then Cancel, over and
+        over, floods a server as ``/game new`` would).
         """
         async with self.sessions.lock(game_id):
             old = await self.sessions.load(game_id)
@@ -103,17 +150,18 @@ class LobbyService:
             open_one = await self.store.rematch(game_id)
             if open_one is not None:
                 return await self.sessions.load(open_one.id), False
-            new_id = await self.store.create_game(
-                game=old.entry.name,
-                options=dict(old.row.options),
-                host_id=user_id,
-                host_name=user_name,
-                guild_id=old.row.guild_id,
-                channel_id=old.row.channel_id,
-                language=old.row.language,
-                now=self.sessions.clock(),
-                rematch_of=game_id,
-            )
+            async with self._opening(old.row.guild_id, user_id, limited=limited, manager=manager):
+                new_id = await self.store.create_game(
+                    game=old.entry.name,
+                    options=dict(old.row.options),
+                    host_id=user_id,
+                    host_name=user_name,
+                    guild_id=old.row.guild_id,
+                    channel_id=old.row.channel_id,
+                    language=old.row.language,
+                    now=self.sessions.clock(),
+                    rematch_of=game_id,
+                )
             for seat in old.seats:  # the bots stay for the rematch; people join again themselves
                 if seat.bot is not None:
                     await self.store.add_seat(new_id, seat.user_id, seat.name, seat.bot)

@@ -26,7 +26,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from bot.i18n import Phrase, clip
 from bot.registry import GameEntry, Registry
@@ -230,6 +230,36 @@ def fingerprint_at(
     return then
 
 
+class GameLock(asyncio.Lock):
+    """A game's lock that counts who holds it or waits for it, so an idle one can be dropped.
+
+    ``asyncio.Lock.locked()`` is ``False`` for a moment after a release even though a waiter
+    is about to take the lock; dropping the lock then would let a newcomer make a second lock
+    for the same game.  Counting every ``acquire`` until its ``release`` closes that gap.
+    """
+
+    def __init__(self, idle: Callable[[], None]) -> None:
+        super().__init__()
+        self.users = 0
+        self._idle = idle
+
+    async def acquire(self) -> Literal[True]:
+        self.users += 1
+        try:
+            return await super().acquire()
+        except BaseException:
+            self.users -= 1
+            if not self.users:
+                self._idle()
+            raise
+
+    def release(self) -> None:
+        super().release()
+        self.users -= 1
+        if not self.users:
+            self._idle()
+
+
 class SessionService:
     """Loads, caches and changes games; the cache never runs behind the database.
 
@@ -239,6 +269,11 @@ class SessionService:
     *generation*: a load that read the database before the bump throws its copy
     away and looks again, so a slow read can never put an older state in the cache
     than one a writer has just committed (the stuck-table bug of issue 7).
+
+    Memory per game stays bounded (issue 25): a game's lock and generation are dropped as soon
+    as the game is neither cached, nor locked or waited for, nor being read (:meth:`_tidy`).
+    A generation matters only to a load in flight, which keeps it; the next load starts from
+    whatever value it finds, and every later bump still changes that value.
     """
 
     def __init__(
@@ -269,27 +304,31 @@ class SessionService:
         """The unit of concurrency is one game: every change to it holds this lock."""
         lock = self._locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            lock = self._locks[game_id] = GameLock(lambda: self._tidy(game_id))
         return lock
 
     def _bump(self, game_id: int) -> None:
         self._generations[game_id] = self._generations.get(game_id, 0) + 1
+        self._tidy(game_id)
+
+    def _tidy(self, game_id: int) -> None:
+        """Drop the lock and generation of a game nobody caches, holds, awaits or is reading.
+
+        Safe because a load in flight keeps both (``_reading``), and a lock is dropped only
+        when no ``acquire`` is pending; a later click or load simply starts a fresh pair.
+        """
+        if game_id in self._games or self._reading.get(game_id):
+            return
+        lock = self._locks.get(game_id)
+        if isinstance(lock, GameLock) and lock.users:
+            return
+        self._locks.pop(game_id, None)
+        self._generations.pop(game_id, None)
 
     def forget(self, game_id: int) -> None:
         """Drop the cached copy after a change made outside :meth:`act`; the next use reloads it."""
-        game = self._games.pop(game_id, None)
+        self._games.pop(game_id, None)
         self._bump(game_id)
-        lock = self._locks.get(game_id)
-        if (
-            game is not None
-            and game.status not in ("lobby", "active")
-            and lock is not None
-            and not lock.locked()
-            and not self._reading.get(game_id)
-        ):
-            # Nothing will wait on an ended game for long; a late click simply gets a fresh lock.
-            del self._locks[game_id]
-            self._generations.pop(game_id, None)
 
     def _remember(self, game: LiveGame) -> None:
         """Cache a game; the least recently used idle games make room, so memory stays bounded."""
@@ -299,7 +338,8 @@ class SessionService:
         for old_id in list(self._games):
             if len(self._games) <= self.cache_size:
                 break
-            if old_id != game.id and not self.lock(old_id).locked():
+            lock = self._locks.get(old_id)
+            if old_id != game.id and not (isinstance(lock, GameLock) and lock.users):
                 self.forget(old_id)
 
     def cached(self) -> int:
@@ -320,23 +360,29 @@ class SessionService:
             self._reading[game_id] = self._reading.get(game_id, 0) + 1
             try:
                 live = await self._read(game_id)
+                if self._generations.get(game_id, 0) != generation:
+                    continue  # changed while we read: our copy may be older than what was committed
+                present = self._games.get(game_id)
+                if present is not None:
+                    return present  # an equally fresh copy got there first; keep one object per game
+                self._remember(live)
+                return live
             finally:
+                # Still counted as reading while the generation is compared, so it cannot be
+                # dropped (and read back as 0) between the read and the comparison.
                 if self._reading[game_id] == 1:
                     del self._reading[game_id]
                 else:
                     self._reading[game_id] -= 1
-            if self._generations.get(game_id, 0) != generation:
-                continue  # changed while we read: our copy may be older than what was committed
-            present = self._games.get(game_id)
-            if present is not None:
-                return present  # an equally fresh copy got there first; keep one object per game
-            self._remember(live)
-            return live
+                self._tidy(game_id)
 
     async def _read(self, game_id: int) -> LiveGame:
         row = await self.store.game(game_id)
         if row is None:
             raise Refusal("host.refuse.no_game", game_id=game_id)
+        if row.pruned_at is not None:
+            # Its log and snapshot went to an export file (``python -m bot prune``): nothing to show.
+            raise Refusal("host.refuse.pruned", game_id=game_id)
         entry = self.registry.get(row.game)
         if entry is None:
             raise Refusal("host.refuse.game_unavailable", game=row.game)
@@ -449,6 +495,10 @@ class SessionService:
     ) -> Applied:
         """Apply ``action`` for ``seat`` and commit it with its waits; the caller holds the game's lock."""
         game_id = game.id
+        if self.store.held(game_id) is not None:
+            # Moves it acknowledged were lost with a deleted WAL: play on and the players' story
+            # and the log part ways for good, so an operator looks first (``run --accept-lost``).
+            raise Refusal("host.refuse.held")
         rules = game.entry.rules
         before = game.waiting()
         # The move is made on a copy: until it is committed, everyone (a panel

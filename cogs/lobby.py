@@ -19,6 +19,7 @@ from bot.export import export_game
 from bot.i18n import available_languages
 from bot.services.clocks import MAX_AWAY_DAYS, ClockReport, hours_option
 from bot.session import LiveGame, Refusal
+from bot.storage import StoreError
 from bot.ui import safe
 from bot.ui.components import lobby_button
 from bot.ui.translator import choice
@@ -120,6 +121,8 @@ class LobbyCog(commands.Cog):
             # The server may keep tables to one channel, and opening them to one role (/game settings).
             place = await self.bot.players.place(interaction)
             remind_hours, timer_hours = hours_option(remind), hours_option(timer)
+            # Past a limit on opening tables (/game settings), refused with the limit, the count
+            # and when to try again; Manage Server may pass the per-member limits.
             game = await self.bot.lobby.create(
                 game=name,
                 options_text=options,
@@ -130,6 +133,8 @@ class LobbyCog(commands.Cog):
                 language=table_language,
                 remind_hours=remind_hours,
                 timer_hours=timer_hours,
+                limited=True,
+                manager=_manager(interaction),
             )
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
@@ -225,13 +230,20 @@ class LobbyCog(commands.Cog):
             return
         # Post first, then say what happened: posting may take a few retries.
         await safe.defer(interaction, thinking=True, ephemeral=True)
-        posted = await self.bot.tables.refresh(game, here=_here(interaction))
-        if posted:
-            await safe.reply(interaction, self.t(lang, "host.lobby.shown", id=game.id))
-            return
-        parked = (await self.bot.store.reach(game.id)).parked
+        # The answer names the real cause: a database that cannot be written is not Discord's refusal.
+        try:
+            posted = await self.bot.tables.refresh(game, here=_here(interaction))
+            if posted:
+                await safe.reply(interaction, self.t(lang, "host.lobby.shown", id=game.id))
+                return
+            parked = (await self.bot.store.reach(game.id)).parked
+            on_database = game.id in self.bot.tables.store_failed
+        except StoreError as exc:
+            log.error("game %s: /game show failed on the database: %s", game.id, exc)
+            parked, on_database = None, True
         if parked is None:
-            await safe.reply(interaction, self.t(lang, "host.lobby.show_failed", id=game.id))
+            key = "host.lobby.show_failed_storage" if on_database else "host.lobby.show_failed"
+            await safe.reply(interaction, self.t(lang, key, id=game.id))
             return
         reason = self.t(lang, f"host.parked.{parked}")
         await safe.reply(interaction, self.t(lang, "host.lobby.show_parked", id=game.id, reason=reason))
@@ -453,12 +465,17 @@ class LobbyCog(commands.Cog):
         channel="The text channel or forum where /game new opens tables",
         role="Only members with this role (and Manage Server) may open tables",
         reset="Go back to a default",
+        lobbies="Open lobbies one member may host (0: no limit)",
+        tables="Open tables, lobbies included, one member may host (0: no limit)",
+        cooldown="Seconds to wait after one member opens 3 tables in a row (0: none)",
+        server_tables="Open tables in the whole server (0: no limit)",
     )
     @app_commands.choices(
         reset=[
             choice("tables open where /game new is typed", "channel", RESET + "channel"),
             choice("anyone may open tables", "role", RESET + "role"),
             choice("the bot's default reminder and timer", "clocks", RESET + "clocks"),
+            choice("the bot's default limits on opening tables", "limits", RESET + "limits"),
         ]
     )
     async def server_settings(
@@ -469,15 +486,96 @@ class LobbyCog(commands.Cog):
         channel: discord.TextChannel | discord.ForumChannel | None = None,
         role: discord.Role | None = None,
         reset: app_commands.Choice[str] | None = None,
+        lobbies: int | None = None,
+        tables: int | None = None,
+        cooldown: int | None = None,
+        server_tables: int | None = None,
     ) -> None:
+        """Show or change the server's settings.  The limits on opening tables are handled here
+        (the other settings by :meth:`bot.ui.players.PlayerDesk.server_settings`): a change that
+        names one is answered with the limits in force, and a bare ``/game settings`` lists them
+        after the other settings."""
+        chosen = reset.value if reset is not None else None
+        limits = {
+            "lobbies_per_user": lobbies,
+            "tables_per_user": tables,
+            "cooldown_seconds": cooldown,
+            "tables_per_server": server_tables,
+        }
+        others = (remind, timer, channel, role, None if chosen == "limits" else chosen)
+        if any(v is not None for v in limits.values()) or chosen == "limits":
+            await self._change_limits(interaction, limits, others, reset=chosen == "limits")
+            return
         await self.bot.players.server_settings(
-            interaction,
-            remind=remind,
-            timer=timer,
-            channel=channel,
-            role=role,
-            reset=reset.value if reset is not None else None,
+            interaction, remind=remind, timer=timer, channel=channel, role=role, reset=chosen
         )
+        if (
+            all(option is None for option in others)
+            and interaction.guild_id is not None
+            and _manager(interaction)
+        ):
+            # The bare command: the other settings were listed; the limits follow.
+            lang = self.bot.reader(interaction)
+            await safe.reply(
+                interaction, await self._limits_text(lang, interaction.guild_id, "host.limit.head")
+            )
+
+    async def _change_limits(
+        self,
+        interaction: discord.Interaction,
+        limits: dict[str, int | None],
+        others: tuple[object, ...],
+        *,
+        reset: bool,
+    ) -> None:
+        """Change the limits (and any other setting given with them), answered in one message."""
+        lang = self.bot.reader(interaction)
+        settings = self.bot.players.settings
+        remind, timer, channel, role, reset_other = others
+        try:
+            if interaction.guild_id is None:
+                raise Refusal("host.refuse.dm")
+            if not _manager(interaction):
+                raise Refusal("host.settings.managers_only")
+            if channel is not None and not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
+                raise Refusal("host.settings.bad_channel")
+            # Every value is checked before anything is saved: a refusal changes nothing.
+            settings.check_limits(limits)
+            if any(option is not None for option in others):
+                await settings.change(
+                    interaction.guild_id,
+                    remind=remind if isinstance(remind, str) else None,
+                    timer=timer if isinstance(timer, str) else None,
+                    channel_id=channel.id if isinstance(channel, discord.abc.Snowflake) else None,
+                    opener_role_id=role.id if isinstance(role, discord.Role) else None,
+                    reset=reset_other if isinstance(reset_other, str) else None,
+                )
+            await settings.change_limits(interaction.guild_id, limits, reset=reset)
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        text = await self._limits_text(lang, interaction.guild_id, "host.limit.saved")
+        if any(option is not None for option in others):
+            text += "\n" + self.t(lang, "host.limit.others_saved")
+        await safe.reply(interaction, text)
+
+    async def _limits_text(self, lang: str, guild_id: int, head: str) -> str:
+        """The limits in force, one line each, the defaults marked."""
+        stored, in_force = await self.bot.players.settings.limits(guild_id)
+        mark = self.t(lang, "host.settings.default_mark")
+        lines = [self.t(lang, head)]
+        for name in ("lobbies_per_user", "tables_per_user", "cooldown_seconds", "tables_per_server"):
+            value = getattr(in_force, name)
+            shown = (
+                self.t(lang, f"host.limit.value.{name}", value=value)
+                if value
+                else self.t(lang, "host.limit.none")
+            )
+            if getattr(stored, name) is None:
+                shown += mark
+            lines.append(self.t(lang, f"host.limit.line.{name}", value=shown))
+        lines.append(self.t(lang, "host.limit.hint"))
+        return "\n".join(lines)
 
     # -- /game rules -----------------------------------------------------------------------------
 
@@ -549,6 +647,12 @@ class LobbyCog(commands.Cog):
                     content=self.t(game.row.language, "host.member_left", player=game.names[seat]),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
+
+
+def _manager(interaction: discord.Interaction) -> bool:
+    """Whether the member has Manage Server here (past the per-member limits, and /game settings)."""
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)
 
 
 def _here(interaction: discord.Interaction) -> tuple[int, int | None] | None:

@@ -46,6 +46,9 @@ class TasksCog(commands.Cog):
         self.ticks = 0
         self.fired = 0
         """Deadlines the clock has fired since start (for tests and logs)."""
+        self.checked = False
+        """Whether the database's integrity check has run since start (the first minutely tick
+        runs it, after ready: start-up no longer waits for it, issue 25)."""
 
     async def cog_load(self) -> None:
         self.minutely.start()
@@ -107,8 +110,14 @@ class TasksCog(commands.Cog):
     async def minutely(self) -> None:
         self.ticks += 1
         try:
+            if not self.checked:
+                self.checked = True
+                damaged = await self.bot.store.integrity()  # on its own connection: clicks go on
+                if damaged is not None:
+                    log.error("database integrity check failed: %s", damaged)
             problem = self.bot.store.health()
             if problem is not None:
+                await self.bot.store.rescue()  # once: keep what was acknowledged, or name what is lost
                 return  # logged once by the store; sweeping would only fail again
             await self.bot.tables.sweep()
             backlog = self.bot.tables.backlog

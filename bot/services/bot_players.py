@@ -105,7 +105,15 @@ class BotPlayers:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return  # no loop (a script driving the services): nothing to drive bots with
-        self._tasks[game_id] = loop.create_task(self._drive(game_id))
+        task = self._tasks[game_id] = loop.create_task(self._drive(game_id))
+        task.add_done_callback(lambda done: self._finished(game_id, done))
+
+    def _finished(self, game_id: int, task: asyncio.Task[None]) -> None:
+        """Forget a driver once it ends, so the map holds running games only (issue 25: it kept
+        one finished task per game ever touched); a later poke starts a new one."""
+        if self._tasks.get(game_id) is task:
+            del self._tasks[game_id]
+            self._again.discard(game_id)
 
     async def resume(self) -> int:
         """Start the driver of every running game that has bots; how many were found."""

@@ -29,6 +29,24 @@ class StoreError(Exception):
     """
 
 
+class CommitUnknown(StoreError):
+    """The COMMIT itself (or the sync under it) failed: the transaction may be on disk or not.
+
+    Unlike every other :class:`StoreError`, nothing may be told to a player yet: SQLite can
+    report an I/O error on the WAL's fsync after the frames were written, and a restart then
+    finds the move; a server can commit and lose the connection before saying so.  Whoever
+    wrote the transaction asks the database what it holds (:meth:`Database.fetch_fresh`).
+    """
+
+
+class Unconfirmed(StoreError):
+    """A commit failed ambiguously and the database could not be read to settle it.
+
+    The only answer that is not a guess: "could not confirm; the board will show it", the
+    cached game is dropped and the board is redrawn from what the database holds once it reads.
+    """
+
+
 class VersionConflict(Exception):
     """Another action was committed first; the caller's view of the game is stale."""
 
@@ -97,8 +115,19 @@ class Database(Protocol):
         newer version of the bot wrote it)."""
         ...
 
+    async def fetch_fresh(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """A read that trusts no state of a connection that just failed: SQLite opens a new
+        connection to the file, PostgreSQL takes another from its pool.  ``StoreError`` when the
+        database cannot be read at all."""
+        ...
+
     def health(self) -> str | None:
         """``None`` while the database can be written, else what went wrong (no I/O: cheap)."""
+        ...
+
+    async def reclaim(self) -> None:
+        """Give the space of deleted rows back (after ``prune``): SQLite's incremental vacuum,
+        PostgreSQL's ``VACUUM``."""
         ...
 
     async def close(self) -> None: ...

@@ -27,6 +27,8 @@ async def check(store: Store, *, now: float) -> dict[str, Any]:
     counts = await store.count_games(("lobby", "active"))
     due = await store.next_due()
     overdue = None if due is None or due > now else round(now - due, 1)
+    # SQLite's quick_check: left out of start-up (it reads the whole file), so a monitor runs it.
+    damaged = await store.integrity()
     problem = store.health()
     late = overdue is not None and overdue > LATE_AFTER_S
     discord = {
@@ -46,6 +48,7 @@ async def check(store: Store, *, now: float) -> dict[str, Any]:
             "name": store.name,
             "schema": await store.schema_version(),
             "problem": problem,
+            "integrity": "ok" if damaged is None else damaged,
         },
         "open_tables": counts,
         "oldest_due_deadline": {

@@ -14,6 +14,7 @@ The store's SQL uses ``?`` placeholders; each statement is rewritten once to ``$
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -22,7 +23,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.base import POSTGRES, Connection, Row, StoreError, migrations, public_url
+from bot.storage.base import POSTGRES, CommitUnknown, Connection, Row, StoreError, migrations, public_url
 
 log = logging.getLogger(__name__)
 
@@ -89,10 +90,28 @@ class PostgresDatabase:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         try:
-            async with self.pool.acquire() as con, con.transaction():
-                yield _Connection(con)
+            async with self.pool.acquire() as con:
+                work = con.transaction()
+                await work.start()
+                try:
+                    yield _Connection(con)
+                except BaseException:
+                    with contextlib.suppress(*FAILURES):
+                        await work.rollback()
+                    raise
+                try:
+                    await work.commit()
+                except FAILURES as exc:
+                    # The server may have committed and the connection died before it said so.
+                    raise CommitUnknown(f"The database at {self.name} failed to commit: {exc}") from exc
+        except CommitUnknown:
+            raise
         except FAILURES as exc:
             raise self._error(exc) from exc
+
+    async def fetch_fresh(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Another connection of the pool (a broken one is not given back to it)."""
+        return await self.fetch(sql, params)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         try:
@@ -134,6 +153,16 @@ class PostgresDatabase:
         if self.pool.is_closing():
             return "the connection pool is closed"
         return None
+
+    async def reclaim(self) -> None:
+        """``VACUUM (ANALYZE)`` the tables ``prune`` deletes from: their dead rows become free
+        space for new ones (no table lock, unlike ``VACUUM FULL``), and the planner's counts
+        follow.  It cannot run inside a transaction, so it takes a connection of its own."""
+        try:
+            async with self.pool.acquire() as con:
+                await con.execute("VACUUM (ANALYZE) games, seats, actions, messages, undo_requests")
+        except FAILURES as exc:
+            raise self._error(exc) from exc
 
     async def close(self) -> None:
         await self.pool.close()

@@ -42,6 +42,8 @@ class GameRow:
     public_version: int
     public_at: float | None
     """When others last saw the game change (``None`` before the first public move was stored)."""
+    pruned_at: float | None = None
+    """When ``python -m bot prune`` removed its log and snapshot (``None``: they are all here)."""
 
     @property
     def table_channel_id(self) -> int | None:

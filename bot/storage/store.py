@@ -17,7 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from bot.shards import Shards
-from bot.storage.base import Connection, Database, Row, StoreError, VersionConflict, is_postgres_url
+from bot.storage.base import (
+    CommitUnknown,
+    Connection,
+    Database,
+    Row,
+    StoreError,
+    Unconfirmed,
+    VersionConflict,
+    is_postgres_url,
+)
+from bot.storage.limits import GuildLimits, OpenCounts
 from bot.storage.rows import (
     UNDONE,
     UNDONE_WITH,
@@ -44,8 +54,10 @@ log = logging.getLogger(__name__)
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, options, seed, status, version, snapshot, host_id, "
-    "language, reason, created_at, updated_at, public_version, public_at"
+    "language, reason, created_at, updated_at, public_version, public_at, pruned_at"
 )
+ENDED = ("finished", "abandoned")
+"""Statuses that stamp ``games.ended_at`` (migration 9): the sweeps' and ``prune``'s index."""
 
 
 def _game(row: Sequence[Any]) -> GameRow:
@@ -195,6 +207,23 @@ class Store:
         """``None`` while the database can be written, else the problem (cheap: no query)."""
         return self._db.health()
 
+    def held(self, game_id: int) -> str | None:
+        """Why moves on this game are refused until an operator acts (acknowledged moves of it were
+        lost with a deleted WAL, see :mod:`bot.storage.sqlite`), else ``None``."""
+        held: dict[int, str] = getattr(self._db, "held", {})
+        return held.get(game_id, held.get(0))
+
+    async def rescue(self) -> None:
+        """After a file fault: keep what was acknowledged, or name what is lost (SQLite only)."""
+        rescue = getattr(self._db, "rescue", None)
+        if rescue is not None:
+            await rescue()
+
+    async def integrity(self) -> str | None:
+        """SQLite's ``quick_check`` off the start-up path (``None``: sound, or not SQLite)."""
+        check = getattr(self._db, "integrity", None)
+        return None if check is None else await check()
+
     @property
     def fault(self) -> str | None:
         """Why the store stopped taking writes, or ``None``."""
@@ -324,8 +353,8 @@ class Store:
         """A game that ends here (abandoned, broken) stops waiting on anyone in the same transaction."""
         async with self._transaction() as db:
             await db.execute(
-                "UPDATE games SET status = ?, reason = ?, updated_at = ? WHERE id = ?",
-                (status, reason, now, game_id),
+                "UPDATE games SET status = ?, reason = ?, updated_at = ?, ended_at = ? WHERE id = ?",
+                (status, reason, now, now if status in ENDED else None, game_id),
             )
             if status not in ("lobby", "active"):
                 await db.execute("DELETE FROM waits WHERE game_id = ?", (game_id,))
@@ -404,11 +433,82 @@ class Store:
         player had been waited on (``waited``), only when it is given.
         """
         new_version = expected_version + 1
+        logged = json.dumps(action.to_json())
+        try:
+            await self._record(
+                game_id,
+                expected_version,
+                seat,
+                user_id,
+                logged,
+                snapshot,
+                status,
+                public_version,
+                now,
+                how,
+                waits,
+            )
+        except CommitUnknown as exc:
+            return await self._settle_move(game_id, new_version, seat, logged, now, exc)
+        return new_version
+
+    async def _settle_move(
+        self, game_id: int, version: int, seat: int, logged: str, now: float, failure: CommitUnknown
+    ) -> int:
+        """After a COMMIT that failed without saying whether it landed: the database decides.
+
+        A fresh read (a new connection) looks for this very log row (same seat, action and
+        moment).  There: the move is saved, ``version`` is returned as after any commit.  Not
+        there: a small write must then succeed, because WAL frames a failed fsync left behind
+        could come back at the next start until a later commit writes over them; only then is it
+        "nothing was saved" (``StoreError``).  Neither read nor write possible: ``Unconfirmed``.
+        """
+        try:
+            rows = await self._db.fetch_fresh(
+                "SELECT seat, action, at FROM actions WHERE game_id = ? AND version = ?", (game_id, version)
+            )
+        except StoreError as exc:
+            raise Unconfirmed(f"{failure}; reading it back failed too: {exc}") from failure
+        if rows and (int(rows[0][0]), str(rows[0][1]), float(rows[0][2])) == (seat, logged, now):
+            log.warning(
+                "game %s: version %s was saved although its commit reported: %s", game_id, version, failure
+            )
+            return version
+        try:
+            await self._write(
+                "INSERT INTO meta (key, value) VALUES ('settled', ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (f"{game_id}:{version}",),
+            )
+        except StoreError as exc:
+            raise Unconfirmed(
+                f"{failure}; not in the database, but it cannot be written to settle it: {exc}"
+            ) from failure
+        raise StoreError(
+            f"{failure} (read back: version {version} of game {game_id} is not there)"
+        ) from failure
+
+    async def _record(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        user_id: int | None,
+        logged: str,
+        snapshot: str,
+        status: str,
+        public_version: int,
+        now: float,
+        how: str,
+        waits: WaitPlanner | None,
+    ) -> None:
+        """:meth:`record_action`'s transaction."""
+        new_version = expected_version + 1
         async with self._transaction() as db:
             # public_at moves only with the public version (the right-hand side reads the old row).
             changed = await db.execute(
                 "UPDATE games SET version = ?, snapshot = ?, status = ?, public_version = ?, updated_at = ?,"
-                " public_at = CASE WHEN public_version = ? THEN public_at ELSE ? END"
+                " public_at = CASE WHEN public_version = ? THEN public_at ELSE ? END, ended_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (
                     new_version,
@@ -418,6 +518,7 @@ class Store:
                     now,
                     public_version,
                     now,
+                    now if status in ENDED else None,
                     game_id,
                     expected_version,
                 ),
@@ -434,11 +535,10 @@ class Store:
             await db.execute(
                 "INSERT INTO actions (game_id, version, seat, user_id, action, at, how, waited)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, new_version, seat, user_id, json.dumps(action.to_json()), now, how, waited),
+                (game_id, new_version, seat, user_id, logged, now, how, waited),
             )
             if changes is not None:
                 await self._apply_waits(db, game_id, changes)
-        return new_version
 
     async def actions(self, game_id: int) -> list[tuple[int, int, Action]]:
         """``(version, seat, action)`` in order, of the moves that stand: what a replay applies
@@ -766,7 +866,7 @@ class Store:
         Bounded by time so the minutely sweep does not rescan every game that ever ended.
         """
         rows = await self._fetch(
-            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.updated_at >= ?"
+            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.ended_at >= ? AND g.pruned_at IS NULL"
             f" AND {self._mine('g.guild_id')} AND {_NOT_PARKED}"
             " AND EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'table')"
             " AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'final')"
@@ -934,11 +1034,11 @@ class Store:
         server = "g.guild_id = ?" if guild_id is not None else self._mine("g.guild_id")
         rows = await self._fetch(
             "SELECT g.id, g.thread_id FROM games g WHERE g.status IN ('finished', 'abandoned')"
-            f" AND g.thread_id IS NOT NULL AND g.updated_at >= ? AND g.updated_at <= ? AND {server}"
+            f" AND g.thread_id IS NOT NULL AND g.ended_at >= ? AND g.ended_at <= ? AND {server}"
             " AND EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'final')"
             " AND NOT EXISTS (SELECT 1 FROM reach r WHERE r.game_id = g.id"
             "  AND (r.archived_at IS NOT NULL OR r.parked IS NOT NULL))"
-            " ORDER BY g.updated_at LIMIT ?",
+            " ORDER BY g.ended_at LIMIT ?",
             (ended_since, ended_before, *([guild_id] if guild_id is not None else []), limit),
         )
         return [(int(r[0]), int(r[1])) for r in rows]
@@ -1152,6 +1252,52 @@ class Store:
             ),
         )
 
+    async def guild_limits(self, guild_id: int) -> GuildLimits:
+        """A server's limits on opening tables; ``None`` for each it never set (the defaults)."""
+        rows = await self._fetch(
+            "SELECT lobbies_per_user, tables_per_user, cooldown_seconds, tables_per_server"
+            " FROM guilds WHERE guild_id = ?",
+            (guild_id,),
+        )
+        if not rows:
+            return GuildLimits(guild_id)
+        values = [None if v is None else int(v) for v in rows[0]]
+        return GuildLimits(guild_id, *values)
+
+    async def set_guild_limits(self, limits: GuildLimits) -> None:
+        """Store a server's limits, leaving its other settings as they are."""
+        await self._write(
+            "INSERT INTO guilds (guild_id, lobbies_per_user, tables_per_user, cooldown_seconds,"
+            " tables_per_server) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+            " lobbies_per_user = excluded.lobbies_per_user, tables_per_user = excluded.tables_per_user,"
+            " cooldown_seconds = excluded.cooldown_seconds, tables_per_server = excluded.tables_per_server",
+            (
+                limits.guild_id,
+                limits.lobbies_per_user,
+                limits.tables_per_user,
+                limits.cooldown_seconds,
+                limits.tables_per_server,
+            ),
+        )
+
+    async def open_counts(self, guild_id: int, user_id: int, recent: int = 1) -> OpenCounts:
+        """What ``user_id`` hosts open in ``guild_id`` (lobbies; lobbies and running tables), the
+        server's open tables, and when the member opened their ``recent`` newest tables there
+        (read by the ``games_by_host`` and ``games_by_guild`` indexes)."""
+        rows = await self._fetch(
+            "SELECT"
+            " (SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND status = 'lobby'),"
+            " (SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND status IN ('lobby', 'active')),"
+            " (SELECT COUNT(*) FROM games WHERE guild_id = ? AND status IN ('lobby', 'active'))",
+            (guild_id, user_id, guild_id, user_id, guild_id),
+        )
+        times = await self._fetch(
+            "SELECT created_at FROM games WHERE guild_id = ? AND host_id = ? ORDER BY created_at DESC LIMIT ?",
+            (guild_id, user_id, recent),
+        )
+        r = rows[0]
+        return OpenCounts(int(r[0]), int(r[1]), int(r[2]), tuple(float(t[0]) for t in times))
+
     async def player_record(
         self, user_id: int, *, guild_id: int | None = None, game: str | None = None
     ) -> PlayerRecord:
@@ -1173,20 +1319,23 @@ class Store:
             f" WHERE {where} AND g.status = 'finished'",
             params,
         )
+        # A pruned game's log is gone; its seats keep the same three figures (migration 9).
         moves = await self._fetch(
-            "SELECT COUNT(a.waited) FILTER (WHERE a.how = 'player'),"
-            " AVG(a.waited) FILTER (WHERE a.how = 'player'),"
-            " COUNT(*) FILTER (WHERE a.how = 'timeout')"
+            "SELECT COALESCE(SUM(n), 0), SUM(total), COALESCE(SUM(t), 0) FROM ("
+            " SELECT COUNT(a.waited) FILTER (WHERE a.how = 'player') AS n,"
+            " SUM(a.waited) FILTER (WHERE a.how = 'player') AS total,"
+            " COUNT(*) FILTER (WHERE a.how = 'timeout') AS t"
             " FROM actions a JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat"
             f" JOIN games g ON g.id = a.game_id WHERE {where} AND g.status IN ('active', 'finished')"
-            " AND a.undone = 0",
-            params,
+            " AND a.undone = 0"
+            " UNION ALL SELECT s.moves, s.waited_total, s.timeouts FROM seats s JOIN games g ON g.id = s.game_id"
+            f" WHERE {where} AND g.status = 'finished' AND s.moves IS NOT NULL) AS figures",
+            [*params, *params],
         )
         played, won = (int(v) for v in games[0])
-        answered, waited, timeouts = moves[0]
-        return PlayerRecord(
-            played, won, int(answered), None if waited is None else float(waited), int(timeouts)
-        )
+        answered, total, timeouts = moves[0]
+        waited = float(total) / int(answered) if total is not None and int(answered) else None
+        return PlayerRecord(played, won, int(answered), waited, int(timeouts))
 
     async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10) -> list[BoardRow]:
         """A server's best players at one game: most wins, then the best share of wins, then the
@@ -1206,3 +1355,52 @@ class Store:
             (guild_id, guild_id, game, limit),
         )
         return [BoardRow(int(r[0]), str(r[3] or r[0]), int(r[1]), int(r[2])) for r in rows]
+
+    # -- pruning (issue 25) ----------------------------------------------------------------------
+    #
+    # A finished or abandoned game's log, snapshot and retired messages are most of the file and
+    # are read again only to show or replay that game.  ``python -m bot prune`` writes each old
+    # one to a file (``bot.export``) and then removes them here; what stats, leaderboards and
+    # ``/game mine`` read stays: the game row, its seats with their places, and per seat the
+    # log's three figures for ``player_record``.  Live messages stay too (the closing message
+    # tells the sweeps the table was closed).
+
+    async def prunable(self, *, ended_before: float, limit: int) -> list[int]:
+        """Games that ended (finished or abandoned) before ``ended_before`` and still hold their
+        log, the oldest first (``games_by_end``)."""
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE ended_at IS NOT NULL AND ended_at < ? AND pruned_at IS NULL"
+            " AND status IN ('finished', 'abandoned') ORDER BY ended_at, id LIMIT ?",
+            (ended_before, limit),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def prune_game(self, game_id: int, *, now: float) -> bool:
+        """Remove an ended game's log, snapshot, retired messages and undo request, keeping its
+        seats' move figures; ``False`` (nothing changed) unless it is ended and not yet pruned."""
+        async with self._transaction() as db:
+            found = await db.fetch(
+                f"SELECT status, pruned_at FROM games WHERE id = ?{self.dialect.lock}", (game_id,)
+            )
+            if not found or found[0][0] not in ENDED or found[0][1] is not None:
+                return False
+            await db.execute(
+                "UPDATE seats SET"
+                " moves = (SELECT COUNT(a.waited) FROM actions a WHERE a.game_id = seats.game_id"
+                "  AND a.seat = seats.seat AND a.how = 'player' AND a.undone = 0),"
+                " waited_total = (SELECT SUM(a.waited) FROM actions a WHERE a.game_id = seats.game_id"
+                "  AND a.seat = seats.seat AND a.how = 'player' AND a.undone = 0),"
+                " timeouts = (SELECT COUNT(*) FROM actions a WHERE a.game_id = seats.game_id"
+                "  AND a.seat = seats.seat AND a.how = 'timeout' AND a.undone = 0)"
+                " WHERE game_id = ?",
+                (game_id,),
+            )
+            await db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            await db.execute("DELETE FROM messages WHERE game_id = ? AND live = 0", (game_id,))
+            await db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
+            await db.execute("UPDATE games SET snapshot = NULL, pruned_at = ? WHERE id = ?", (now, game_id))
+        return True
+
+    async def reclaim(self) -> None:
+        """Give the space of pruned rows back to the file system (or to PostgreSQL's free space)."""
+        await self._db.reclaim()

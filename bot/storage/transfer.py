@@ -128,13 +128,19 @@ TABLES = (
             "rematch_of",
             "remind_hours",
             "timer_hours",
+            "ended_at",
+            "pruned_at",
         ),
         ("id",),
         "id",
         "game",
     ),
     Table(
-        "seats", ("game_id", "seat", "user_id", "name", "rank", "bot"), ("game_id", "seat"), "game_id", "game"
+        "seats",
+        ("game_id", "seat", "user_id", "name", "rank", "bot", "moves", "waited_total", "timeouts"),
+        ("game_id", "seat"),
+        "game_id",
+        "game",
     ),
     Table(
         "actions",
@@ -174,7 +180,17 @@ TABLES = (
     Table("players", ("user_id", "notify", "away_until"), ("user_id",), "user_id", "player"),
     Table(
         "guilds",
-        ("guild_id", "remind_hours", "timer_hours", "channel_id", "opener_role_id"),
+        (
+            "guild_id",
+            "remind_hours",
+            "timer_hours",
+            "channel_id",
+            "opener_role_id",
+            "lobbies_per_user",
+            "tables_per_user",
+            "cooldown_seconds",
+            "tables_per_server",
+        ),
         ("guild_id",),
         "guild_id",
         "server",
@@ -413,8 +429,8 @@ async def verify(
             progress(f"game {game_id}: missing on {store.name}")
             failed.append(game_id)
             continue
-        if row.status not in ("active", "finished"):
-            continue  # a lobby, an abandoned or broken game: nothing to replay
+        if row.status not in ("active", "finished") or row.pruned_at is not None:
+            continue  # a lobby, an abandoned, broken or pruned game: nothing to replay
         problem = replay_problem(
             row, len(await store.seats(game_id)), await store.log_entries(game_id), rules_for(row.game)
         )

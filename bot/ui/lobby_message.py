@@ -87,10 +87,15 @@ class LobbyDesk:
         await self.edit(game, interaction)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Open (or point to) the rematch lobby, posted where the old table's lobby was."""
+        """Open (or point to) the rematch lobby, posted where the old table's lobby was.
+
+        A new rematch counts against the limits on opening tables as ``/game new`` does (the
+        refusal, raised here, is answered by :meth:`on_click`)."""
         user = interaction.user
         old = await self.tables.sessions.load(game_id)
-        game, created = await self.lobby.rematch(game_id, user.id, user.display_name)
+        game, created = await self.lobby.rematch(
+            game_id, user.id, user.display_name, limited=True, manager=_is_moderator(interaction)
+        )
         channel_id = game.row.table_channel_id or 0
         lang = game.row.language  # the rematch keeps the table's language
         mine = self.tables.reader(interaction, lang)  # what only the player who asked reads

@@ -110,6 +110,9 @@ class Publisher:
         """Whether a player's own answers follow their Discord client (``Settings.client_languages``)."""
         self.away: dict[int, float] = {}
         """Players away, and until when (the ``Clocks`` service's dict): a table waiting on one says so."""
+        self.store_failed: set[int] = set()
+        """Tables whose last post failed on the database, not on Discord: ``/game show`` then names
+        the database as the cause (issue 25: it blamed Discord for a read-only disk)."""
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -549,11 +552,13 @@ class Publisher:
         note: str | None = None,
         ping: int | None = None,
     ) -> bool:
+        self.store_failed.discard(game.id)
         try:
             return await self._post(
                 game, lines, new=new, responder=responder, repost=repost, note=note, ping=ping
             )
         except StoreError as exc:
+            self.store_failed.add(game.id)
             log.error("game %s: the table could not be recorded: %s", game.id, exc)
         except Exception:
             log.exception("game %s: the table could not be posted", game.id)
@@ -806,6 +811,7 @@ class Publisher:
             if game.row.guild_id in self.reach.crowded:
                 await self.reach.archive_finished()  # a crowded server gets its place back at once
         except StoreError as exc:
+            self.store_failed.add(game.id)
             log.error("game %s: the final message could not be recorded: %s", game.id, exc)
             return False
         except Exception:

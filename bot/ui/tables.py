@@ -19,6 +19,7 @@ import discord
 from bot.i18n import Catalog, clip, plural
 from bot.session import LiveGame, Refusal, SessionService
 from bot.storage import StoreError
+from bot.storage.base import Unconfirmed
 from bot.ui import safe
 from bot.ui.amounts import TypedValues, Unreadable, parse_amount
 from bot.ui.components import (
@@ -79,10 +80,24 @@ class Tables(Publisher):
         text = self.presenter(game).illegal(game, exc, game.row.language)
         await safe.reply(interaction, text)
 
-    async def refuse_storage(self, interaction: discord.Interaction, exc: StoreError, language: str) -> None:
-        """The one honest line when a move could not be saved: it was not, and the player may retry."""
+    async def refuse_storage(
+        self, interaction: discord.Interaction, exc: StoreError, language: str, game_id: int | None = None
+    ) -> None:
+        """The one honest line when a move could not be saved: it was not, and the player may retry.
+
+        Unless the database could not say (:class:`Unconfirmed`: a failed commit it could not
+        even be read back after): then we say we could not confirm, and the board of ``game_id``
+        is redrawn from the database as soon as it reads, so the table itself shows the truth.
+        """
+        reader = self.reader(interaction, language)
+        if isinstance(exc, Unconfirmed):
+            log.error("user %s: move not confirmed: %s", interaction.user.id, exc)
+            if game_id is not None:
+                self.repair_soon(game_id)
+            await safe.reply(interaction, self.t("host.storage_unconfirmed", reader))
+            return
         log.error("user %s: nothing saved: %s", interaction.user.id, exc)
-        await safe.reply(interaction, self.t("host.storage_down", self.reader(interaction, language)))
+        await safe.reply(interaction, self.t("host.storage_down", reader))
 
     # -- clicks ----------------------------------------------------------------------------------
 
@@ -138,17 +153,15 @@ class Tables(Publisher):
             )
         except Refusal as refusal:
             if refusal.key in ("host.refuse.stale", "host.refuse.changed"):
-                # The player may be pressing an old table because the new one never got posted.
-                self.repair_soon(game_id)
-                if await self._redraw(interaction, game_id, action, refusal):
-                    return
+                await self._refuse_stale(interaction, game_id, action, refusal)
+                return
             await self.refuse(interaction, refusal, await self.language(game_id))
             return
         except IllegalAction as exc:
             await self.refuse_illegal(interaction, game_id, exc)
             return
         except StoreError as exc:
-            await self.refuse_storage(interaction, exc, await self.language(game_id))
+            await self.refuse_storage(interaction, exc, await self.language(game_id), game_id)
             return
         # No await between the commit and queueing: the journal keeps commit order.
         # A private action leaves the table untouched: others must not see that anything happened.
@@ -204,6 +217,18 @@ class Tables(Publisher):
         hint = presenter.owner_hint(game, lang)
         await safe.reply(interaction, f"{line} {hint}".strip())
         return True
+
+    async def _refuse_stale(
+        self, interaction: discord.Interaction, game_id: int, action: Action, refusal: Refusal
+    ) -> None:
+        """A stale button or form: on a private panel, the panel as it is now under the refusal's
+        line; elsewhere the refusal itself.  One path for both, so a stale form reads exactly as a
+        stale button does."""
+        # The player may be pressing an old table because the new one never got posted.
+        self.repair_soon(game_id)
+        if await self._redraw(interaction, game_id, action, refusal):
+            return
+        await self.refuse(interaction, refusal, await self.language(game_id))
 
     async def _redraw(
         self, interaction: discord.Interaction, game_id: int, action: Action, refusal: Refusal
@@ -457,8 +482,10 @@ class Tables(Publisher):
     async def on_form_submit(self, interaction: discord.Interaction, rest: str, raw: str) -> None:
         """A submitted number form; handled from ``on_interaction`` so it survives restarts.
 
-        Its version is the one it was opened at: the session refuses it as stale only when the
-        action it makes no longer means what it meant then (the engine's fingerprint).  The
+        Its version is the one it was opened at, and a form is refused as stale (the same answer
+        as a stale button, the panel redrawn as it is now) once the game has moved on publicly:
+        the number was typed for the game as it was, and a deal's draft must not change under a
+        form opened before a roll or a payment, even where the action would mean the same.  The
         number is read as the table's language writes numbers (:func:`bot.ui.amounts.parse_amount`:
         "$1,500", "1 500 €"); what cannot be read, or is out of bounds, is refused privately, in
         the table's language like the form itself, with a "Try again" button (:meth:`refuse_form`).
@@ -472,6 +499,10 @@ class Tables(Publisher):
             await self.refuse(interaction, Refusal("host.refuse.unknown_button"), game.row.language)
             return
         opened_at = parse_ref(rest).version  # _seated has read this id already
+        lead = decode_action(kind)
+        if opened_at != game.public_version:
+            await self._refuse_stale(interaction, game.id, lead, Refusal("host.refuse.stale"))
+            return
         try:
             number = parse_amount(raw, game.row.language)
         except Unreadable as exc:
@@ -485,7 +516,6 @@ class Tables(Publisher):
             )
             return
         self.typed.forget(interaction.user.id, game.id, kind)
-        lead = decode_action(kind)
         await self.act(interaction, game.id, Action(lead.kind, (*lead.args, number)), opened_at)
 
     def _out_of_range(self, game: LiveGame, spec: ModalSpec, number: int) -> Refusal:

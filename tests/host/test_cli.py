@@ -447,7 +447,19 @@ def test_the_environment_wins_over_dot_env(tmp_path: Path) -> None:
 
 # -- --help ---------------------------------------------------------------------------------------
 
-COMMANDS = ["run", "sandbox", "sync", "simulate", "render", "export", "replay", "games", "health", "migrate"]
+COMMANDS = [
+    "run",
+    "sandbox",
+    "sync",
+    "simulate",
+    "render",
+    "export",
+    "replay",
+    "games",
+    "health",
+    "migrate",
+    "prune",
+]
 GAME_COMMANDS = ["simulate", "render"]
 
 

@@ -377,7 +377,9 @@ async def test_a_draft_panels_cash_form_opens_after_other_moves(tmp_path: Path) 
         assert shown.modal is not None
 
 
-async def test_a_cash_form_submitted_after_other_moves_is_accepted(tmp_path: Path) -> None:
+async def test_a_cash_form_submitted_after_other_moves_is_refused_as_stale(tmp_path: Path) -> None:
+    """Issue 25: a form opened before the game moved on is refused like a stale button (the draft
+    panel as it stands, under the same line), and the draft does not change."""
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"], game=GAME)
@@ -387,12 +389,14 @@ async def test_a_cash_form_submitted_after_other_moves_is_accepted(tmp_path: Pat
         assert shown.modal is not None
         await mover.click(table.table_message(), label="Roll")
         typed = await idle.submit_modal(shown, {"value": "2"})
-        assert "2 cash" in words_of(panel(typed))
+        assert "That has changed since the button was drawn" in words_of(panel(typed))
+        assert "You give: nothing" in words_of(panel(typed)) and "2 cash" not in words_of(panel(typed))
 
 
 async def test_a_cash_form_is_bounded_again_when_it_is_submitted(tmp_path: Path) -> None:
-    """The form opened with "0 to what you hold"; spending meanwhile lowers that bound, and the
-    number is judged against the bound as it is when it arrives, not as it was drawn."""
+    """The form opened with "0 to what you hold"; spending meanwhile (a public move) makes that form
+    stale (issue 25), and the form opened again is bounded by what is left: the old bound's number
+    is refused with the new bounds."""
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"], game=GAME)
@@ -407,5 +411,9 @@ async def test_a_cash_form_is_bounded_again_when_it_is_submitted(tmp_path: Path)
         await idle.click(holdings, label=f"Improve {lot_name(lot)} ({IMPROVE_COST[0]})")
         now = (await state_of(bot)).cash[seat]
         assert now == held - IMPROVE_COST[0]
+        stale = await idle.submit_modal(shown, {"value": str(held)})
+        assert "That has changed since the button was drawn" in private(stale)
+        shown = await idle.click(panel(stale), label="Cash you give…")
+        assert shown.modal is not None
         refused = await idle.submit_modal(shown, {"value": str(held)})
         assert private(refused) == f"Please choose a number from 0 to {now} (you typed {held})."

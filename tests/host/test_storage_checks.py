@@ -44,9 +44,20 @@ async def test_a_damaged_database_is_refused_naming_the_path(tmp_path: Path) -> 
     # Scribble over the second page (the first table's b-tree): the header still says "SQLite".
     data[page : page + 64] = b"\xff" * 64
     path.write_bytes(bytes(data))
-    with pytest.raises(StoreError) as refused:
-        await Store.open(path)
-    assert str(path) in str(refused.value)
+    # Issue 25: the check left start-up (it reads every page); it runs after ready and in
+    # ``health``, and a damaged file then stops taking writes, naming its path.
+    try:
+        store = await Store.open(path)
+    except StoreError as refused:  # the damage may already break the migration's reads
+        assert str(path) in str(refused)
+        return
+    try:
+        assert await store.integrity() is not None
+        assert str(path) in (store.health() or "")
+        with pytest.raises(StoreError, match="damaged"):
+            await store.set_meta("after", "damage")
+    finally:
+        await store.close()
 
 
 async def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
