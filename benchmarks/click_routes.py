@@ -117,6 +117,25 @@ def openers(message: Any, game_id: int) -> list[str]:
     return found
 
 
+@dataclass(slots=True)
+class PageTurner:
+    """Where to click next to look through a paged list: forward from where it stood, then back
+    to its first page.  One per search; :meth:`step` is ``None`` once every page was seen."""
+
+    game_id: int
+    direction: int = 1
+    first: int | None = None
+
+    def step(self, message: Any) -> str | None:
+        current, moves = pages(message, self.game_id)
+        self.first = current if self.first is None else self.first
+        step = moves.get(current + self.direction)
+        if step is None and self.direction == 1 and self.first > 0:
+            self.direction = -1
+            step = moves.get(current - 1)
+        return step
+
+
 def pages(message: Any, game_id: int) -> tuple[int, dict[int, str]]:
     """The page a paged list shows (its greyed-out middle button) and the pages a click away
     (◀ and ▶, by page number); ``(0, {})`` for a list on one page."""

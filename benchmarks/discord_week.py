@@ -846,19 +846,14 @@ class Week:
         """``target(message)`` on the message behind ``handle``, turning its pages (◀ ▶) forward,
         then back, when it is a list longer than one message; ``None`` if no page has it."""
         message = stored_of(self.env, handle)
-        direction, first = 1, None
+        turner = click_routes.PageTurner(game_id)
         for _ in range(12):
             if message is None:
                 return None
             found = target(message)
             if found is not None:
                 return handle, found
-            current, moves = self.pages(message, game_id)
-            first = current if first is None else first
-            step = moves.get(current + direction)
-            if step is None and direction == 1 and first > 0:
-                direction = -1
-                step = moves.get(current - 1)
+            step = turner.step(message)
             if step is None:
                 return None
             if await self.click(person, handle, step) is None:

@@ -57,7 +57,6 @@ import asyncio
 import functools
 import json
 import random
-import re
 import shutil
 import sys
 import time
@@ -68,7 +67,7 @@ from typing import Any
 
 import simcord
 
-from benchmarks.click_routes import Offer, control, enabled, offered, openers, pages
+from benchmarks.click_routes import Offer, PageTurner, control, enabled, offered, openers
 from benchmarks.torture_discord_common import (
     clickable,
     close_bots,
@@ -379,8 +378,6 @@ MONOPOLY_ON_TABLE = frozenset(
     | {"keep", "lift", "rent", "accept", "reject", "withdraw"}
 )
 """Moves drawn on the table message (row 0, the auction kit, or an offer's row)."""
-PAGER = re.compile(r"u:[0-9]+:[0-9]+:h\.pg\.(?P<page>[0-9]+)\.")
-"""The host's paging buttons (``h.pg.<page>.<source>``): ◀, the page shown (greyed out), ▶."""
 
 
 class MonopolyDriver(Driver):
@@ -495,18 +492,13 @@ class MonopolyDriver(Driver):
         """``message`` at the page where ``target(message)`` names a component, and that component:
         a list longer than one message is paged with the host's ◀ ▶ (forward, then back from
         where it stood); ``None`` if no page has it."""
-        direction, first = 1, None
+        turner = PageTurner(self.game_id)
         while True:
             found = target(message)
             if found is not None:
                 return message, found
-            current, moves = self.pages(message)
-            first = current if first is None else first
-            step = moves.get(current + direction)
-            if step is None and direction == 1 and first > 0:
-                direction = -1
-                step = moves.get(current - 1)
-            if not page or step is None:
+            step = turner.step(message) if page else None
+            if step is None:
                 return None
             handle = clickable(self.env, message)
             await self.click(player, message, step)
@@ -514,28 +506,8 @@ class MonopolyDriver(Driver):
             if message is None:
                 return None
 
-    def pages(self, message: Any) -> tuple[int, dict[int, str]]:
-        """The page a paged list shows (its greyed-out middle button) and the pages a click
-        away (◀ and ▶, by page number); ``(0, {})`` for a list on one page."""
-        current: int | None = None
-        moves: dict[int, str] = {}
-        for component in components(message):
-            cid = str(component.get("custom_id", ""))
-            match = PAGER.match(cid)
-            if match is None or not cid.startswith(f"u:{self.game_id}:"):
-                continue
-            number = int(match["page"])
-            if component.get("disabled"):
-                current = number if current is None else min(current, number)
-            else:
-                moves[number] = cid
-        return current or 0, moves
-
-    def enabled(self, message: Any) -> list[str]:
-        return [str(c.get("custom_id", "")) for c in components(message) if not c.get("disabled")]
-
     def shows(self, message: Any, custom_id: str) -> str | None:
-        return custom_id if custom_id in self.enabled(message) else None
+        return custom_id if custom_id in enabled(message) else None
 
     async def press(
         self, player: Any, seat: int, message: Any, version: int, action: Action, *, page: bool = True
@@ -548,13 +520,13 @@ class MonopolyDriver(Driver):
         form = f"m:{self.game_id}:{version}:{Action(action.kind, action.args[:-1]).encode()}"
 
         def target(shown: Any) -> str | None:
-            for cid in self.enabled(shown):
+            for cid in enabled(shown):
                 if cid == button or (cid.startswith(f"a:{self.game_id}:") and cid.endswith(f":{encoded}")):
                     return cid
             select = self.select_with(shown, version, encoded)
             if select is not None:
                 return select
-            if isinstance(amount, int) and form in self.enabled(shown):
+            if isinstance(amount, int) and form in enabled(shown):
                 return form
             return None
 
@@ -858,17 +830,12 @@ class ExploringDriver(Driver):
     async def find(self, player: Any, message: Any, target: Callable[[Any], Any]) -> tuple[Any, Any] | None:
         """``message`` (stored) at the page where ``target(message)`` is something, and that thing:
         a list longer than one message is paged with the host's ◀ ▶ (forward, then back)."""
-        direction, first = 1, None
+        turner = PageTurner(self.game_id)
         for _ in range(12):
             found = target(message)
             if found is not None:
                 return message, found
-            current, moves = pages(message, self.game_id)
-            first = current if first is None else first
-            step = moves.get(current + direction)
-            if step is None and direction == 1 and first > 0:
-                direction = -1
-                step = moves.get(current - 1)
+            step = turner.step(message)
             if step is None:
                 return None
             handle = clickable(self.env, message)

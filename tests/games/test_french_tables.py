@@ -43,11 +43,11 @@ import pytest
 import simcord
 from simcord.results import InteractionResult, ResponseMessage
 
+from benchmarks.click_routes import PageTurner, enabled
 from benchmarks.discord_week import WEIGHTS, Week
 from benchmarks.thread_volume import MONOPOLY_WEIGHTS
 from benchmarks.torture_discord_common import (
     clickable,
-    components,
     custom_ids,
     drain,
     quick_settle,
@@ -429,7 +429,7 @@ class French:
             return False
         for code in path:
             opener = f"u:{game_id}:{version}:{code}"
-            found = await self.find(person, where, lambda m, o=opener: o if o in _enabled(m) else None)
+            found = await self.find(person, where, lambda m, o=opener: o if o in enabled(m) else None)
             if found is None:
                 return False
             result = await self.click(person, found[0], found[1])
@@ -469,29 +469,20 @@ class French:
     ) -> tuple[ResponseMessage, Any] | None:
         """``target`` on the message behind ``handle``, turning its pages (◀ ▶) when needed."""
         message = stored_of(self.env, handle)
-        direction, first = 1, None
+        turner = PageTurner(self.game_id)
         for _ in range(12):
             if message is None:
                 return None
             found = target(message)
             if found is not None:
                 return handle, found
-            current, moves = Week.pages(message, self.game_id)
-            first = current if first is None else first
-            step = moves.get(current + direction)
-            if step is None and direction == 1 and first > 0:
-                direction = -1
-                step = moves.get(current - 1)
+            step = turner.step(message)
             if step is None:
                 return None
             if await self.click(person, handle, step) is None:
                 return None
             message = stored_of(self.env, handle)
         return None
-
-
-def _enabled(message: Any) -> list[str]:
-    return [str(c.get("custom_id", "")) for c in components(message) if not c.get("disabled")]
 
 
 # --- the tests ------------------------------------------------------------------------------------

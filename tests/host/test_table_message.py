@@ -224,3 +224,22 @@ def test_a_finished_board_says_the_game_is_over(name: str) -> None:
     game.public_version = 9
     text = PRESENTERS[name](CATALOG).describe(game, rules.view(state, None), None)
     assert "The game is over." in text.splitlines()[1] and "to play" not in text
+
+
+async def test_a_board_left_live_by_a_failed_fold_is_stripped_and_keeps_its_words(tmp_path: Path) -> None:
+    """Two live boards (a fold that failed): the repair strips the older one of its picture and
+    buttons, keeping its words, which only Discord still holds (read back through ``safe``)."""
+    async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
+        table = await open_table(env, ["ana", "bob"])
+        bot = env.bot
+        old = table.table_message()
+        game = await bot.sessions.load(1)
+        channel = bot.get_channel(old.channel.id)
+        assert isinstance(channel, discord.Thread)
+        again = await channel.send(view=bot.tables._table_view(game, ["A second copy"], None))
+        await bot.sessions.store.add_message(1, channel.id, again.id, "table", game.public_version, since=0)
+        assert await bot.tables.repair(1)
+        stripped = next(m for m in table.messages() if m.id == old.id)
+        assert is_layout(stripped) and not controls(stripped) and not stripped.attachments
+        assert "Toy Race" in words_of(stripped) and words_of(stripped) == words_of(old)
+        assert [row.message_id for row in await bot.sessions.store.live_messages(1, "table")] == [again.id]
