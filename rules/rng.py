@@ -5,6 +5,11 @@ snapshot would be wasteful and would make replays depend on CPython's
 implementation.  A counter-based generator (SplitMix64, Steele et al. 2014)
 needs only the seed and how many draws were taken, so ``setup(seed)`` plus the
 action log always replays to the same state, byte for byte.
+
+A position builder (``rules/<game>/builder.py``) may *queue* the answers of the next draws
+(``queue``): a test that needs a 3 and a 4 on the dice gets them from the state's own generator,
+so no module is patched and the built state plus its actions still replays exactly (the queue is
+part of the state, serialised after the two integers; an empty queue serialises as before).
 """
 
 from __future__ import annotations
@@ -28,11 +33,21 @@ def _mix(z: int) -> int:
 class Rng:
     """Deterministic randomness owned by a game state."""
 
-    __slots__ = ("draws", "seed")
+    __slots__ = ("draws", "queued", "seed")
 
-    def __init__(self, seed: int, draws: int = 0) -> None:
+    def __init__(self, seed: int, draws: int = 0, queued: Sequence[int] = ()) -> None:
         self.seed = seed & _MASK
         self.draws = draws
+        self.queued = list(queued)
+        """Answers of the next ``below`` calls, first first (a position builder's rigged draws)."""
+
+    def queue(self, *values: int) -> None:
+        """Make the next ``below`` calls answer ``values`` in order (each still counts as a draw).
+
+        Only position builders call this: a game never does, so play stays random."""
+        if any(v < 0 for v in values):
+            raise ValueError("queued draws are never negative")
+        self.queued.extend(values)
 
     def next64(self) -> int:
         """The next 64-bit word; each call advances the draw counter by one."""
@@ -49,6 +64,11 @@ class Rng:
         """
         if n <= 0:
             raise ValueError("below() needs a positive bound")
+        if self.queued:
+            if self.queued[0] >= n:
+                raise ValueError(f"the queued draw {self.queued[0]} is not below {n}")
+            self.draws += 1
+            return self.queued.pop(0)
         limit = _WORD - (_WORD % n)
         seed = self.seed
         draws = self.draws
@@ -72,14 +92,18 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
     def to_json(self) -> list[int]:
-        return [self.seed, self.draws]
+        return [self.seed, self.draws, *self.queued]
 
     @classmethod
     def from_json(cls, data: Sequence[int]) -> Rng:
-        return cls(int(data[0]), int(data[1]))
+        return cls(int(data[0]), int(data[1]), [int(v) for v in data[2:]])
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Rng) and (self.seed, self.draws) == (other.seed, other.draws)
+        return isinstance(other, Rng) and (self.seed, self.draws, self.queued) == (
+            other.seed,
+            other.draws,
+            other.queued,
+        )
 
     def __repr__(self) -> str:
         return f"Rng(draws={self.draws})"

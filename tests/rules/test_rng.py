@@ -60,3 +60,30 @@ def test_state_round_trips_through_json() -> None:
 def test_mix_is_the_word_for_a_counter() -> None:
     rng = Rng(5, draws=41)
     assert rng.next64() == _mix((5 + 42 * GOLDEN) & MASK)
+
+
+def test_queued_draws_answer_below_first_and_count_as_draws() -> None:
+    rng = Rng(5)
+    rng.queue(2, 3)
+    assert [rng.below(6), rng.below(6)] == [2, 3]
+    assert rng.draws == 2
+    plain = Rng(5, 2)
+    assert rng.below(6) == plain.below(6)  # the stream goes on where the queue left it
+
+
+def test_a_queue_round_trips_and_an_empty_one_serialises_as_before() -> None:
+    rng = Rng(9, 4)
+    assert rng.to_json() == [9, 4]
+    rng.queue(1, 0)
+    assert Rng.from_json(rng.to_json()) == rng
+    assert rng != Rng(9, 4)
+
+
+def test_a_queued_draw_out_of_range_is_refused() -> None:
+    rng = Rng(1)
+    rng.queue(6)
+    with pytest.raises(ValueError):
+        rng.below(6)
+    assert rng.draws == 0
+    with pytest.raises(ValueError):
+        Rng(1).queue(-1)
