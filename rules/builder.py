@@ -48,4 +48,3 @@ class PositionBuilder(Generic[S]):
     def refuse(self, why: str) -> PositionError:
         """The error a step raises (``raise self.refuse("...")``), so every builder words it alike."""
         return PositionError(why)
-

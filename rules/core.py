@@ -162,6 +162,22 @@ class Outcome:
         return tuple(1.0 / len(wins) if s in wins else -1.0 for s in range(len(self.ranks)))
 
 
+@dataclass(frozen=True, slots=True)
+class GameClock:
+    """A clock the game's own rules set on the seats it waits for (Monopoly's auction clock).
+
+    The engine stays clock-free: it only says how long the clock is and when it restarts.  The
+    host runs it: every waited seat's timeout is due ``hours`` after ``mark`` last changed (or
+    after the seat began waiting), whatever the table's own turn timer says, and the game's
+    ``timeout_action`` is applied then (Monopoly: a pass for everyone still in).
+    """
+
+    hours: int
+    """The clock's length in whole hours (> 0)."""
+    mark: tuple[int, ...]
+    """Changes whenever the clock restarts (a new auction, a new bid)."""
+
+
 def rank_by(keys: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """Competition ranking (1, 1, 3) where a larger key is better.
 
@@ -336,6 +352,13 @@ class Rules(Protocol[S]):
           defaulted one step at a time, so the host applies it again while the seat is still
           waited for; a game in which every move is a timeout still ends (within the game's
           ``play_options`` limits, like random play).
+        """
+        ...
+
+    def game_clock(self, state: S) -> GameClock | None:
+        """The clock the rules run on the seats waited for now, or ``None`` (nearly always).
+
+        Pure: it reads options kept in the state (Monopoly's ``auction_hours``), never a clock.
         """
         ...
 

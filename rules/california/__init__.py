@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import JSON, Action, OptionSpec, check_players, validate_options
+from rules.core import JSON, Action, GameClock, OptionSpec, check_players, validate_options
 from rules.search import SearchRules
 
 from . import data, engine, heuristics
@@ -84,6 +84,9 @@ class CaliforniaRules:
         """A loan or a repayment means the same whoever is on turn (+3 silver, or 4 back):
         its button survives the turn moving on.  Every other action is the turn's own."""
         return action.kind if action in (engine.LOAN, engine.REPAY) else None
+
+    def game_clock(self, state: State) -> GameClock | None:
+        return None  # no clock of the rules' own: the table's timer is the only one
 
     def timeout_action(self, state: State, seat: int) -> Action | None:
         """Take a coin (``timeout``: it spends nothing and still moves the day on)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import JSON, Action, Event, OptionSpec, Outcome, check_players, validate_options
+from rules.core import JSON, Action, Event, GameClock, OptionSpec, Outcome, check_players, validate_options
 from rules.estates import data, engine
 from rules.estates.heuristics import HINTS
 from rules.estates.invariants import invariants as _invariants
@@ -79,6 +79,9 @@ class EstatesRules:
         """Every move of The Estates belongs to its moment (a pick, a bid, a placement); the
         private stow is drawn on a private panel for one turn.  Nothing lasts across moves."""
         return None
+
+    def game_clock(self, state: EstatesState) -> GameClock | None:
+        return None  # no clock of the rules' own: the table's timer is the only one
 
     def timeout_action(self, state: EstatesState, seat: int) -> Action | None:
         """Pass a bid, sell, discard where allowed, else the first legal move (``timeout``)."""

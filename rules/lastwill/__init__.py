@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import JSON, Action, OptionSpec, check_players, validate_options
+from rules.core import JSON, Action, GameClock, OptionSpec, check_players, validate_options
 from rules.lastwill import data, heuristics
 from rules.lastwill import engine as _engine
 from rules.lastwill import scoring as _scoring
@@ -143,6 +143,9 @@ class LastWillRules:
         if action.kind == "discard" and state.phase == DISCARD:
             return f"discard.{state.round}.{state.discard_for}"
         return None
+
+    def game_clock(self, state: LastWillState) -> GameClock | None:
+        return None  # no clock of the rules' own: the table's timer is the only one
 
     def timeout_action(self, state: LastWillState, seat: int) -> Action | None:
         """Hold, done, the fewest-card plan, a fixed split, the least useful discards; a begun

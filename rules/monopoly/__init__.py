@@ -17,6 +17,7 @@ from typing import Any
 from rules.core import (
     JSON,
     Action,
+    GameClock,
     OptionSpec,
     Outcome,
     check_players,
@@ -113,6 +114,9 @@ class MonopolyRules:
 
     def fingerprint(self, state: MonopolyState, action: Action) -> str | None:
         return _fingerprint(state, action)
+
+    def game_clock(self, state: MonopolyState) -> GameClock | None:
+        return None  # no clock of the rules' own: the table's timer is the only one
 
     def timeout_action(self, state: MonopolyState, seat: int) -> Action | None:
         """Pass, decline, reject, roll, end; a debtor mortgages or sells before going bankrupt

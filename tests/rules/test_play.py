@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rules.core import JSON, Action, Event, IllegalAction, OptionSpec, Outcome
+from rules.core import JSON, Action, Event, GameClock, IllegalAction, OptionSpec, Outcome
 from rules.play import OUT_OF_TURN_CHANCE, idle_actions, random_playthrough
 from tests.toygame.rules import RULES as TOY
 
@@ -92,6 +92,9 @@ class Countdown:
 
     def fingerprint(self, state: CountState, action: Action) -> str | None:
         return None
+
+    def game_clock(self, state: CountState) -> GameClock | None:
+        return None  # no clock of the rules' own: the table's timer is the only one
 
     def timeout_action(self, state: CountState, seat: int) -> Action | None:
         return STEP if seat in self.waiting_for(state) else None

@@ -25,6 +25,7 @@ from rules.core import (
     JSON,
     Action,
     Event,
+    GameClock,
     IllegalAction,
     OptionSpec,
     Outcome,
@@ -153,6 +154,9 @@ class ToyRules:
         """A knock means the same all race long (a point and a peek), so its button lasts
         across other players' moves until the race ends; every other action is the moment's."""
         return f"knock:{state.phase}" if action.kind == "knock" else None
+
+    def game_clock(self, state: ToyState) -> GameClock | None:
+        return None  # no clock of the rules' own: the table's timer is the only one
 
     def timeout_action(self, state: ToyState, seat: int) -> Action | None:
         """On turn: add 3 (points added are score, so the most is the least harmful); once the

@@ -66,6 +66,7 @@ from rules.core import (
     JSON,
     Action,
     Event,
+    GameClock,
     IllegalAction,
     OptionSpec,
     Outcome,
@@ -316,6 +317,9 @@ class MarketRules:
         else:
             waiting = {seat for seat, card in enumerate(state.chosen) if card is None}
         return frozenset(waiting | {offer.recipient for offer in state.offers})
+
+    def game_clock(self, state: MarketState) -> GameClock | None:
+        return None  # no clock of the rules' own: the table's timer is the only one
 
     def timeout_action(self, state: MarketState, seat: int) -> Action | None:
         """What the game does for a seat it waited on too long: reject the oldest offer addressed
