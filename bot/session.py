@@ -32,7 +32,7 @@ from bot.i18n import Phrase, clip
 from bot.registry import GameEntry, Registry
 from bot.services.deadlines import DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS, Hours, plan_waits
 from bot.storage import GameRow, SeatRow, Store, StoreError, VersionConflict, WaitPlanner, standing_log
-from rules.core import Action, Event, IllegalAction, Outcome, StateError
+from rules.core import Action, Event, GameClock, IllegalAction, Outcome, StateError
 from rules.play import canonical, replay
 
 log = logging.getLogger(__name__)
@@ -501,6 +501,7 @@ class SessionService:
             raise Refusal("host.refuse.held")
         rules = game.entry.rules
         before = game.waiting()
+        clock_before = rules.game_clock(game.state)
         # The move is made on a copy: until it is committed, everyone (a panel
         # opening, a board being drawn) keeps seeing the state that is on disk.
         work = rules.load(rules.dump(game.state))
@@ -514,6 +515,7 @@ class SessionService:
         finished = rules.outcome(work) is not None
         status = "finished" if finished else "active"
         after = rules.waiting_for(work) if not finished else frozenset()
+        clock = rules.game_clock(work) if not finished else None
         public = is_public(finished, before, after, events)
         public_version = game.public_version + 1 if public else game.public_version
         now = self.clock()
@@ -531,7 +533,7 @@ class SessionService:
                 how=how,
                 # A private move leaves every wait as it was: a deadline that moved would tell
                 # everyone, by the timing of a reminder, that something happened.
-                waits=self._waits(seat, before, after, how, now) if public else None,
+                waits=self._waits(seat, before, after, how, now, (clock_before, clock)) if public else None,
             )
         except BaseException:
             self.forget(game_id)
@@ -571,8 +573,16 @@ class SessionService:
             log.warning("game %s: final places not written (%s); stats will fill them in", game.id, exc)
 
     def _waits(
-        self, seat: int, before: frozenset[int], after: frozenset[int], how: str, now: float
+        self,
+        seat: int,
+        before: frozenset[int],
+        after: frozenset[int],
+        how: str,
+        now: float,
+        clocks: tuple[GameClock | None, GameClock | None],
     ) -> WaitPlanner:
+        """The waits to write with a move; ``clocks`` is the game's own clock before and after it
+        (an open auction's, which the timeouts follow instead of the table's timer)."""
         defaults = self.hours
         return lambda context: plan_waits(
             context,
@@ -582,6 +592,8 @@ class SessionService:
             after=after,
             timed_out=how == "timeout",
             defaults=defaults,
+            clock_before=clocks[0],
+            clock=clocks[1],
         )
 
     async def timeout(self, game_id: int, seat: int, now: float) -> Applied | None:

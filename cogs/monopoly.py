@@ -13,7 +13,9 @@ The table message (rows; the host pages it beyond five):
             "Keep <site> mortgaged ($10)" · "Repay <site> ($110)" (mortgaged property received) |
             "Collect $X rent: <site>" (rent=ask) — or, during an auction, the host's auction kit
             (``bot.ui.auction``: Bid $m, +1, +2, +5 on row 0; Other amount… and Pass on row 1),
-            only the bids the bidder on turn can pay (cash is public; no bid that can only be refused)
+            only the bids the bidder on turn can pay (cash is public; no bid that can only be refused);
+            in an open auction (``auction=open``) the kit acts for whoever presses it, so only the
+            bids some waited bidder can pay are drawn, and the high bidder who presses reads why not
     row 1   My properties · Propose a deal · Raise $X… (only while someone is in debt)
     row 2+  one row per open offer: Accept #n · Reject #n · Counter #n… · Withdraw #n
 
@@ -37,6 +39,11 @@ side reads, which deeds and cards may go on it, and that Monopoly draws only leg
 
 Every public event has one line (``[monopoly.event]``); a payment that follows its cause (rent,
 tax, a card) is folded into the cause's line: "Bob lands on Napa Valley (Ana): pays $100 rent."
+Passes in a row (an auction's clock passing for everyone still in) read as one: "Bo and Cy pass."
+
+An open auction's status says when its clock runs out, as a Discord timestamp every reader sees in
+their own language and time zone.  That moment is the host's, not the engine's: the timeouts of
+the waits (``bot.services.deadlines``), read before each draw by :meth:`MonopolyPresenter.prepare`.
 """
 
 from __future__ import annotations
@@ -48,7 +55,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 import renderers.monopoly
+from bot.i18n import Catalog
 from bot.session import Applied, LiveGame
+from bot.storage import Store, StoreError
 from bot.ui.auction import AuctionKit
 from bot.ui.offers import Draft, OfferKit
 from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Style
@@ -119,7 +128,41 @@ class MonopolyPresenter(Presenter):
         {key: code for key, (code, _) in GROUPS.items()}
     )
     """The group codes the board image prints (colour-blind players match a label to the picture)."""
+    seat_params = Presenter.seat_params | {"outbid"}
     seat_list_params = Presenter.seat_list_params | {"bidders", "asked"}
+
+    def __init__(self, catalog: Catalog, store: Store | None = None) -> None:
+        super().__init__(catalog)
+        self.store = store
+        self.clock_ends: dict[int, tuple[int, float | None]] = {}
+        """Per game, the public version and the moment its auction clock next runs out, read by
+        :meth:`prepare` from the waits before the table is drawn (``None``: no timeout stored)."""
+
+    async def prepare(self, game: LiveGame) -> None:
+        """Read when a running auction clock runs out (the earliest timeout of the seats waited on),
+        for :meth:`status`, which is drawn synchronously.  Never raises: without it the status
+        says how long the clock runs instead of when it ends."""
+        if game.row.game != self.game:
+            return
+        if self.store is None or game.state is None or game.status != "active":
+            self.clock_ends.pop(game.id, None)
+            return
+        if game.entry.rules.game_clock(game.state) is None:
+            self.clock_ends.pop(game.id, None)
+            return
+        try:
+            waits = await self.store.waits(game.id)
+        except StoreError:
+            self.clock_ends.pop(game.id, None)
+            return
+        waited = game.waiting()
+        dues = [w.timeout_due for w in waits if w.seat in waited and w.timeout_due is not None]
+        self.clock_ends[game.id] = (game.public_version, min(dues) if dues else None)
+
+    def clock_end(self, game: LiveGame) -> float | None:
+        """When the auction clock runs out, if :meth:`prepare` read it for this version."""
+        known = self.clock_ends.get(game.id)
+        return known[1] if known is not None and known[0] == game.public_version else None
 
     # -- words -----------------------------------------------------------------------------------
 
@@ -235,6 +278,21 @@ class MonopolyPresenter(Presenter):
         level = _int(p.get("level"))
         if level is not None:
             params["now"] = self.level_words(game, level)
+        spaces, levels = p.get("spaces"), p.get("levels")
+        if isinstance(spaces, list) and isinstance(levels, list):
+            # A hotel sold down with its group (the bank short of houses): what stands on each site.
+            params["group_now"] = self.phrase(
+                game,
+                [
+                    self.t(
+                        "monopoly.site_now",
+                        game.row.language,
+                        space=self.place(game, s),
+                        now=self.level_words(game, int(lv)),
+                    )
+                    for s, lv in zip(spaces, levels, strict=True)
+                ],
+            )
         if isinstance(p.get("item"), str):
             params["lot"] = self.lot(game, p["item"], p.get("space"))
         why = WHY_KEYS.get(event.kind)
@@ -257,6 +315,13 @@ class MonopolyPresenter(Presenter):
             return "monopoly.event.rolled_doubles"
         if event.kind == "auction_won" and event.params.get("item") != "property":
             return "monopoly.event.auction_won_building"
+        if event.kind == "auction_started" and event.params.get("mode") == data.OPEN:
+            timed = bool(_int(event.params.get("hours")))
+            return "monopoly.event.auction_started_open" + ("" if timed else "_unclocked")
+        if event.kind == "bid" and _int(event.params.get("outbid")) is not None and self.open_mode(game):
+            return "monopoly.event.bid_outbid"
+        if event.kind == "sold_building" and (_int(event.params.get("sold")) or 1) > 1:
+            return "monopoly.event.sold_building_group"
         if event.kind in BUILDING_KINDS and event.params.get("item") in BUILDINGS:
             return f"monopoly.event.{event.kind}_{event.params['item']}"
         if event.kind == "bankrupt" and not (
@@ -264,6 +329,23 @@ class MonopolyPresenter(Presenter):
         ):
             return "monopoly.event.bankrupt_empty"
         return super().event_key(game, event)
+
+    def carries_turn(self, game: LiveGame, events: Sequence[Event]) -> bool:
+        """An open auction pings each bidder who is outbid, each time: its bids gather in the
+        turn's one message instead of one message per ping, and the player on turn, pinged when
+        it closes, finds the whole auction in the message that asks them to go on."""
+        auction = game.state.auction if game.state is not None else None
+        if auction is not None:
+            return bool(auction.mode == data.OPEN)
+        return self.open_mode(game) and any(e.kind in ("auction_won", "auction_unsold") for e in events)
+
+    def open_mode(self, game: LiveGame) -> bool:
+        """Whether the game's auctions are open: the running auction's mode, else the table's
+        option (a round-robin table reads as it always did: "Bob bids $20.")."""
+        auction = self.public(game).get("auction") if game.state is not None else None
+        if isinstance(auction, dict) and "mode" in auction:
+            return bool(auction["mode"] == data.OPEN)
+        return bool(game.row.options.get("auction", data.ROUND) == data.OPEN)
 
     def lines(self, game: LiveGame, events: Sequence[Event]) -> list[str]:
         """Public lines, with a payment folded into the line of what caused it (:data:`MERGED`)."""
@@ -283,6 +365,19 @@ class MonopolyPresenter(Presenter):
                 out.append(self.t(f"monopoly.event.{merged}", lang, **params))
                 index += 2
                 continue
+            if event.kind == "passed":
+                run = 1
+                while index + run < len(public) and public[index + run].kind == "passed":
+                    run += 1
+                if run > 1:
+                    seats = sorted({e.seat for e in public[index : index + run] if e.seat is not None})
+                    out.append(
+                        self.t(
+                            "monopoly.event.passed_many", game.row.language, players=self.names(game, seats)
+                        )
+                    )
+                    index += run
+                    continue
             line = self.event_line(game, event)
             if line:
                 out.append(line)
@@ -302,6 +397,8 @@ class MonopolyPresenter(Presenter):
             head = self.t(
                 "monopoly.status.opening", lang, players=self.names(game, view["opening"]["rolling"])
             )
+        elif isinstance(auction, dict) and auction.get("mode") == data.OPEN:
+            head = self.open_auction_status(game, auction)
         elif isinstance(auction, dict):
             lot = self.lot(game, auction["item"], auction["space"])
             high = (
@@ -377,6 +474,45 @@ class MonopolyPresenter(Presenter):
         )
         return f"{head}\n{cash}"
 
+    def open_auction_status(self, game: LiveGame, auction: View) -> str:
+        """The lot, the high bid and who holds it, who may still bid, who passed, and when the clock
+        runs out (``<t:…:R>``: "in 23 hours" in each reader's own language)."""
+        lang = game.row.language
+        high_bidder = _int(auction.get("high_bidder"))
+        high = (
+            self.t(
+                "monopoly.status.high",
+                lang,
+                amount=self.money(game, auction["high"]),
+                player=self.player(game, high_bidder),
+            )
+            if high_bidder is not None
+            else self.t("monopoly.status.no_bid", lang)
+        )
+        bidding = [s for s in auction.get("active") or [] if s != high_bidder]
+        parts = [
+            self.t(
+                "monopoly.status.auction_open",
+                lang,
+                lot=self.lot(game, auction["item"], auction["space"]),
+                high=high,
+                players=self.names(game, bidding),
+            )
+        ]
+        if auction.get("passed"):
+            parts.append(
+                self.t("monopoly.status.auction_passed", lang, players=self.names(game, auction["passed"]))
+            )
+        hours = _int(auction.get("hours")) or 0
+        end = self.clock_end(game)
+        if hours <= 0:
+            parts.append(self.t("monopoly.status.auction_unclocked", lang))
+        elif end is not None:
+            parts.append(self.t("monopoly.status.auction_clock", lang, when=f"<t:{int(end)}:R>"))
+        else:
+            parts.append(self.t("monopoly.status.auction_hours", lang, hours=self.number(game, hours)))
+        return " ".join(parts)
+
     def seat_colour(self, seat: int) -> int | None:
         red, green, blue = renderers.monopoly.seat_colour(seat)
         return (red << 16) | (green << 8) | blue
@@ -412,9 +548,12 @@ class MonopolyPresenter(Presenter):
         auction = view.get("auction")
         if isinstance(auction, dict):
             # Cash is public: the bidder on turn sees only the bids they can pay (none that can
-            # only be refused), and everyone can see why the others are missing.
-            bidder = _int(auction["turn"])
-            cash = int(view["seats"][bidder]["cash"]) if bidder is not None else None
+            # only be refused), and everyone can see why the others are missing.  In an open
+            # auction the buttons act for whoever presses them: a bid shows when some bidder
+            # waited on can pay it (the richest one bounds them).
+            bidders = sorted(game.waiting()) if auction.get("mode") == data.OPEN else [_int(auction["turn"])]
+            purses = [int(view["seats"][s]["cash"]) for s in bidders if s is not None]
+            cash = max(purses) if purses else None
             bids = BIDS.controls(self, game, int(auction["min_bid"]), money=cash, hide_dear=True)
             return [*bids, panels[0]]
         moves: list[Control] = []
@@ -498,7 +637,8 @@ class MonopolyPresenter(Presenter):
             if not isinstance(auction, dict):
                 return BIDS.form(self, game, lot="?", minimum=1, money=None, ceiling=max(1, sum(cash)))
             lot = self.lot(game, auction["item"], auction["space"])
-            money = cash[seat] if seat is not None and auction["turn"] == seat else None
+            bidding = auction["turn"] == seat or (auction.get("mode") == data.OPEN and seat in game.waiting())
+            money = cash[seat] if seat is not None and bidding else None
             return BIDS.form(
                 self, game, lot=lot, minimum=int(auction["min_bid"]), money=money, ceiling=max(1, sum(cash))
             )
@@ -655,10 +795,12 @@ class MonopolyPresenter(Presenter):
         mine = [d for d in view["debts"] if d["debtor"] == seat]
         if not mine:
             if view["debts"]:
+                # The words offer a deal to the debtor: the button is there whenever one may be made.
                 names = self.names(game, sorted({d["debtor"] for d in view["debts"]}))
-                return Panel(
-                    self.t("monopoly.panel.others_debt", lang, players=names), [DEALS.done(self, game)]
-                )
+                offer: list[Control] = [DEALS.done(self, game)]
+                if any(a.kind in ("deal", "send") for a in self._legal(game, seat)):
+                    offer.insert(0, Button(self.t("monopoly.button.deal", lang), ui="deal"))
+                return Panel(self.t("monopoly.panel.others_debt", lang, players=names), offer)
             return Panel(self.t("monopoly.panel.no_debt", lang), [DEALS.done(self, game)])
         owed = sum(int(d["total"]) for d in mine)
         cash = int(view["seats"][seat]["cash"])
@@ -841,4 +983,6 @@ def _order(control: Control) -> int:
 
 
 async def setup(bot: GameBot) -> None:
-    bot.tables.presenters[MonopolyPresenter.game] = MonopolyPresenter(bot.catalog)
+    presenter = MonopolyPresenter(bot.catalog, bot.store)
+    bot.tables.presenters[MonopolyPresenter.game] = presenter
+    bot.tables.host_prepares.append(presenter.prepare)

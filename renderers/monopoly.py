@@ -759,6 +759,47 @@ def headline(view: View, names: Sequence[str], words: kit.Words) -> str:
     return words("monopoly.image.to_play", player=_name(names, view.get("turn"), words))
 
 
+def _seats(seats: object) -> list[int]:
+    """Seat numbers of a view's list, in seat order (the letters read A, B, C as on the chips)."""
+    if not isinstance(seats, list | tuple):
+        return []
+    return sorted(s for s in seats if isinstance(s, int) and not isinstance(s, bool))
+
+
+def auction_lines(view: View, a: Mapping[str, Any], names: Sequence[str], words: kit.Words) -> list[str]:
+    """An auction in the table's words.
+
+    Round mode has a bidder whose turn it is, so one line names the lot, the high bid and that
+    bidder.  An open auction has no turn (``turn`` is -1: anyone still in bids at any time), so
+    naming a next bidder would name nobody, or the bank; instead a first line gives the lot and
+    the high bid with its holder, and a second who may still bid (everyone still in but the high
+    bidder: the seats the game waits for) and who has passed, since a pass is final."""
+    lot = _lot(view, a, words)
+    high = a.get("high_bidder")
+    holder = _letters([high], words, names)
+    amount = money(words, a.get("high"))
+    if a.get("mode") != "open":
+        bidder = _letters([a.get("turn")], words, names)
+        if high is None:
+            return [words("monopoly.image.auction_open", lot=lot, bidder=bidder)]
+        return [words("monopoly.image.auction", lot=lot, amount=amount, high=holder, bidder=bidder)]
+    if high is None:
+        lines = [words("monopoly.image.open_auction_no_bid", lot=lot)]
+    else:
+        lines = [words("monopoly.image.open_auction", lot=lot, amount=amount, high=holder)]
+    bidding = [s for s in _seats(a.get("active")) if s != high]
+    passed = _seats(a.get("passed"))
+    if not bidding:
+        return lines  # closing: the view never shows it, but a line naming "the bank" would mislead
+    seats = _letters(bidding, words, names)
+    if passed:
+        gone = _letters(passed, words, names)
+        lines.append(words.count("monopoly.image.open_bidding_passed", len(passed), seats=seats, passed=gone))
+    else:
+        lines.append(words("monopoly.image.open_bidding", seats=seats))
+    return lines
+
+
 def status_lines(view: View, names: Sequence[str], words: kit.Words) -> list[str]:
     """What the table waits for, most urgent first (the same order as the engine's overlays).
 
@@ -770,19 +811,7 @@ def status_lines(view: View, names: Sequence[str], words: kit.Words) -> list[str
     lines: list[str] = []
     a = view.get("auction")
     if isinstance(a, Mapping):
-        lot = _lot(view, a, words)
-        if a.get("high_bidder") is not None:
-            lines.append(
-                words(
-                    "monopoly.image.auction",
-                    lot=lot,
-                    amount=money(words, a.get("high")),
-                    high=who(a.get("high_bidder")),
-                    bidder=who(a.get("turn")),
-                )
-            )
-        else:
-            lines.append(words("monopoly.image.auction_open", lot=lot, bidder=who(a.get("turn"))))
+        lines += auction_lines(view, a, names, words)
     sh = view.get("shortage")
     if isinstance(sh, Mapping) and sh.get("item") in ("house", "hotel"):
         supply = int(sh.get("supply") or 0)

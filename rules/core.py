@@ -277,10 +277,11 @@ class Rules(Protocol[S]):
     always ends by itself.  Players never get these unless they ask for them."""
 
     def table_options(self, options: Mapping[str, object]) -> dict[str, Any]:
-        """Every option with its default filled in, or ``InvalidOptions``: an unknown option, a bad
-        value, or values that each pass but do not go together.  The lobby calls it at
-        ``/game new``, so a table that could not start is never opened; ``setup`` checks the same
-        way (most games: :func:`validate_options`)."""
+        """Every option with its default filled in (except one that other options rule out: Last
+        Will names no ``employment`` or ``plans`` without the expansion), or ``InvalidOptions``:
+        an unknown option, a bad value, or values that each pass but do not go together.  The
+        lobby calls it at ``/game new``, so a table that could not start is never opened; ``setup``
+        checks the same way (most games: :func:`validate_options`)."""
         ...
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> S:

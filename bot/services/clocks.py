@@ -96,12 +96,16 @@ class Clocks:
                 )
             )
             now = self.sessions.clock()
+            # An open auction's clock is the game's, not the table's: its deadlines stay put.
+            running = game.entry.rules.game_clock(game.state) if game.state is not None else None
             await self.sessions.store.set_table_clocks(
                 game_id,
                 remind_hours=own_remind,
                 timer_hours=own_timer,
                 now=now,
-                waits=lambda context: plan_new_clocks(context, now=now, old=before.hours, new=after),
+                waits=lambda context: plan_new_clocks(
+                    context, now=now, old=before.hours, new=after, game_clock=running
+                ),
             )
         self.scheduler.wake(now)
         return await self.report(game_id)

@@ -10,6 +10,13 @@ A player who is away has every deadline pushed back by the away time still to co
 reminders stop and their timers stand still until they are back (:meth:`bot.storage.Store.set_away`
 moves the waits that exist; :func:`first_dues` adds the rest to waits that begin meanwhile).
 
+A game's own clock (:class:`rules.core.GameClock`, Monopoly's open auction) overrides the table's
+timer while it runs: every seat waited on is timed out ``clock.hours`` after the clock's mark last
+changed, whatever ``/game clock`` says, and each restart of the clock (a new auction, a bid)
+restarts every wait.  Reminders keep the table's schedule.  An away player's wait is pushed back
+like any other (their own deadline only: the others' clock runs on, and the auction waits for
+the away player's pass or return), so going away never makes anyone lose a bid by surprise.
+
 Nothing here reads a clock or the database: the session service hands in ``now`` and the
 :class:`bot.storage.WaitContext` its transaction read, and writes back what these functions plan.
 """
@@ -21,6 +28,7 @@ from collections.abc import Set
 from dataclasses import dataclass
 
 from bot.storage import Deadlines, WaitChanges, WaitContext
+from rules.core import GameClock
 
 HOUR = 3600.0
 MAX_REMINDERS = 3
@@ -107,6 +115,8 @@ def plan_waits(
     after: Set[int],
     timed_out: bool,
     defaults: Hours,
+    clock_before: GameClock | None = None,
+    clock: GameClock | None = None,
 ) -> WaitChanges:
     """The waits after a public change (a move, or the start with ``actor=None``).
 
@@ -114,13 +124,24 @@ def plan_waits(
     on before; any other seat still waited on keeps its row (another player's move does not
     restart my clock); everybody else's row goes.  A seat still waited on after its own default
     move (a choice made in several steps) is due again at once.
+
+    ``clock_before`` and ``clock`` are the game's own clock around the change
+    (``Rules.game_clock``).  While one runs, timeouts are due ``clock.hours`` after a wait begins,
+    and when it starts, restarts (a new mark: a bid) or stops, every seat waited on starts afresh:
+    a bid gives everyone still in the whole clock again, and the end of an auction gives the
+    table's own timer back to whoever the game waits on next.
     """
     hours = context_hours(context, defaults)
+    if clock is not None:
+        hours = Hours(hours.remind, clock.hours)
+    changed = clock != clock_before
     restart: dict[int, Deadlines] = {}
     keep: set[int] = set()
     due_now: set[int] = set()
     for seat in sorted(after):
-        if timed_out and seat == actor:
+        if changed:
+            restart[seat] = first_dues(now, hours, context.away.get(seat))
+        elif timed_out and seat == actor:
             due_now.add(seat)
         elif seat == actor or seat not in before or seat not in context.waits:
             # A row missing for a seat that was waited on (a game from before deadlines
@@ -131,16 +152,22 @@ def plan_waits(
     return WaitChanges(now, restart=restart, keep=frozenset(keep), due_now=frozenset(due_now))
 
 
-def plan_new_clocks(context: WaitContext, *, now: float, old: Hours, new: Hours) -> WaitChanges:
+def plan_new_clocks(
+    context: WaitContext, *, now: float, old: Hours, new: Hours, game_clock: GameClock | None = None
+) -> WaitChanges:
     """The running waits after a table's clocks changed: a changed clock counts from now
-    (nobody is timed out by surprise when a host shortens the timer), an unchanged one stays."""
+    (nobody is timed out by surprise when a host shortens the timer), an unchanged one stays.
+
+    While the game's own clock runs (``game_clock``: an open auction) the timeouts are its, not
+    the table's: they stay where they are, so a host cannot move an auction's deadline."""
     redue: dict[int, Deadlines] = {}
     for seat, wait in context.waits.items():
         fresh = first_dues(now, new, context.away.get(seat))
         remind = wait.remind_due
         if new.remind != old.remind:
             remind = fresh.remind_due if wait.reminders < MAX_REMINDERS else None
-        timeout = fresh.timeout_due if new.timer != old.timer else wait.timeout_due
+        timer_moved = new.timer != old.timer and game_clock is None
+        timeout = fresh.timeout_due if timer_moved else wait.timeout_due
         redue[seat] = Deadlines(remind, timeout)
     return WaitChanges(now, redue=redue)
 

@@ -307,6 +307,9 @@ class UndoService:
         rules = game.entry.rules
         before = game.waiting()
         after = rules.waiting_for(plan.state)
+        # The game's own clock around the undo: taking back a bid restarts the auction's clock.
+        clock_before = rules.game_clock(game.state) if game.state is not None else None
+        clock = rules.game_clock(plan.state) if rules.outcome(plan.state) is None else None
         now = self.sessions.clock()
         defaults = self.sessions.hours
         try:
@@ -326,6 +329,8 @@ class UndoService:
                     after=after,
                     timed_out=False,
                     defaults=defaults,
+                    clock_before=clock_before,
+                    clock=clock,
                 ),
             )
         except VersionConflict:

@@ -30,12 +30,14 @@ on the target gets a new id instead of colliding with a copied game.
 
 Verification then reads every running or finished game back *from the target* and replays it
 the way the host rebuilds a game: ``setup(seed)`` and the moves that stand
-(:func:`bot.storage.rows.standing_log`) must give exactly the stored snapshot, and the replayed
+(:func:`bot.storage.rows.standing_log`) must give exactly the stored snapshot (or the snapshot as
+today's engine loads it, for one saved before its state gained a field), and the replayed
 game must be over exactly when the row says ``finished``.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -408,12 +410,24 @@ def replay_problem(row: GameRow, seats: int, log: Sequence[LogEntry], rules: Rul
         state = replay(rules, seats, row.options, row.seed, moves)
     except Exception as exc:  # a rules bug is a finding here, not a crash of the migration
         return f"seed + log do not replay: {type(exc).__name__}: {exc}"
-    if canonical(rules.dump(state)) != row.snapshot:
+    replayed = canonical(rules.dump(state))
+    if replayed != row.snapshot and replayed != _as_loaded(rules, row.snapshot):
         return "the replay of seed + log differs from the stored snapshot"
     over = rules.outcome(state) is not None
     if over != (row.status == "finished"):
         return f"its status is {row.status} but the replayed game is {'over' if over else 'still running'}"
     return None
+
+
+def _as_loaded(rules: Rules[Any], snapshot: str | None) -> str | None:
+    """A snapshot as today's engine reads it: one saved before the engine's state gained a field
+    (Monopoly's auction mode) lacks it in its text, yet loads to the state its replay gives."""
+    if snapshot is None:
+        return None
+    try:
+        return canonical(rules.dump(rules.load(json.loads(snapshot))))
+    except Exception:  # a snapshot that does not load is a finding of its own, reported as differing
+        return None
 
 
 async def verify(

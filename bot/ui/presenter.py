@@ -271,6 +271,18 @@ class Presenter:
         """
         return None
 
+    def carries_turn(self, game: LiveGame, events: Sequence[Event]) -> bool:
+        """Whether a new table message, posted to ping someone newly waited on, goes on with the
+        live message's turn instead of starting a new one.
+
+        Usually a new player waited on is a new turn: the old message is folded into its lines
+        and the new one starts empty.  A game where players are pinged again and again within
+        one moment of play (Monopoly's open auction pings every outbid bidder) answers ``True``
+        then: the new message carries the turn's lines on and the old one is deleted, so the
+        thread keeps one message for the whole moment instead of one per ping.  ``events`` are
+        the public events of the moves being shown (the moment may have just ended with them)."""
+        return False
+
     def owner_hint(self, game: LiveGame, language: str) -> str:
         """Where a player finds their own version of an owned button (after the refusal)."""
         return ""

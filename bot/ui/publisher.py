@@ -224,8 +224,11 @@ class Publisher:
                 return
             # A new message only when someone new is waited on: they are the ones to notify.
             # Fewer players waited on (one of several pressed) is an edit in place.
+            carry = self.presenter(live).carries_turn(
+                live, [e for step in batch for e in step.events if e.public]
+            )
             await self._post_safely(
-                live, lines, new=_newcomers(live, pinged) != frozenset(), responder=responder
+                live, lines, new=_newcomers(live, pinged) != frozenset(), responder=responder, carry=carry
             )
 
     @contextlib.asynccontextmanager
@@ -397,11 +400,28 @@ class Publisher:
 
     def _batch_lines(self, game: LiveGame, batch: Sequence[Applied | Step]) -> list[str]:
         """The public lines of committed moves; a default move made by the turn timer opens with
-        whose time ran out (once for the steps of one default)."""
+        whose time ran out (once for the steps of one default).  Several players' defaults in a
+        row (an auction's clock passing for everyone still in) read as one line under one head,
+        their events phrased together, so the presenter may say "Ana, Bo and Cy pass."."""
         presenter = self.presenter(game)
         lines: list[str] = []
         timed_out: int | None = None
-        for applied in batch:
+        index = 0
+        while index < len(batch):
+            applied = batch[index]
+            run = 1
+            while index + run < len(batch) and batch[index + run].how == "timeout":
+                run += 1
+            seats = sorted({step.seat for step in batch[index : index + run]})
+            if applied.how == "timeout" and len(seats) > 1:
+                events = [event for step in batch[index : index + run] for event in step.events]
+                said = presenter.lines(game, events)
+                head = self.t(
+                    "host.timer.ran_out_many", game.row.language, players=presenter.names(game, seats)
+                )
+                lines.extend([f"{head} {said[0]}" if said else head, *said[1:]])
+                timed_out, index = None, index + run
+                continue
             said = presenter.lines(game, applied.events)
             if applied.how == "timeout" and applied.seat != timed_out:
                 head = self.t(
@@ -410,6 +430,7 @@ class Publisher:
                 said = [f"{head} {said[0]}" if said else head, *said[1:]]
             timed_out = applied.seat if applied.how == "timeout" else None
             lines.extend(said)
+            index += 1
         return lines
 
     def _away_lines(self, game: LiveGame) -> list[str]:
@@ -551,11 +572,12 @@ class Publisher:
         repost: bool = False,
         note: str | None = None,
         ping: int | None = None,
+        carry: bool = False,
     ) -> bool:
         self.store_failed.discard(game.id)
         try:
             return await self._post(
-                game, lines, new=new, responder=responder, repost=repost, note=note, ping=ping
+                game, lines, new=new, responder=responder, repost=repost, note=note, ping=ping, carry=carry
             )
         except StoreError as exc:
             self.store_failed.add(game.id)
@@ -574,12 +596,14 @@ class Publisher:
         repost: bool,
         note: str | None = None,
         ping: int | None = None,
+        carry: bool = False,
     ) -> bool:
         """Show ``game`` as it is now; ``True`` when players can see this version.
 
         ``new``: the game now waits for other players, so the live message is folded
         into history and a new one pings them.  ``repost``: the same table again at the
-        bottom (``/game show``), pinging nobody.  Otherwise the live message is edited; when
+        bottom (``/game show``), pinging nobody.  ``carry``: a new message goes on with the turn
+        (:meth:`Presenter.carries_turn`).  Otherwise the live message is edited; when
         Discord will take no more edits of old messages (30046) it is reposted instead.
         """
         shown = self.shown(game.id)
@@ -620,8 +644,11 @@ class Publisher:
             repost = True
         # A new turn starts empty: its lines so far close the old turn, folded into history.
         # With no old message to fold them into (the first table, or one lost), they stay.
-        fresh = [] if new and row is not None else turn
-        if new and row is not None and responder is not None and self._on(responder, row):
+        # A game that pings again within one moment (an open auction) carries the turn on
+        # instead, and the old message goes (``Presenter.carries_turn``).
+        carry = carry and new and row is not None
+        fresh = [] if new and row is not None and not carry else turn
+        if new and not carry and row is not None and responder is not None and self._on(responder, row):
             # Folding the message the click was pressed on is also the answer to the click.
             await self._retire(game, current, turn, responder)
             current, shown.unposted, shown.lines = [], [], []
@@ -651,7 +678,9 @@ class Publisher:
         shown.unposted = []
         shown.waiting = waiting
         # The old message: folded into its turn's history (a new turn) or deleted (a repost).
-        await self._retire(game, [m for m in current if m.message_id != sent.id], turn if new else [])
+        await self._retire(
+            game, [m for m in current if m.message_id != sent.id], turn if new and not carry else []
+        )
         shown.lines = fresh
         shown.since = since
         return True

@@ -159,14 +159,14 @@ class State:
             )
         try:
             rng = d["rng"]
-            if not isinstance(rng, list) or len(rng) != 2:
-                raise StateError("rng must be [seed, draws]")
+            if not isinstance(rng, list) or len(rng) < 2:
+                raise StateError("rng must be [seed, draws, *queued]")
             ending = d["ending"]
             if ending not in (None, "bonus", "mansion"):
                 raise StateError(f"bad ending {ending!r}")
             return cls(
                 players=[Player.from_json(p) for p in d["players"]],
-                rng=Rng(_int(rng[0]), _int(rng[1])),
+                rng=Rng(_int(rng[0]), _int(rng[1]), [_int(v) for v in rng[2:]]),
                 day=_int(d["day"]),
                 turn=_int(d["turn"]),
                 bank=_int(d["bank"]),

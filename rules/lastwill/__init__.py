@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import JSON, Action, GameClock, OptionSpec, check_players, validate_options
+from rules.core import JSON, Action, GameClock, OptionSpec, check_players
 from rules.lastwill import data, heuristics
 from rules.lastwill import engine as _engine
 from rules.lastwill import scoring as _scoring
@@ -72,7 +72,7 @@ from rules.lastwill.pending import dropped_step, free_sale_price, icon_amount
 from rules.lastwill.piles import available
 from rules.lastwill.planning import draw_count
 from rules.lastwill.sample import sample_state as _sample_state
-from rules.lastwill.setup import OPTION_SPECS, new_state, parse_options
+from rules.lastwill.setup import OPTION_SPECS, new_state, parse_options, table_options
 from rules.lastwill.state import DISCARD, SCHEMA, LastWillState, dump_state, load_state
 from rules.lastwill.timeout import timeout_action as _timeout_action
 from rules.lastwill.tokens import (
@@ -109,9 +109,9 @@ class LastWillRules:
 
     def table_options(self, options: Mapping[str, object]) -> dict[str, Any]:
         """The shared checks, then Last Will's own: employment and plans need the expansion, and a
-        named Last Will card must suit the employment mode."""
-        parse_options(options)
-        return validate_options(self.options, options)
+        named Last Will card must suit the employment mode.  With the expansion off those two are
+        left out of the result, since ``setup`` refuses them named at all."""
+        return table_options(options)
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> LastWillState:
         check_players(self, players)

@@ -34,13 +34,9 @@ def parse_options(raw: Mapping[str, object]) -> Table:
     chosen = validate_options(OPTION_SPECS, raw)
     expansion = bool(chosen["expansion"])
     if not expansion:
-        # The host fills every option in with its default before setup, so "named" means set to
-        # something else: employment=full and plans=tiles are what a table gets by leaving them out.
-        named = [
-            name
-            for name in data.EXPANSION_ONLY_OPTIONS
-            if name in raw and chosen[name] != data.OPTIONS_BY_NAME[name].default
-        ]
+        # Named at all, whatever the value (components §1): employment=full with the expansion off
+        # would read as a request for employment cards the base game does not have.
+        named = [name for name in data.EXPANSION_ONLY_OPTIONS if name in raw]
         if named:
             raise InvalidOptions("needs_expansion", option=named[0], value=str(chosen[named[0]]))
     employment = str(chosen["employment"]) if expansion else EmploymentMode.NONE.value
@@ -54,6 +50,19 @@ def parse_options(raw: Mapping[str, object]) -> Table:
                 raise InvalidOptions("base_will", card=will, employment=employment)
             raise InvalidOptions("new_will", card=will)
     return Table(expansion, employment, plans, will, int(chosen["end_property_penalty"]))
+
+
+def table_options(raw: Mapping[str, object]) -> dict[str, object]:
+    """The options a table is stored with: every option filled in with its default, except the
+    expansion-only ones when the expansion is off.  The host hands the stored options back to
+    ``setup`` (start, replay, undo, rematch), which refuses those two whenever they are named, so
+    filling them in would make a base-game table refuse its own start."""
+    parse_options(raw)
+    chosen = validate_options(OPTION_SPECS, raw)
+    if not chosen["expansion"]:
+        for name in data.EXPANSION_ONLY_OPTIONS:
+            del chosen[name]
+    return chosen
 
 
 def _plans(players: int, table: Table, rng: Rng) -> list[PlanSpace]:

@@ -367,7 +367,7 @@ def clone(state: LastWillState) -> LastWillState:
             )
             for p in state.players
         ],
-        rng=Rng(state.rng.seed, state.rng.draws),
+        rng=Rng(state.rng.seed, state.rng.draws, state.rng.queued),
         expansion=state.expansion,
         employment=state.employment,
         plans_mode=state.plans_mode,

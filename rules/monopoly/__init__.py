@@ -52,6 +52,17 @@ class MonopolyRules:
             data.DEFAULT_RENT_MODE,
             choices=data.RENT_MODES,
         ),
+        OptionSpec(
+            "auction",
+            data.DEFAULT_AUCTION_MODE,
+            choices=data.AUCTION_MODES,
+        ),
+        OptionSpec(
+            "auction_hours",
+            data.DEFAULT_AUCTION_HOURS,
+            minimum=0,
+            maximum=data.MAX_AUCTION_HOURS,
+        ),
     )
     schema = SCHEMA
     play_options: Mapping[str, object] = {"turns": data.PLAY_TURNS}
@@ -64,7 +75,14 @@ class MonopolyRules:
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> MonopolyState:
         check_players(self, players)
         chosen = self.table_options(options)
-        return engine.new_state(players, int(chosen["turns"]), str(chosen["rent"]), seed)
+        return engine.new_state(
+            players,
+            int(chosen["turns"]),
+            str(chosen["rent"]),
+            seed,
+            auction_mode=str(chosen["auction"]),
+            auction_hours=int(chosen["auction_hours"]),
+        )
 
     # The engine's own functions, not methods wrapping them: random play and bot playouts call
     # these at every step, and a wrapper's extra call was a few percent of the engine's time.
@@ -116,7 +134,13 @@ class MonopolyRules:
         return _fingerprint(state, action)
 
     def game_clock(self, state: MonopolyState) -> GameClock | None:
-        return None  # no clock of the rules' own: the table's timer is the only one
+        """The auction clock (``auction_hours``) while an open auction runs: it restarts at every
+        bid and at every new auction (the mark counts both).  Round-robin auctions and everything
+        else run on the table's own timer."""
+        auction = state.auction
+        if auction is None or auction.mode != data.OPEN or state.auction_hours <= 0:
+            return None
+        return GameClock(state.auction_hours, (state.auctions_opened, auction.bids))
 
     def timeout_action(self, state: MonopolyState, seat: int) -> Action | None:
         """Pass, decline, reject, roll, end; a debtor mortgages or sells before going bankrupt

@@ -222,12 +222,12 @@ TIPJAR_CARDS: Final[tuple[Card, ...]] = (
     Card("insurance", "Life insurance: collect $100", "collect", 100),
     Card("hospital", "Hospital fees: pay $100", "pay", 100),
     Card("school", "School fees: pay $50", "pay", 50),
-    Card("consultancy", "Consultancy fee: pay $25", "pay", 25),
+    Card("consultancy", "Receive $25 consultancy fee", "collect", 25),
     Card("streets", "Street repairs: $40 per house, $115 per hotel", "repairs", 40 * 1000 + 115),
     Card("beauty", "Beauty contest second prize: collect $10", "collect", 10),
     Card("inheritance", "Inheritance: collect $100", "collect", 100),
 )
-# chosen (components §3): "Consultancy fee $25" is a fee, so it is paid to the bank.
+# rulebook (components §3, changes 2026-11-28): "Receive $25 consultancy fee" brings $25.
 CARDS: Final[dict[str, tuple[Card, ...]]] = {CHANCE: CHANCE_CARDS, TIPJAR: TIPJAR_CARDS}
 DECK_SIZE: Final = 16
 assert all(len(cards) == DECK_SIZE for cards in CARDS.values())
@@ -254,16 +254,35 @@ START_TIE_REROLL: Final = True  # chosen: tied highest start rolls reroll among 
 PAY_BEFORE_ROLL_IS_NORMAL_TURN: Final = True  # chosen: after paying/card, doubles roll again
 POOL_DOUBLES_ROLL_AGAIN: Final = False  # public: doubles out of the Pool Party give no extra roll
 AUCTION_MIN_BID: Final = 1  # rulebook: bidding from $1
+OPEN: Final = "open"
+ROUND: Final = "round"
+AUCTION_MODES: Final[tuple[str, ...]] = (OPEN, ROUND)
+"""chosen (components §3): ``open``, any player still in bids at any time and the auction closes
+when all the others have passed since the high bid (the rulebook's "If no one makes a higher bid,
+the last player to bid must buy"); ``round``, bidders raise or pass in turn order."""
+DEFAULT_AUCTION_MODE: Final = OPEN  # chosen (components §3): open auctions by default
+DEFAULT_AUCTION_HOURS: Final = 24  # chosen (components §3): the auction clock, restarted at every bid
+MAX_AUCTION_HOURS: Final = 24 * 14  # chosen (engine): two weeks, the longest any table timer runs
+SAVED_AUCTION_MODE: Final = ROUND
+SAVED_AUCTION_HOURS: Final = 0
+"""chosen (engine): a game saved before auctions had a mode was played with round-robin auctions
+and no auction clock, and keeps them when it loads."""
 BIDS_CAPPED_AT_CASH: Final = True  # chosen: no auction debt
 BID_STEPS: Final[tuple[int, ...]] = (1, 10, 100)
 """chosen (engine): the raises ``legal_actions`` lists (over the high bid), plus "all in" at the
-bidder's cash.  Any whole bid up to the bidder's cash applies (a Discord form types it); listing
-every amount would make lists of up to thousands of actions."""
+bidder's cash (in an open auction, at the whole cash of each bidder still bidding).  Any whole
+bid up to the bidder's cash applies (a Discord form types it); listing every amount would make
+lists of up to thousands of actions."""
 CASH_STEPS: Final[tuple[int, ...]] = (0, 50, 200)
 """chosen (engine): deal cash amounts ``legal_actions`` lists (plus the payer's whole cash);
 any whole amount up to it applies."""
 NO_ANYTIME_IN_AUCTION: Final = True  # chosen: while an auction or shortage claim is open only
 # its own actions are open
+HOTEL_SALE_KEEPS_GROUP_EVEN: Final = True
+"""chosen (components §3, changes 2026-11-28): a hotel sold back when the bank holds fewer than four
+houses takes its whole group down to the highest even levels the bank's houses allow, the other
+sites losing houses first; among equal choices the dearer site (then the later one on the board)
+keeps more.  Every building removed is refunded at half its price."""
 DEBT_OPEN_ACTIONS: Final[frozenset[str]] = frozenset(
     {"sell", "mort", "deal", "give", "want", "givec", "wantc", "cash", "ask", "send", "drop"}
 )

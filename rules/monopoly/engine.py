@@ -10,7 +10,8 @@ Positions are board spaces 0..39 (``tokens.space_token`` names them); decks are 
 
 Overlays suspend the turn, most urgent first (``waiting_for`` in each):
 
-    auction    the bidder whose turn it is (round-robin; ``auction.py``)
+    auction    open (the default): every bidder still in but the high bidder; round: the
+               bidder whose turn it is (``auction.py``)
     shortage   every seat still asked "claim one too?" (``shortage.py``)
     debts      every debtor (``debt.py``); the turn resumes when all are paid
     fees       every receiver of a mortgaged property still choosing keep/lift (``deals.py``)
@@ -27,6 +28,7 @@ Action kinds (``Action.encode()`` form; every one well under 30 characters):
     fine                  Pool Party: pay $50 before rolling
     card.<deck>           Pool Party: use a held get-out card ("chance" | "tipjar")
     bid.<n> | pass        auction: bid $n (whole dollars, up to one's cash) | pass for good
+                          (open: any seat still in but the high bidder, in any order)
     claim.<pos> | noclaim shortage window: claim a building for site pos | decline
     bankrupt              a debtor who cannot raise what they owe leaves the game
     keep.<pos> | lift.<pos>  received mortgaged pos: pay the 10% now | repay the mortgage in full
@@ -49,8 +51,9 @@ drafting, sending and answering deals stay open to everyone (the debtor raises m
 may buy from them), building and repaying wait; before the opening rolls are done, none.
 
 ``legal_actions`` lists every action exactly, except amounts: bids are listed as raises of
-``data.BID_STEPS`` over the high bid plus all in, deal cash as ``data.CASH_STEPS`` plus the
-payer's whole cash (chosen (engine): lists of thousands of amounts would drown every other
+``data.BID_STEPS`` over the high bid plus all in (open auctions: every bidder's whole cash, so
+bidders are offered the same amounts up to their own cash), deal cash as ``data.CASH_STEPS``
+plus the payer's whole cash (chosen (engine): lists of thousands of amounts would drown every other
 choice); any whole amount in range applies.
 
 Event kinds and params (public unless marked; ``space`` is a position, ``token`` its name):
@@ -63,8 +66,9 @@ Event kinds and params (public unless marked; ``space`` is a position, ``token``
     salary           seat; amount
     bought           seat; space, token, price
     auction_started  item ("property"|"house"|"hotel"), reason ("declined"|"bankrupt"|"shortage"),
-                     bidders, [space, token]
-    bid              seat; amount
+                     bidders, mode ("open"|"round"), [hours (open: the auction clock, 0 = none)],
+                     [space, token]
+    bid              seat; amount, [outbid (the seat that held the high bid, if any)]
     passed           seat
     auction_won      seat; item, price, [space, token]
     auction_unsold   item, price (0), [space, token]
@@ -82,7 +86,9 @@ Event kinds and params (public unless marked; ``space`` is a position, ``token``
     left_pool        seat; how ("fine" | "card" | "doubles" | "third_try")
     collected        seat; amount, reason ("card")
     built            seat; space, token, item, price, level
-    sold_building    seat; space, token, item, refund, level
+    sold_building    seat; space, token, item, refund, level, sold (buildings removed: 1, more
+                     when a hotel was sold with fewer than four houses in the bank), and when
+                     sold > 1: spaces, levels (the group's sites and their levels after)
     mortgaged        seat; space, token, value
     repaid           seat; space, token, cost
     interest         seat; space, token, amount     (kept mortgaged: 10% paid or owed)
@@ -140,11 +146,15 @@ DRAFT_KINDS = frozenset({"deal", "give", "want", "givec", "wantc", "cash", "ask"
 ANYTIME_KINDS = frozenset({"build", "sell", "mort", "unmort"}) | DRAFT_KINDS
 ANSWER_KINDS = frozenset({"accept", "reject", "counter", "withdraw"})
 
-_dice: turn.Dice = turn.roll_dice
-"""Every roll of the game; tests rig it by replacing this name, so each action hands it down."""
 
-
-def new_state(players: int, turns: int, rent_mode: str, seed: int) -> MonopolyState:
+def new_state(
+    players: int,
+    turns: int,
+    rent_mode: str,
+    seed: int,
+    auction_mode: str = data.DEFAULT_AUCTION_MODE,
+    auction_hours: int = data.DEFAULT_AUCTION_HOURS,
+) -> MonopolyState:
     rng = Rng(seed)
     decks: dict[str, list[int]] = {}
     for deck in data.DECKS:
@@ -166,6 +176,8 @@ def new_state(players: int, turns: int, rent_mode: str, seed: int) -> MonopolySt
         rolling=list(range(players)),
         drafts=[None] * players,
         turns_taken=[0] * players,
+        auction_mode=auction_mode,
+        auction_hours=auction_hours,
     )
 
 
@@ -180,7 +192,9 @@ def waiting_for(state: MonopolyState) -> frozenset[int]:
     if state.phase == OVER:
         return frozenset()
     if state.auction is not None:
-        return _ALONE[state.auction.turn]
+        if state.auction.mode == data.ROUND:
+            return _ALONE[state.auction.turn]
+        return auction.bidding(state.auction)
     if state.shortage is not None:
         return frozenset(state.shortage.asked)
     if not (state.debts or state.fees or state.offers or state.claims):
@@ -202,7 +216,7 @@ def legal_actions(state: MonopolyState, seat: int) -> list[Action]:
     if state.phase == OVER or not 0 <= seat < state.players or not state.alive[seat]:
         return []
     if state.auction is not None:
-        if state.auction.turn != seat:
+        if not auction.may_bid(state.auction, seat):
             return []
         return [moves.numbered("bid", n) for n in auction.listed_bids(state, seat)] + [moves.PASS]
     if state.shortage is not None:
@@ -296,7 +310,7 @@ def _after_action(state: MonopolyState) -> list[Event]:
             and state.alive[state.turn]
         ):
             steps, state.pending_move = state.pending_move, None
-            step += turn.move_by(state, state.turn, steps, _dice)
+            step += turn.move_by(state, state.turn, steps)
         if state.auction is None and state.shortage is None and state.auction_queue and state.phase != OVER:
             pos = state.auction_queue.pop(0)
             bidders = auction.bidders_from(state, (state.out[-1] + 1) % state.players)
@@ -308,10 +322,6 @@ def _after_action(state: MonopolyState) -> list[Event]:
 
 
 # --- dispatch --------------------------------------------------------------------------------
-
-
-def _roll(state: MonopolyState, seat: int, action: Action) -> list[Event]:
-    return turn.roll(state, seat, action, _dice)
 
 
 def _build(state: MonopolyState, seat: int, action: Action) -> list[Event]:
@@ -341,7 +351,7 @@ def _draft(state: MonopolyState, seat: int, action: Action) -> list[Event]:
 
 Handler = Callable[[MonopolyState, int, Action], list[Event]]
 _HANDLERS: dict[str, Handler] = {
-    "roll": _roll,
+    "roll": turn.roll,
     "buy": turn.buy,
     "decline": turn.decline,
     "end": turn.end,

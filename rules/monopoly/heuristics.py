@@ -14,7 +14,8 @@ from that:
   the bot moves at once; the search weighs two moves only where the choice is a gamble (leaving
   the Pool Party for $50 or trying for doubles).  Auctions: the bot raises while the price stays
   below its worth of the lot (a deed completing or blocking a colour set is worth more than its
-  price), by leaps far below it and by the minimum near it.  Deals: an offer is accepted when it
+  price), by leaps far below it and by the minimum near it (an open auction asks it again each
+  time it is outbid, and it answers by the same rule).  Deals: an offer is accepted when it
   raises the bot's standing and does so more than it helps the proposer (:func:`good_for`); at
   the start of one turn in three the bot proposes, for the last deed of a colour set it holds the
   rest of, cash or a swap that is fair and good for both sides as it judges them (typically a

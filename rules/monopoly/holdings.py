@@ -158,28 +158,84 @@ def sell_problem(state: MonopolyState, seat: int, pos: int) -> IllegalAction | N
 
 
 def do_sell(state: MonopolyState, seat: int, pos: int) -> Event:
-    """Sell one building at half price; a hotel comes back as four houses, or as many as the
-    bank has (the site is then sold down to what the bank can supply: public rule)."""
+    """Sell one building at half price; a hotel comes back as four houses from the bank.
+
+    With fewer than four houses in the bank the group is sold down evenly instead
+    (:func:`sold_down`), and every building removed is refunded at half price: the hotel's
+    site could not stand alone below its neighbours without breaking the evenness rule."""
     half = B[pos].house_cost // data.SELL_BACK_DIVISOR
+    group_after: dict[str, object] = {}
     if state.level[pos] == data.HOTEL:
-        houses_back = min(data.MAX_HOUSES, state.houses)
-        levels = data.HOTEL - houses_back
-        state.hotels += 1
-        state.houses -= houses_back
-        state.level[pos] = houses_back
+        group = data.GROUP_AT[pos]
+        before = [state.level[p] for p in group]
+        after = sold_down(state, pos)
+        state.hotels += sum(lv == data.HOTEL for lv in before) - sum(lv == data.HOTEL for lv in after)
+        state.houses += _houses(before) - _houses(after)
+        for p, lv in zip(group, after, strict=True):
+            state.level[p] = lv
+        sold = sum(before) - sum(after)
         item = "hotel"
+        if sold > 1:
+            group_after = {"spaces": list(group), "levels": after}
     else:
-        levels = 1
+        sold = 1
         state.houses += 1
         state.level[pos] -= 1
         item = "house"
-    refund = half * levels
+    refund = half * sold
     from_bank(state, seat, refund)
-    return Event(
-        "sold_building",
-        seat,
-        {"space": pos, "token": space_token(pos), "item": item, "refund": refund, "level": state.level[pos]},
+    params: dict[str, object] = {
+        "space": pos,
+        "token": space_token(pos),
+        "item": item,
+        "refund": refund,
+        "level": state.level[pos],
+        "sold": sold,
+    }
+    return Event("sold_building", seat, params | group_after)
+
+
+def _houses(levels: Sequence[int]) -> int:
+    """Houses standing on sites at ``levels`` (a hotel holds none)."""
+    return sum(lv for lv in levels if lv < data.HOTEL)
+
+
+def sold_down(state: MonopolyState, pos: int) -> list[int]:
+    """The levels of ``pos``'s group (in board order) once the hotel on ``pos`` is sold.
+
+    Chosen (components §3, ``data.HOTEL_SALE_KEEPS_GROUP_EVEN``): the highest even levels
+    (a hotel counts as five houses) that the houses on the group plus the bank's allow, no site
+    rising and no hotel added, the hotel's site kept at four houses at most; of those, the one
+    leaving ``pos`` the most, then the dearer sites (the later on the board among equals).
+    With four houses in the bank that is the plain rule: ``pos`` goes down to four houses and
+    nothing else moves.  A group has at most three sites, so every choice is tried."""
+    group = data.GROUP_AT[pos]
+    now = [state.level[p] for p in group]
+    houses = _houses(now) + state.houses
+    others = sorted(
+        (i for i, p in enumerate(group) if p != pos),
+        key=lambda i: (B[group[i]].price, group[i]),
+        reverse=True,
     )
+    here = group.index(pos)
+    best: tuple[tuple[int, ...], list[int]] | None = None
+    for levels in _level_choices(now, here):
+        if max(levels) - min(levels) > 1 or _houses(levels) > houses:
+            continue
+        key = (sum(levels), levels[here], *(levels[i] for i in others))
+        if best is None or key > best[0]:
+            best = (key, levels)
+    assert best is not None  # every site at zero always fits
+    return best[1]
+
+
+def _level_choices(now: list[int], here: int) -> list[list[int]]:
+    """Every levels list no higher than ``now``, with no new hotel and none left on ``here``."""
+    choices: list[list[int]] = [[]]
+    for i, level in enumerate(now):
+        top = min(level, data.MAX_HOUSES) if i == here else level
+        choices = [[*c, lv] for c in choices for lv in range(top + 1)]
+    return choices
 
 
 def mortgage_problem(state: MonopolyState, seat: int, pos: int) -> IllegalAction | None:

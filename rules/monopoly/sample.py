@@ -99,6 +99,9 @@ def sample_state(view: Mapping[str, JSON], seat: int, seed: int) -> MonopolyStat
         next_offer=int(table["next_offer"]),
         turns_taken=[int(entry["turns_taken"]) for entry in seats],
         reason=str(view["reason"]),
+        auction_mode=str(view["auction_mode"]),
+        auction_hours=int(view["auction_hours"]),
+        auctions_opened=int(table["auctions_opened"]),
         last=None if last is None else dict(last),
     )
 
@@ -115,6 +118,9 @@ def _auction(raw: Mapping[str, Any] | None) -> Auction | None:
         int(raw["high"]),
         None if bidder is None else int(bidder),
         str(raw["reason"]),
+        str(raw["mode"]),
+        [int(s) for s in raw["passed"]],
+        int(raw["bids"]),
     )
 
 

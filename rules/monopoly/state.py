@@ -38,10 +38,14 @@ BANK = -1
 
 @dataclass(slots=True)
 class Auction:
-    """Round-robin auction: ``active`` are the bidders still in, in bidding order; ``turn`` bids next.
+    """An auction: ``active`` are the bidders still in, in bidding order.
 
-    ``item`` is "property" (``pos`` is sold) or "house"/"hotel" (a shortage building: the winner
-    places it on their claimed site).  ``high`` is 0 until somebody bids.
+    ``mode`` is the table's ``auction`` option: "round" (``turn`` bids next, round-robin) or
+    "open" (every seat in ``active`` but the high bidder may bid or pass, in any order; ``turn``
+    is -1).  ``passed`` are the seats that passed, in order; ``bids`` counts the bids made (the
+    auction clock restarts at each).  ``item`` is "property" (``pos`` is sold) or "house"/"hotel"
+    (a shortage building: the winner places it on their claimed site).  ``high`` is 0 until
+    somebody bids.  A save made before auctions had a mode loads as "round".
     """
 
     item: str
@@ -51,6 +55,9 @@ class Auction:
     high: int = 0
     high_bidder: int | None = None
     reason: str = "declined"  # "declined" | "bankrupt" | "shortage"
+    mode: str = data.ROUND
+    passed: list[int] = field(default_factory=list)
+    bids: int = 0
 
 
 @dataclass(slots=True)
@@ -197,6 +204,11 @@ class MonopolyState:
     next_offer: int = 1
     turns_taken: list[int] = field(default_factory=list)
     reason: str = ""  # why the game ended: "bankruptcy" | "turns" | "rounds"
+    auction_mode: str = data.DEFAULT_AUCTION_MODE  # the table's ``auction`` option
+    auction_hours: int = data.DEFAULT_AUCTION_HOURS  # the auction clock (open mode; 0 = none)
+    auctions_opened: int = 0
+    """Open auctions opened so far: with the bid count, the auction clock's mark (two auctions in
+    a row restart it).  Round-robin auctions have no clock and are not counted."""
     last: dict[str, JSON] | None = None
     """The last public move, for the board to mark: ``kind`` (its last public event), ``seat``
     and ``space`` (a position, or None).  A private move (a draft) leaves it as it was."""
@@ -229,6 +241,9 @@ def _dump_auction(a: Auction | None) -> JSON:
         "high": a.high,
         "high_bidder": a.high_bidder,
         "reason": a.reason,
+        "mode": a.mode,
+        "passed": list(a.passed),
+        "bids": a.bids,
     }
 
 
@@ -243,6 +258,9 @@ def _load_auction(raw: Any) -> Auction | None:
         int(raw["high"]),
         _opt(raw["high_bidder"]),
         str(raw["reason"]),
+        str(raw.get("mode", data.SAVED_AUCTION_MODE)),
+        [int(s) for s in raw.get("passed", [])],
+        int(raw.get("bids", 1 if int(raw["high"]) else 0)),  # an old save: at least one bid
     )
 
 
@@ -314,6 +332,9 @@ def dump_state(state: MonopolyState) -> dict[str, JSON]:
         "next_offer": state.next_offer,
         "turns_taken": list(state.turns_taken),
         "reason": state.reason,
+        "auction_mode": state.auction_mode,
+        "auction_hours": state.auction_hours,
+        "auctions_opened": state.auctions_opened,
         "last": None if state.last is None else dict(state.last),
     }
 
@@ -366,10 +387,17 @@ def load_state(raw: Mapping[str, JSON]) -> MonopolyState:
             next_offer=int(raw["next_offer"]),
             turns_taken=[int(x) for x in raw["turns_taken"]],
             reason=str(raw["reason"]),
+            auction_mode=str(raw.get("auction_mode", data.SAVED_AUCTION_MODE)),
+            auction_hours=int(raw.get("auction_hours", data.SAVED_AUCTION_HOURS)),
+            auctions_opened=int(raw.get("auctions_opened", 0)),
             last=_last(raw.get("last")),
         )
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise StateError(f"Corrupt Monopoly save: {exc!r}") from None
     if state.phase not in PHASES or len(state.owner) != data.SPACES or len(state.cash) != state.players:
         raise StateError("Corrupt Monopoly save: bad phase, board or seats.")
+    if state.auction_mode not in data.AUCTION_MODES or (
+        state.auction is not None and state.auction.mode not in data.AUCTION_MODES
+    ):
+        raise StateError(f"Corrupt Monopoly save: unknown auction mode {state.auction_mode!r}.")
     return state

@@ -4,7 +4,10 @@ One action per call, taken in this order (the first that applies), each the leas
 rules allow and each closing one thing the game waits for:
 
 - auction, the seat's bid: ``pass``.  Reason: it never spends the absent player's money; the
-  item goes to the others or stays with the bank.
+  item goes to the others or stays with the bank.  In an open auction every seat still in but
+  the high bidder is waited for and each one's default is ``pass``: when the auction clock
+  (``MonopolyRules.game_clock``) runs out the host passes for them one seat at a time, which
+  closes the auction (the high bidder takes the lot, or the bank keeps it).
 - shortage window: ``noclaim``.  Reason: buildings are the player's own choice and cost cash.
 - rent claim (``rent=ask``) the seat owns: ``rent.<pos>``, the first.  Reason: money owed to the
   absent player; the window closes at the next roll, so waiting would forfeit it.

@@ -1,13 +1,12 @@
 """The turn itself: the opening roll, rolling, moving and landing, the Pool Party, buying, ending.
 
 The phases (``state.OPENING``, ``ROLL``, ``BUY``, ``END``) are the engine module's catalogue;
-this module moves between them.  Every roll comes from a ``Dice`` the caller hands down (the
-engine's, which tests rig) rather than one this module picks.
+this module moves between them.  Every roll is :func:`roll_dice`, two draws of the state's own
+generator, so a test queues its dice there (``MonopolyBuilder.next_dice``) and a replay rolls the
+same.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from rules.core import Action, Event, IllegalAction
 from rules.monopoly import arguments, auction, cards, data, deals, debt, holdings, moves, rent
@@ -15,8 +14,6 @@ from rules.monopoly.state import BUY, END, OPENING, OVER, ROLL, MonopolyState
 from rules.monopoly.tokens import space_token
 
 B = data.BOARD
-
-Dice = Callable[[MonopolyState], list[int]]
 
 
 def roll_dice(state: MonopolyState) -> list[int]:
@@ -45,12 +42,12 @@ def actions(state: MonopolyState, seat: int) -> list[Action]:
 # --- rolling ---------------------------------------------------------------------------------
 
 
-def roll(state: MonopolyState, seat: int, action: Action, dice: Dice) -> list[Event]:
+def roll(state: MonopolyState, seat: int, action: Action) -> list[Event]:
     arguments.no_args(action)
     if state.phase == OPENING:
         if seat not in state.rolling:
             raise IllegalAction("already_rolled_start")
-        return _opening_roll(state, seat, dice)
+        return _opening_roll(state, seat)
     _own_turn(state, seat)
     if state.phase == BUY:
         raise IllegalAction("buy_or_decline", space=state.position[seat])
@@ -58,11 +55,11 @@ def roll(state: MonopolyState, seat: int, action: Action, dice: Dice) -> list[Ev
         raise IllegalAction("move_done")
     if state.pending_move is not None:
         raise IllegalAction("pool_move_pending")
-    rolled = dice(state)
+    rolled = roll_dice(state)
     total, doubles = sum(rolled), rolled[0] == rolled[1]
     events = rent.forfeit(state, seat)
     if state.pool[seat] is not None:
-        return events + _pool_try(state, seat, rolled, dice)
+        return events + _pool_try(state, seat, rolled)
     events.append(Event("rolled", seat, {"dice": rolled, "total": total, "doubles": doubles}))
     state.dice = rolled
     if doubles:
@@ -70,7 +67,7 @@ def roll(state: MonopolyState, seat: int, action: Action, dice: Dice) -> list[Ev
         if state.doubles >= data.DOUBLES_LIMIT:
             return events + _send_to_pool(state, seat, "doubles")
     state.again = doubles
-    return events + move_by(state, seat, total, dice)
+    return events + move_by(state, seat, total)
 
 
 def _own_turn(state: MonopolyState, seat: int) -> None:
@@ -78,8 +75,8 @@ def _own_turn(state: MonopolyState, seat: int) -> None:
         raise IllegalAction("not_your_turn")
 
 
-def _opening_roll(state: MonopolyState, seat: int, dice: Dice) -> list[Event]:
-    rolled = dice(state)
+def _opening_roll(state: MonopolyState, seat: int) -> list[Event]:
+    rolled = roll_dice(state)
     state.rolling.remove(seat)
     state.opening_rolls.append([seat, sum(rolled)])
     events = [Event("opening_roll", seat, {"dice": rolled, "total": sum(rolled)})]
@@ -99,7 +96,7 @@ def _opening_roll(state: MonopolyState, seat: int, dice: Dice) -> list[Event]:
 # --- the Pool Party --------------------------------------------------------------------------
 
 
-def _pool_try(state: MonopolyState, seat: int, rolled: list[int], dice: Dice) -> list[Event]:
+def _pool_try(state: MonopolyState, seat: int, rolled: list[int]) -> list[Event]:
     tries = (state.pool[seat] or 0) + 1
     doubles = rolled[0] == rolled[1]
     state.dice = rolled
@@ -108,7 +105,7 @@ def _pool_try(state: MonopolyState, seat: int, rolled: list[int], dice: Dice) ->
     if doubles:
         state.pool[seat] = None
         events.append(Event("left_pool", seat, {"how": "doubles"}))
-        return events + move_by(state, seat, sum(rolled), dice)
+        return events + move_by(state, seat, sum(rolled))
     if tries < data.POOL_TRIES:
         state.pool[seat] = tries
         state.phase = END
@@ -119,7 +116,7 @@ def _pool_try(state: MonopolyState, seat: int, rolled: list[int], dice: Dice) ->
     if any(d.debtor == seat for d in state.debts):
         state.pending_move = sum(rolled)  # the engine moves once the fine is paid
         return events
-    return events + move_by(state, seat, sum(rolled), dice)
+    return events + move_by(state, seat, sum(rolled))
 
 
 def fine(state: MonopolyState, seat: int, action: Action) -> list[Event]:
@@ -227,11 +224,11 @@ def _finish(state: MonopolyState, reason: str) -> list[Event]:
 # --- moving and landing ----------------------------------------------------------------------
 
 
-def move_by(state: MonopolyState, seat: int, steps: int, dice: Dice) -> list[Event]:
+def move_by(state: MonopolyState, seat: int, steps: int) -> list[Event]:
     start = state.position[seat]
     target = (start + steps) % data.SPACES
     return _move_to(state, seat, target, passes=start + steps >= data.SPACES, how="dice") + land(
-        state, seat, steps, dice
+        state, seat, steps
     )
 
 
@@ -251,7 +248,7 @@ def _move_to(state: MonopolyState, seat: int, target: int, *, passes: bool, how:
     return events
 
 
-def land(state: MonopolyState, seat: int, total: int, dice: Dice, card: str = "") -> list[Event]:
+def land(state: MonopolyState, seat: int, total: int, *, card: str = "") -> list[Event]:
     """Resolve the space ``seat`` stands on; sets the phase to what comes next.
 
     ``total`` is the dice that brought it there (a utility's rent); ``card`` is the rate a
@@ -268,7 +265,7 @@ def land(state: MonopolyState, seat: int, total: int, dice: Dice, card: str = ""
         return _send_to_pool(state, seat, "space")
     if space.kind in data.DECKS:
         events, trip = cards.draw(state, seat, space.kind)
-        return events if trip is None else events + _take_trip(state, seat, trip, dice)
+        return events if trip is None else events + _take_trip(state, seat, trip)
     if not space.price:
         return []
     owner = state.owner[pos]
@@ -279,13 +276,13 @@ def land(state: MonopolyState, seat: int, total: int, dice: Dice, card: str = ""
         return []
     events = []
     if card == data.UTILITY:
-        rolled = dice(state)
+        rolled = roll_dice(state)
         total = sum(rolled)
         events.append(Event("utility_roll", seat, {"dice": rolled, "total": total}))
     return events + rent.due(state, seat, owner, pos, total, by_card=bool(card))
 
 
-def _take_trip(state: MonopolyState, seat: int, trip: cards.Trip, dice: Dice) -> list[Event]:
+def _take_trip(state: MonopolyState, seat: int, trip: cards.Trip) -> list[Event]:
     if trip.way == cards.POOL:
         return _send_to_pool(state, seat, "card")
     if trip.way == cards.BACK:
@@ -294,4 +291,4 @@ def _take_trip(state: MonopolyState, seat: int, trip: cards.Trip, dice: Dice) ->
         start = state.position[seat]
         steps = (trip.to - start) % data.SPACES
         moved = _move_to(state, seat, trip.to, passes=start + steps >= data.SPACES, how="card")
-    return moved + land(state, seat, 0, dice, card=trip.rent)
+    return moved + land(state, seat, 0, card=trip.rent)

@@ -8,20 +8,24 @@ its private deal draft and the public facts of the table's history a state needs
 
 Shape (renderer contract)::
 
-    game, players, phase, turn, waiting_for, dice, doubles, rent_mode, turns_limit, reason
+    game, players, phase, turn, waiting_for, dice, doubles, rent_mode, turns_limit, reason,
+    auction_mode ("open" | "round"), auction_hours (the open auction's clock; 0 = none)
     seats[n]: seat, cash, position, token (space token), alive, pool (tries or None),
               getout [decks], net_worth, turns_taken
     spaces[40]: pos, token, name, kind, group, price, owner, level (0-4 houses, 5 hotel),
                 mortgaged, rent_now (what landing would cost now; utilities: per dice pip)
     bank: houses, hotels, cash;  decks: {deck: cards left (count only)}
-    auction: None | {item, space, token, reason, active, turn, high, high_bidder, min_bid}
+    auction: None | {item, space, token, reason, active, turn, high, high_bidder, min_bid, mode,
+                     passed, bids, hours}   (open mode: turn is -1; everyone in ``active``
+                     but the high bidder may bid; hours is the clock, 0 = none or round mode)
     shortage: None | {item, requester, claims [[seat, pos]], asked, supply}
     debts[{debtor, to_seats, each, total, reason}], fees[{seat, space}], claims[{owner, payer, space, amount}]
     offers[{offer, from_seat, to_seat, give, want}]
     opening: {rolling, rolls [[seat, total]]}
     result: None | {ranks, scores, winners}
     you (seat views only): {seat, draft: None | {to_seat, give, want},
-                            table: {out, again, pending_move, auction_queue, shortage_queue, next_offer}}
+                            table: {out, again, pending_move, auction_queue, shortage_queue, next_offer,
+                                    auctions_opened}}
 """
 
 from __future__ import annotations
@@ -82,6 +86,10 @@ def view(state: MonopolyState, seat: int | None, result: dict[str, JSON] | None 
             "high": a.high,
             "high_bidder": a.high_bidder,
             "min_bid": auction.min_bid(a),
+            "mode": a.mode,
+            "passed": list(a.passed),
+            "bids": a.bids,
+            "hours": state.auction_hours if a.mode == data.OPEN else 0,
         }
     sh = state.shortage
     shortage_view: JSON = None
@@ -104,6 +112,8 @@ def view(state: MonopolyState, seat: int | None, result: dict[str, JSON] | None 
         "doubles": state.doubles,
         "rent_mode": state.rent_mode,
         "turns_limit": state.turns_limit,
+        "auction_mode": state.auction_mode,
+        "auction_hours": state.auction_hours,
         "reason": state.reason,
         "seats": seats,
         "spaces": spaces,
@@ -143,7 +153,8 @@ def _table(state: MonopolyState) -> dict[str, JSON]:
     """What a seated player remembers from watching the table and the board does not draw: the
     order players went bankrupt in, whether the last roll was a double still to be played
     again, the Pool Party move waiting for its fine, the bankrupt's property the bank will
-    auction next, the claimed buildings still to be sold, and the next offer's number.  All of it
+    auction next, the claimed buildings still to be sold, the next offer's number and how many
+    auctions were opened (the auction clock's mark).  All of it
     was announced publicly as it happened; a bot player's sampled states need it
     (``sample.sample_state``), and the renderer does not, so it stays out of the public view."""
     return {
@@ -153,4 +164,5 @@ def _table(state: MonopolyState) -> dict[str, JSON]:
         "auction_queue": list(state.auction_queue),
         "shortage_queue": [list(entry) for entry in state.shortage_queue],
         "next_offer": state.next_offer,
+        "auctions_opened": state.auctions_opened,
     }

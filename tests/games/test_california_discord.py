@@ -24,6 +24,7 @@ from bot.storage import GameRow, SeatRow
 from bot.ui.presenter import Button
 from cogs.california import CaliforniaPresenter
 from rules.california import ALL_ACTIONS, COIN, LOAN, RULES, State, data
+from rules.california.builder import CaliforniaBuilder
 from rules.core import Action, Event, IllegalAction
 from rules.play import random_playthrough
 from tests.helpers import buttons, pinned_seed
@@ -273,28 +274,19 @@ def applied(game: LiveGame, seat: int, action: Action) -> Applied:
     )
 
 
-def pull(state: State, kind: str, colour: int) -> int:
-    """A tile of that kind and colour taken from the draw stack (tests build positions with it)."""
-    from rules.california import TILE_COLOUR, TILE_KIND
-
-    tile = next(t for t in state.stack if TILE_KIND[t] == kind and TILE_COLOUR[t] == colour)
-    state.stack.remove(tile)
-    return tile
-
-
-def set_money(state: State, seat: int, silver: int) -> None:
-    state.minted += silver - state.players[seat].money
-    state.players[seat].money = silver
+def last_day_green_room() -> CaliforniaBuilder:
+    """Seed 5, Ana on turn on the last day, store 1 holding only a green room: buying it ends the game."""
+    return (
+        CaliforniaBuilder(3, seed=5)
+        .on_turn(0)
+        .day(data.DAYS)
+        .empty_slots(0, 1, 2, 3)
+        .offer(0, 0, "room", data.GREEN)
+    )
 
 
 def test_a_game_ending_purchase_is_confirmed_as_a_purchase() -> None:
-    state = RULES.setup(3, {}, 5)
-    state.turn, state.day = 0, data.DAYS
-    for slot in range(1, data.STORE_SLOTS):  # one tile left in store 1: buying it ends the last day
-        state.stack.insert(0, state.stores[0][slot])
-        state.stores[0][slot] = None
-    state.stack.insert(0, state.stores[0][0])
-    state.stores[0][0] = pull(state, "room", data.GREEN)
+    state = last_day_green_room().build()  # one tile left in store 1: buying it ends the last day
     RULES.apply(state, 1, LOAN)  # Bob's loan is repaid automatically at the end
     RULES.apply(state, 0, LOAN)  # and so is Ana's
     game = live(state)
@@ -309,14 +301,7 @@ def test_a_game_ending_purchase_is_confirmed_as_a_purchase() -> None:
 
 
 def test_a_game_ending_purchase_with_an_unpayable_loan_says_so() -> None:
-    state = RULES.setup(3, {}, 5)
-    state.turn, state.day = 0, data.DAYS
-    for slot in range(1, data.STORE_SLOTS):
-        state.stack.insert(0, state.stores[0][slot])
-        state.stores[0][slot] = None
-    state.stack.insert(0, state.stores[0][0])
-    state.stores[0][0] = pull(state, "room", data.GREEN)
-    set_money(state, 0, 4)
+    state = last_day_green_room().money(0, 4).build()
     game = live(state)
     text = PRESENTER.confirmation(game, applied(game, 0, Action("loan_buy", (0, 0, 1))))
     assert text == (
@@ -326,11 +311,7 @@ def test_a_game_ending_purchase_with_an_unpayable_loan_says_so() -> None:
 
 
 def test_borrow_and_buy_is_confirmed_with_its_loan_and_a_plain_loan_as_a_loan() -> None:
-    state = RULES.setup(3, {}, 5)
-    state.turn = 0
-    state.stack.insert(0, state.stores[0][0])
-    state.stores[0][0] = pull(state, "room", data.GREEN)
-    set_money(state, 0, 4)
+    state = CaliforniaBuilder(3, seed=5).on_turn(0).offer(0, 0, "room", data.GREEN).money(0, 4).build()
     game = live(state)
     text = PRESENTER.confirmation(game, applied(game, 0, Action("loan_buy", (0, 0, 0))))
     assert text == (
@@ -385,15 +366,12 @@ def test_catch_up_tells_a_seat_its_own_purse() -> None:
 
 
 def test_tile_buttons_give_the_cheapest_price_or_why_not() -> None:
-    state = RULES.setup(3, {}, 5)  # the 2-3 player side: fees 0, 1 or 2
-    state.turn = 0
+    b = CaliforniaBuilder(3, seed=5).on_turn(0)  # the 2-3 player side: fees 0, 1 or 2
     for slot, (kind, colour) in enumerate(
         [("room", data.GREEN), ("furniture", data.BLUE), ("room", data.RED), ("furniture", data.RED)]
     ):
-        state.stack.insert(0, state.stores[0][slot])
-        state.stores[0][slot] = pull(state, kind, colour)
-    p = state.players[0]
-    p.attic.append(pull(state, "furniture", data.GRAY))  # the attic is full: blue furniture has nowhere to go
+        b.offer(0, slot, kind, colour)
+    state = b.attic(0, data.GRAY).build()  # the attic is full: blue furniture has nowhere to go
     game = live(state)
 
     def tiles() -> list[tuple[str, bool]]:
@@ -406,12 +384,12 @@ def test_tile_buttons_give_the_cheapest_price_or_why_not() -> None:
         ("Store 1: red room [Rd] · from 4", False),
         ("Store 1: grand piano [Rd] · from 4", False),  # into the printed red room
     ]
-    set_money(state, 0, 2)
+    b.money(0, 2).build()
     assert tiles()[0] == ("Store 1: green room [Gn] · from 4 with a loan", False)
-    set_money(state, 0, 0)
+    b.money(0, 0).build()
     assert tiles()[0] == ("Store 1: green room [Gn] – needs 4, even a loan gives 3", True)
     RULES.apply(state, 0, LOAN)
-    set_money(state, 0, 2)
+    b.money(0, 2).build()
     assert tiles()[0] == ("Store 1: green room [Gn] – needs 4, you have 2", True)
 
 
@@ -454,10 +432,8 @@ def test_every_refusal_reads_as_a_sentence_in_both_languages() -> None:
 
 
 def test_a_refusal_names_the_tile_with_its_own_article_in_french() -> None:
-    state = RULES.setup(3, {}, 5)
-    state.turn = 0
-    state.stack.insert(0, state.stores[0][0])
-    state.stores[0][0] = pull(state, "furniture", data.GRAY)
+    b = CaliforniaBuilder(3, seed=5).on_turn(0)
+    state = b.offer(0, 0, "furniture", data.GRAY).build()
     with pytest.raises(IllegalAction) as info:
         RULES.apply(state, 0, Action("buy", (0, 0, 3)))
     assert info.value.key == "furniture_to_attic"
@@ -467,7 +443,7 @@ def test_a_refusal_names_the_tile_with_its_own_article_in_french() -> None:
     assert PRESENTER.illegal(live(state), info.value, "en") == (
         "You have no empty gray room, so the motorcycle goes into the attic."
     )
-    state.stores[0][0] = pull(state, "room", data.RED)
+    b.offer(0, 0, "room", data.RED).build()
     with pytest.raises(IllegalAction) as info:
         RULES.apply(state, 0, Action("buy", (0, 0, 12)))
     assert PRESENTER.illegal(live(state, language="fr"), info.value, "fr") == (
@@ -529,14 +505,7 @@ def test_a_french_table_reads_every_event_in_french() -> None:
 
 
 def test_a_french_table_gets_french_buttons_and_confirmations() -> None:
-    state = RULES.setup(3, {}, 5)
-    state.turn, state.day = 0, data.DAYS
-    for slot in range(1, data.STORE_SLOTS):
-        state.stack.insert(0, state.stores[0][slot])
-        state.stores[0][slot] = None
-    state.stack.insert(0, state.stores[0][0])
-    state.stores[0][0] = pull(state, "room", data.GREEN)
-    set_money(state, 0, 4)
+    state = last_day_green_room().money(0, 4).build()
     game = live(state, language="fr")
     labels = [c.label for c in PRESENTER.store_panel(game, 0).controls if isinstance(c, Button)]
     assert labels[0] == "Magasin 1 : pièce verte [Ve] · dès 4"

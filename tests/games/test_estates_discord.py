@@ -33,6 +33,7 @@ from renderers.estates import cube_label
 from renderers.kit import Words
 from rules.core import Action, IllegalAction
 from rules.estates import RULES, data
+from rules.estates.builder import EstatesBuilder
 from tests.helpers import TINY_PNG, bare_game, button, buttons, fr, pinned_seed
 from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable, words_of
 
@@ -662,8 +663,8 @@ def test_every_event_is_phrased_and_every_move_has_a_button() -> None:
 
 def test_stow_panel_says_why_not_privately() -> None:
     presenter = EstatesPresenter(Catalog.load())
-    state = RULES.setup(3, {}, 4)
-    state.auctioneer = state.first_player = 0
+    b = EstatesBuilder(3, seed=4).first(0)
+    state = b.build()
     game = fake_game(state, 3)
     ask = presenter.stow_panel(game, 0)
     assert "cannot be undone" in ask.text
@@ -676,19 +677,19 @@ def test_stow_panel_says_why_not_privately() -> None:
     )
     RULES.apply(state, 0, Action("stow"))
     assert presenter.stow_panel(game, 0).text == "You have already stowed this turn."
-    state.stowed, state.money[0] = False, 0
+    b.pay(0, 1, state.money[0]).on_turn(0).build()  # a new turn with nothing in hand
     assert presenter.stow_panel(game, 0).text == "You have no money in hand to stow."
 
 
 def test_bid_form_bounds_are_the_minimum_bid_and_the_bidders_money() -> None:
     presenter = EstatesPresenter(Catalog.load())
-    state = RULES.setup(3, {}, 4)
-    state.auctioneer = state.first_player = 0
+    b = EstatesBuilder(3, seed=4).first(0)
+    state = b.build()
     game = fake_game(state, 3)
     assert presenter.modal(game, "bid") is not None and presenter.modal(game, "other") is None
     RULES.apply(state, 0, Action("pick", ("mayor",)))
     RULES.apply(state, 1, Action("bid", (4,)))
-    state.money[2] = 9
+    b.pay(2, 0, 3).build()  # seat 2 is down to $9 million
     spec = presenter.modal(game, "bid", seat=2)
     assert spec is not None and (spec.minimum, spec.maximum) == (5, 9)
     assert spec.label == "Your bid in $ million (5 to 9)" and len(spec.label) <= 45
@@ -696,17 +697,15 @@ def test_bid_form_bounds_are_the_minimum_bid_and_the_bidders_money() -> None:
     for seat in (None, 1):
         public = presenter.modal(game, "bid", seat=seat)
         assert public is not None and (public.minimum, public.maximum) == (5, 36)
-    state.money[2] = 3
+    b.pay(2, 0, 6).build()  # and now to $3 million
     broke = presenter.modal(game, "bid", seat=2)
     assert broke is not None and (broke.minimum, broke.maximum) == (5, 5), "never an upside-down range"
 
 
 async def test_private_summary_and_checks_panel_tell_only_ones_own_figures() -> None:
     presenter = EstatesPresenter(Catalog.load())
-    state = RULES.setup(2, {"rounds": 2}, 4)
-    state.auctioneer = state.first_player = 0
+    state = EstatesBuilder(2, seed=4, rounds=2).first(0).money([11, 9], [1, 3]).build()
     game = fake_game(state, 2)
-    state.money, state.cash_box = [11, 9], [1, 3]
     mine = presenter.private_summary(game, 0)
     assert mine[0].startswith(
         "You have $11 million in hand and $1 million in your cash box (1 point at the end)"
@@ -719,7 +718,7 @@ async def test_private_summary_and_checks_panel_tell_only_ones_own_figures() -> 
     ]
     assert presenter.private_summary(game, 5) == []
     # After a round, every seat's own round summary is there (the private round_score events).
-    state.roofs_left = []
+    state.roofs_left = []  # unreachable (the builder refuses it): the round stalls after this turn
     RULES.apply(state, 0, Action("pick", ("mayor",)))
     RULES.apply(state, 1, Action("pass"))
     events = RULES.apply(state, 0, Action("discard"))
@@ -828,8 +827,7 @@ def test_refusals_name_pieces_in_the_tables_language() -> None:
     """The engine's refusal carries a token; the sentence and the piece in it are in the table's
     language, as the board and the log name that piece."""
     presenter = EstatesPresenter(Catalog.load())
-    state = RULES.setup(3, {}, 4)
-    state.auctioneer = state.first_player = 0
+    state = EstatesBuilder(3, seed=4).first(0).build()
     game = fake_game(state, 3)
     assert data.TOKEN_CUBE["blue1"] not in [c for line in state.display for c in line]
     with pytest.raises(IllegalAction) as info:
@@ -849,8 +847,7 @@ def test_refusals_name_pieces_in_the_tables_language() -> None:
 def test_a_french_table_names_colours_and_pieces_in_french() -> None:
     """Log lines: a cube by its French colour and code, a certificate's colour in French."""
     presenter = EstatesPresenter(Catalog.load())
-    state = RULES.setup(2, {}, 5)
-    state.auctioneer = state.first_player = 0
+    state = EstatesBuilder(2, seed=5).first(0).build()
     game = fake_game(state, 2)
     game.row.language = "fr"
     seen: list[str] = []

@@ -41,7 +41,7 @@ from tests.games.test_lastwill_discord import Arranged, state_of
 from tests.games.test_lastwill_presenter import fake_game, policy
 from tests.helpers import panel, pinned_seed, private_text
 from tests.host.discord_kit import Table, controls, ids, make_bot, words_of
-from tests.rules.test_lastwill import actions_turn, hand, money, new, put, unemploy_all
+from tests.rules.test_lastwill import actions_turn, build, hand, money, new, put, unemploy_all
 
 MODES: list[tuple[int, dict[str, object]]] = [
     (2, {}),
@@ -119,7 +119,7 @@ def could_play(state: LastWillState, seat: int, name: str) -> bool:
     """Whether some hand of one card the table cannot rule out makes a play of ``name`` legal."""
     for card in could_hold(state):
         copy = RULES.load(RULES.dump(state))
-        copy.players[seat].hand = [card]
+        build(copy).hand(seat, card)
         if any(a.kind in PLAY_KINDS[name] for a in RULES.legal_actions(copy, seat)):
             return True
     return False

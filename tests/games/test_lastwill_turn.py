@@ -65,7 +65,6 @@ def actions_for_ana(state: LastWillState) -> None:
     hand(state, 0, "DIN10", "GST1", "CHF1", "ER1", "WG1", "F3", "WAI1")
     hand(state, 1, "F5", "THE1")
     actions_turn(state, 0, 3)
-    state.discard_for = ""
 
 
 async def test_the_actions_turn_names_its_plays_on_the_table(

@@ -29,7 +29,8 @@ from bot.ui.presenter import Button, Control, Panel, Select
 from cogs.monopoly import MonopolyPresenter
 from rules.core import Action, Event, IllegalAction
 from rules.monopoly import RULES, MonopolyRules, MonopolyState, data, turn
-from rules.monopoly.state import ROLL, Debt
+from rules.monopoly.builder import MonopolyBuilder
+from rules.monopoly.state import Debt
 from rules.monopoly.tokens import SPACE_TOKENS
 from tests.helpers import (
     TINY_PNG,
@@ -46,6 +47,7 @@ from tests.helpers import (
 )
 from tests.host.discord_kit import controls, labels, make_bot, open_table, row_labels, words_of
 from tests.host.test_refusal_keys import ROOT, raised
+from tests.rules.test_monopoly_corrections import GREENS, built, houses_left, table
 
 CATCH = "Catch me up"
 PROPS = "My properties"
@@ -63,7 +65,7 @@ class Arranged(ArrangedSetup, MonopolyRules):
 
 
 def skip_opening(state: MonopolyState, turn: int = 0) -> None:
-    state.rolling, state.phase, state.turn = [], ROLL, turn
+    MonopolyBuilder.of(state).started(first=turn)
 
 
 fixed_seed = pinned_seed()
@@ -78,7 +80,8 @@ async def test_scripted_opening_buy_auction_restart_end(
     registered(RULES)
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False) as env:
-        table = await open_table(env, ["ana", "bob", "cy"], game="monopoly")
+        # Round-robin auctions (the bidder on turn, "not your turn" for the others).
+        table = await open_table(env, ["ana", "bob", "cy"], game="monopoly", options="auction=round")
         board = table.table_message()
         assert "Roll for the first turn" in words_of(board) and row_labels(board)[0] == "Roll"
         assert PROPS not in labels(board), "nothing to manage before the first turn"
@@ -159,9 +162,7 @@ async def test_scripted_opening_buy_auction_restart_end(
 
 def brown_and_haight(state: MonopolyState) -> None:
     """Seat 1 owns the brown group; seat 0 owns Lower Haight; seat 0 is on turn."""
-    skip_opening(state, 0)
-    state.owner[1] = state.owner[3] = 1
-    state.owner[6] = 0
+    MonopolyBuilder.of(state).started(first=0).owns(1, "route-66", "mojave-desert").owns(0, "lower-haight")
 
 
 async def test_building_off_turn_and_a_deal(
@@ -229,10 +230,8 @@ async def test_building_off_turn_and_a_deal(
 
 def in_debt(state: MonopolyState) -> None:
     """Seat 0 owes seat 1 $300 rent with $100 in hand; Rodeo Drive and Lower Haight can be mortgaged."""
-    skip_opening(state, 0)
-    state.owner[39] = state.owner[6] = 0
-    state.cash[0], state.bank = 100, state.bank + 1400
-    state.debts.append(Debt(0, [1], 300, "rent"))
+    MonopolyBuilder.of(state).started(first=0).owns(0, "rodeo-drive", "lower-haight").cash(0, 100)
+    state.debts.append(Debt(0, [1], 300, "rent"))  # no builder step: debts come from play
 
 
 async def test_debt_panel_raises_the_money(
@@ -367,16 +366,23 @@ def test_every_event_phrased_and_every_move_reachable() -> None:
 
 def test_one_line_for_rent_tax_and_cards() -> None:
     presenter = MonopolyPresenter(Catalog.load())
-    state = RULES.setup(2, {}, 3)
-    skip_opening(state, 1)
+    state = MonopolyBuilder(2, seed=3).started(first=1).owns(0, "napa-valley").at(1, "napa-valley").build()
     game = fake_game(state, 2)
-    state.owner[24] = 0
-    state.position[1] = 24
-    lines = presenter.lines(game, turn.land(state, 1, 7, turn.roll_dice))
+    lines = presenter.lines(game, turn.land(state, 1, 7))
     assert lines == ["p1 lands on Napa Valley (p0): pays $20 rent."]
-    state.position[1] = 4
-    assert presenter.lines(game, turn.land(state, 1, 7, turn.roll_dice)) == [
-        "p1 lands on Income Tax: pays $200."
+    MonopolyBuilder.of(state).at(1, "income-tax")
+    assert presenter.lines(game, turn.land(state, 1, 7)) == ["p1 lands on Income Tax: pays $200."]
+
+
+def test_a_hotel_sold_down_with_its_group_says_what_stands_on_each_site() -> None:
+    """The page's example (greens 4-4-hotel, two houses in the bank -> 3-3-4) in one line."""
+    state = houses_left(built(table(), 2, {GREENS[0]: 4, GREENS[1]: 4, GREENS[2]: data.HOTEL}), 2, GREENS)
+    game = fake_game(state, 3)
+    events = RULES.apply(state, 2, Action("sell", (34,)))
+    assert MonopolyPresenter(Catalog.load()).lines(game, events) == [
+        "p2 sells the hotel on Pacific Coast Highway back, and with only a few houses in the bank the "
+        "group comes down evenly: Golden Gate Park (3 houses), Lombard Street (3 houses) and Pacific "
+        "Coast Highway (4 houses). p2 gets $300 for 3 buildings."
     ]
 
 
@@ -388,7 +394,7 @@ def test_debt_panel_offers_bankruptcy_only_when_nothing_covers_it() -> None:
     opened = presenter.debt_panel(game, 0)
     assert "Declare bankruptcy…" not in [c.label for c in opened.controls if isinstance(c, Button)]
     assert presenter.bankrupt_panel(game, 0).text.startswith("Bankruptcy is open only")
-    state.owner[39] = None  # now at most $150 can be raised against $300
+    MonopolyBuilder.of(state).unowned("rodeo-drive")  # now at most $150 can be raised against $300
     opened = presenter.debt_panel(game, 0)
     assert "Declare bankruptcy…" in [c.label for c in opened.controls if isinstance(c, Button)]
     confirm = presenter.bankrupt_panel(game, 0)
@@ -406,8 +412,7 @@ def test_private_summary_and_props_panel() -> None:
     presenter = MonopolyPresenter(Catalog.load())
     state = RULES.setup(2, {}, 1)
     brown_and_haight(state)
-    state.getout["chance"] = 1
-    state.mortgaged[6] = True
+    MonopolyBuilder.of(state).getout(1, "chance").owns(0, "lower-haight", mortgaged=True)
     game = fake_game(state, 2)
     summary = presenter.private_summary(game, 1)
     assert summary[0] == "**You have $1,500** (net worth $1,620). Get-out cards: Your Float Popped."
@@ -666,16 +671,15 @@ def test_building_sentences_agree_with_their_noun_in_french() -> None:
         "p1 réclame une maison pour Lower Haight.",
         "Les réclamations d'hôtels sont réglées.",
     ]
-    state.pool[0] = 0
+    MonopolyBuilder.of(state).at(0, "income-tax")
+    assert "À p0 de lancer les dés (Impôt sur le revenu)." in presenter.status(game, presenter.public(game))
+    assert f"p0 1{nbsp}500 $" in presenter.status(game, presenter.public(game))
+    MonopolyBuilder.of(state).in_pool(0)
     assert "À p0 de lancer les dés (à la Pool Party, 0 essai jusqu'ici)." in presenter.status(
         game, presenter.public(game)
     )
-    state.pool[0] = 2
+    MonopolyBuilder.of(state).in_pool(0, tries=2)
     assert "(à la Pool Party, 2 essais jusqu'ici)" in presenter.status(game, presenter.public(game))
-    state.pool[0] = None
-    state.position[0] = 4
-    assert "À p0 de lancer les dés (Impôt sur le revenu)." in presenter.status(game, presenter.public(game))
-    assert f"p0 1{nbsp}500 $" in presenter.status(game, presenter.public(game))
     game.row.language = "en"
     assert (
         presenter.event_line(
@@ -688,6 +692,5 @@ def test_building_sentences_agree_with_their_noun_in_french() -> None:
         )
         == "p0 sells a house on Route 66 back for $25 (now no buildings)."
     )
-    state.pool[0] = 1
-    state.position[0] = 10
+    MonopolyBuilder.of(state).in_pool(0, tries=1)
     assert "(at the Pool Party, 1 try so far)" in presenter.status(game, presenter.public(game))

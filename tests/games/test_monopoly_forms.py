@@ -21,7 +21,7 @@ import simcord
 
 from bot.client import GameBot
 from rules.monopoly import MonopolyRules, MonopolyState, parse_space
-from rules.monopoly.state import ROLL, Auction
+from rules.monopoly.builder import MonopolyBuilder
 from tests.helpers import ArrangedSetup, en, fr, member_at, panel, pinned_seed, private_text, saved_state
 from tests.host.discord_kit import Table, ids, labels, make_bot, words_of
 from tests.host.test_discord_inputs import post_buttons
@@ -37,9 +37,12 @@ class Arranged(ArrangedSetup, MonopolyRules):
 
 def auction_of_castro(cash: int) -> Callable[[MonopolyState], None]:
     def arrange(state: MonopolyState) -> None:
-        state.rolling, state.phase, state.turn = [], ROLL, 0
-        state.cash = [cash] * state.players
-        state.auction = Auction("property", CASTRO, list(range(state.players)), 0)
+        """Every seat holds ``cash``; the last seat declined Castro Street, so the bidding goes
+        round from seat 0."""
+        builder = MonopolyBuilder.of(state).started(first=state.players - 1)
+        for seat in range(state.players):
+            builder.cash(seat, cash)
+        builder.auction(CASTRO, mode="round").build()
 
     return arrange
 
@@ -51,6 +54,7 @@ async def open_table(env: simcord.Env, names: list[str], language: str) -> Table
     channel = guild.create_text_channel("games")
     players = [guild.add_member(env.create_user(name)) for name in names]
     created = await players[0].slash(channel, "game new", name="monopoly", language=language)
+    assert created.response is not None, "the lobby is posted"
     lobby = created.response.message
     for player in players[1:]:
         await player.click(lobby, label=t("host.lobby.join"))

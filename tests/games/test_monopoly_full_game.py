@@ -1,14 +1,15 @@
 """One whole 4-player game of Monopoly California Dreaming, every move a click, through SimCord.
 
 The other Monopoly Discord tests each reach one path from a position made for it.  This one
-plays a single game from ``/game new`` (options ``turns=3 rent=ask``) to the final standings,
+plays a single game from ``/game new`` (options ``turns=3 rent=ask auction=round``: its auctions
+are the round-robin ones; ``test_monopoly_open_auction.py`` plays the open ones) to the final standings,
 so the paths must also work *after* one another: a deal, a shortage, an auction, a rent
 collected on request and a bankruptcy leave the table in a state the next step and the free
 play after them still accept, and the game still ends by the rules.
 
-What is arranged (an :class:`Arranged` ``setup``), and why:
+What is arranged (an :class:`Arranged` ``setup``, through ``MonopolyBuilder``), and why:
 
-- ``skip_opening``: ana starts.  Who starts is otherwise the opening rolls' choice, and the
+- ``started(first=ANA)``: ana starts.  Who starts is otherwise the opening rolls' choice, and the
   arrangement must know whose dice come first (see the last point).
 - dee owns orange and red with four houses on each site (24 houses): rents of $750-$925, so a
   landing there costs a fortune.  bob owns light blue with 3, 2, 2 houses (7 more), so the bank
@@ -57,12 +58,12 @@ import simcord
 
 from bot.client import GameBot
 from rules.monopoly import RULES, MonopolyRules, MonopolyState, data
+from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import OVER, Fee
 from rules.rng import Rng
 from tests.games.test_monopoly_discord import (
     Arranged,
     fixed_seed,  # noqa: F401  (autouse: pins the table seed, so the dice and the game repeat)
-    skip_opening,
 )
 from tests.games.test_monopoly_paths import sound
 from tests.helpers import member_at, panel, private_text, public_click, select_id
@@ -101,26 +102,25 @@ def money(amount: int) -> str:
 
 def arranged_start(state: MonopolyState) -> None:
     """The start described in the module docstring (applied again by any replay of the game)."""
-    skip_opening(state, ANA)
-    for pos in ORANGE + RED:
-        state.owner[pos], state.level[pos] = DEE, data.MAX_HOUSES
-    for pos, level in ((HAIGHT, 3), (ASHBURY, 2), (CASTRO, 2)):
-        state.owner[pos], state.level[pos] = BOB, level
-    state.owner[LAX], state.mortgaged[LAX] = BOB, True
-    state.owner[ROUTE66] = state.owner[MOJAVE] = ANA
-    state.owner[SFO], state.mortgaged[SFO] = CY, True
-    state.owner[WATER] = CY
-    state.getout["tipjar"] = CY
-    state.decks["tipjar"].remove(data.GETOUT_CARD["tipjar"])
-    state.houses = data.HOUSE_SUPPLY - sum(state.level)
-    assert state.houses == 1
-    state.bank += state.cash[CY] - CY_CASH
-    state.cash[CY] = CY_CASH
+    (
+        MonopolyBuilder.of(state)
+        .started(first=ANA)
+        .owns(DEE, *ORANGE, *RED, houses=data.MAX_HOUSES)
+        .owns(BOB, HAIGHT, ASHBURY, CASTRO, houses=2)
+        .owns(BOB, HAIGHT, houses=3)
+        .owns(BOB, LAX, mortgaged=True)
+        .owns(ANA, ROUTE66, MOJAVE)
+        .owns(CY, SFO, mortgaged=True)
+        .owns(CY, WATER)
+        .getout(CY, "tipjar")
+        .bank_houses(1)
+        .cash(CY, CY_CASH)
+    )
     peek = Rng(state.rng.seed, state.rng.draws)
     for seat, target in FIRST_LANDINGS.items():
         dice = [peek.below(6) + 1, peek.below(6) + 1]
         assert dice[0] != dice[1], f"seat {seat} would roll doubles (another roll follows): change the seed"
-        state.position[seat] = target - sum(dice)  # never below GO: every target is past 12
+        MonopolyBuilder.of(state).at(seat, target - sum(dice))  # never below GO: every target is past 12
 
 
 @dataclass
@@ -430,7 +430,7 @@ async def test_a_whole_game_by_clicks(tmp_path: Path, registered: Callable[[Mono
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(
-            env, ["ana", "bob", "cy", "dee"], game="monopoly", options=f"turns={TURNS} rent=ask"
+            env, ["ana", "bob", "cy", "dee"], game="monopoly", options=f"turns={TURNS} rent=ask auction=round"
         )
         members = [await member_at(bot, table, seat) for seat in range(4)]
         assert [m.name for m in members] == ["ana", "bob", "cy", "dee"]

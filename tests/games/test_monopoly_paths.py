@@ -24,9 +24,9 @@ import simcord
 
 from bot.client import GameBot
 from rules.monopoly import RULES, MonopolyRules, MonopolyState, data
-from rules.monopoly.state import Debt, Offer, Terms
-from rules.rng import Rng
-from tests.games.test_monopoly_discord import Arranged, skip_opening
+from rules.monopoly.builder import MonopolyBuilder
+from rules.monopoly.state import Debt
+from tests.games.test_monopoly_discord import Arranged
 from tests.helpers import (
     button,
     member_at,
@@ -62,10 +62,8 @@ async def sound(bot: GameBot) -> MonopolyState:
 
 def haight_offered(state: MonopolyState) -> None:
     """Seat 0 (on turn) owns Lower Haight and offers it to seat 1 for $120 (offer #1)."""
-    skip_opening(state, 0)
-    state.owner[HAIGHT] = 0
-    state.offers.append(Offer(1, 0, 1, Terms([HAIGHT]), Terms(cash=120)))
-    state.next_offer = 2
+    builder = MonopolyBuilder.of(state).started(first=0).owns(0, HAIGHT).offer(0, 1, give=[HAIGHT], ask=120)
+    assert builder.offer_number(0, 1) == 1, "the test's buttons name deal #1"
 
 
 async def test_counter_from_the_table_then_withdraw(tmp_path: Path, registered: Register) -> None:
@@ -129,16 +127,17 @@ async def test_counter_from_the_table_then_withdraw(tmp_path: Path, registered: 
 def short_of_houses(state: MonopolyState) -> None:
     """One house left in the bank (31 stand on seat 2's orange, red and yellow); seat 0 holds the
     brown group, seat 1 the light blue one, and seat 2 could still build on yellow."""
-    skip_opening(state, 0)
-    state.owner[ROUTE66] = state.owner[MOJAVE] = 0
-    for pos in (HAIGHT, ASHBURY, CASTRO):
-        state.owner[pos] = 1
-    levels = {16: 4, 18: 4, 19: 4, 21: 4, 23: 4, 24: 4, 26: 3, 27: 2, 29: 2}
-    for pos, level in levels.items():
-        state.owner[pos] = 2
-        state.level[pos] = level
-    state.houses = data.HOUSE_SUPPLY - sum(levels.values())
-    assert state.houses == 1
+    (
+        MonopolyBuilder.of(state)
+        .started(first=0)
+        .owns(0, ROUTE66, MOJAVE)
+        .owns(1, HAIGHT, ASHBURY, CASTRO)
+        .owns(2, 16, 18, 19, 21, 23, 24, houses=4)  # orange and red
+        .owns(2, 26, 27, 29, houses=2)  # yellow at 3-2-2
+        .owns(2, 26, houses=3)
+        .bank_houses(1)
+        .build()
+    )
 
 
 async def open_shortage(bot: GameBot, table: Table) -> tuple[Any, Any, Any]:
@@ -198,15 +197,18 @@ async def test_shortage_claims_go_to_auction(tmp_path: Path, registered: Registe
         await public_click(table, first, "Claim a house: Haight-Ashbury")
         assert "bob claims a house for Haight-Ashbury." in table.recent()
         await public_click(table, second, "No claim")
-        assert "Up for auction (building shortage): a house. Bidding order: ana and bob." in table.recent(3)
+        opened = "Up for auction (building shortage): a house. Open bidding for ana and bob, in any order;"
+        assert opened in table.recent(3), "a shortage auction follows the table's mode (open by default)"
         board = table.table_message()
-        assert "Pass" in labels(board) and table.on_turn().id == requester.id
+        assert "Pass" in labels(board) and {f"<@{requester.id}>", f"<@{first.id}>"} <= set(
+            words_of(board).split()
+        )
         await public_click(table, requester, "Bid $1")
         assert "ana bids $1." in table.recent()
         bids = [label for label in labels(table.table_message()) if label.startswith("Bid $")]
         assert bids[0] == "Bid $2", "the kit's quick bids start at the minimum raise"
         await public_click(table, first, bids[-1])
-        assert f"bob bids {bids[-1].removeprefix('Bid ')}." in table.recent()
+        assert f"bob bids {bids[-1].removeprefix('Bid ')} (outbids ana)." in table.recent()
         state = await saved_state(bot)
         assert state.auction is not None and state.auction.high_bidder == 1
         high = state.auction.high
@@ -225,12 +227,14 @@ async def test_shortage_claims_go_to_auction(tmp_path: Path, registered: Registe
 
 def mortgaged_gift(state: MonopolyState) -> None:
     """Seat 0 offers seat 1 two mortgaged light blues (Lower Haight, Haight-Ashbury) for $10."""
-    skip_opening(state, 0)
-    for pos in (HAIGHT, ASHBURY):
-        state.owner[pos] = 0
-        state.mortgaged[pos] = True
-    state.offers.append(Offer(1, 0, 1, Terms([HAIGHT, ASHBURY]), Terms(cash=10), [HAIGHT, ASHBURY]))
-    state.next_offer = 2
+    builder = (
+        MonopolyBuilder.of(state)
+        .started(first=0)
+        .owns(0, HAIGHT, ASHBURY, mortgaged=True)
+        .offer(0, 1, give=[HAIGHT, ASHBURY], ask=10)
+    )
+    assert builder.offer_number(0, 1) == 1, "the test's buttons name deal #1"
+    assert state.offers[0].mortgaged == [HAIGHT, ASHBURY]
 
 
 async def test_mortgaged_property_received_keep_or_lift(tmp_path: Path, registered: Register) -> None:
@@ -275,13 +279,8 @@ async def test_mortgaged_property_received_keep_or_lift(tmp_path: Path, register
 
 
 def lands_on_napa(state: MonopolyState) -> None:
-    """Seat 0 owns Napa Valley; seat 1 is on turn, placed so that its first roll lands there."""
-    skip_opening(state, 1)
-    state.owner[NAPA] = 0
-    peek = Rng(state.rng.seed, state.rng.draws)
-    dice = [peek.below(6) + 1, peek.below(6) + 1]
-    assert dice[0] != dice[1], "this seed rolls doubles first; pick another"
-    state.position[1] = NAPA - sum(dice)
+    """Seat 0 owns Napa Valley; seat 1 is on turn five spaces short of it and rolls 2 and 3."""
+    MonopolyBuilder.of(state).started(first=1).owns(0, NAPA).at(1, NAPA - 5).next_dice((2, 3)).build()
 
 
 async def rent_claimed(bot: GameBot, table: Table) -> tuple[Any, Any, Any, str]:
@@ -342,11 +341,7 @@ async def test_rent_ask_forfeited_when_the_next_player_rolls(tmp_path: Path, reg
 
 def at_the_pool(state: MonopolyState) -> None:
     """Seat 0 is on turn at the Pool Party (no try yet) holding Your Float Popped."""
-    skip_opening(state, 0)
-    state.position[0] = data.POOL
-    state.pool[0] = 0
-    state.getout["chance"] = 0
-    state.decks["chance"].remove(data.GETOUT_CARD["chance"])
+    MonopolyBuilder.of(state).started(first=0).in_pool(0, tries=0).getout(0, "chance").build()
 
 
 async def test_pool_party_use_card(tmp_path: Path, registered: Register) -> None:
@@ -393,11 +388,9 @@ async def test_pool_party_pay_fifty(tmp_path: Path, registered: Register) -> Non
 
 def two_hopeless_debts(state: MonopolyState) -> None:
     """Seats 0 and 2 each owe seat 1 $300 rent with $100 in hand and nothing to sell; seat 0's turn."""
-    skip_opening(state, 0)
+    MonopolyBuilder.of(state).started(first=0).cash(0, 100).cash(2, 100).owns(1, NAPA).build()
     for seat in (0, 2):
-        state.cash[seat], state.bank = 100, state.bank + 1400
-        state.debts.append(Debt(seat, [1], 300, "rent"))
-    state.owner[NAPA] = 1
+        state.debts.append(Debt(seat, [1], 300, "rent"))  # no builder step: debts come from play
 
 
 async def declare_bankruptcy(table: Table, debtor: Any) -> None:
@@ -461,10 +454,7 @@ async def test_bankruptcy_then_final_standings(tmp_path: Path, registered: Regis
 
 def owns_everything(state: MonopolyState) -> None:
     """Seat 1 holds every property (far more buttons than one message holds); seat 0's turn."""
-    skip_opening(state, 0)
-    for pos, space in enumerate(data.BOARD):
-        if space.price:
-            state.owner[pos] = 1
+    MonopolyBuilder.of(state).started(first=0).owns(1, *data.PROPERTIES).build()
 
 
 async def test_long_property_list_is_paged(tmp_path: Path, registered: Register) -> None:

@@ -14,15 +14,15 @@ from pathlib import Path
 import simcord
 
 from rules.monopoly import MonopolyRules, MonopolyState
-from tests.games.test_monopoly_discord import DEAL, Arranged, skip_opening
+from rules.monopoly.builder import MonopolyBuilder
+from tests.games.test_monopoly_discord import DEAL, Arranged
 from tests.helpers import en, member_at, panel, private_text, public_click, saved_state, select_id
 from tests.host.discord_kit import make_bot, open_table, words_of
 
 
 def haight(state: MonopolyState) -> None:
     """Seat 0 is on turn and owns Lower Haight."""
-    skip_opening(state, 0)
-    state.owner[6] = 0
+    MonopolyBuilder.of(state).started(first=0).owns(0, "lower-haight")
 
 
 async def test_a_deal_cash_form_opened_before_a_roll_is_refused_as_stale(

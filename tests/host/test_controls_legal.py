@@ -85,9 +85,24 @@ LANGUAGES = ("en", "fr")
 SOMEONE_ELSES: dict[str, frozenset[str]] = {
     "california": frozenset({"coin_not_your_turn", "buy_not_your_turn"}),
     "estates": frozenset({"not_your_turn", "not_your_bid", "not_auctioneer", "not_your_piece"}),
-    # no_fee: "Keep <site> mortgaged" / "Repay <site>" are the receiver's (the status names them)
+    # no_fee: "Keep <site> mortgaged" / "Repay <site>" are the receiver's (the status names them);
+    # already_high, auction_out, not_bidding: an open auction's bids are everyone's but the high
+    # bidder's, those who passed and those not in it (a shortage's: the claimants'; the status names them);
+    # bid_over_cash: an open auction's quick bids are for the bidders who can pay them (cash is public;
+    # a bid nobody waited on can pay is never drawn, so one seat at least may press it)
     "monopoly": frozenset(
-        {"not_your_turn", "not_your_bid", "not_recipient", "not_proposer", "not_asked", "no_fee"}
+        {
+            "not_your_turn",
+            "not_your_bid",
+            "not_recipient",
+            "not_proposer",
+            "not_asked",
+            "no_fee",
+            "already_high",
+            "auction_out",
+            "not_bidding",
+            "bid_over_cash",
+        }
     ),
     "lastwill": frozenset(
         {

@@ -22,6 +22,7 @@ from renderers import kit
 from renderers.estates import render, render_holdings
 from rules.core import Action
 from rules.estates import RULES, data
+from rules.estates.builder import EstatesBuilder
 from rules.estates.engine import LAST_MOVE_KINDS as LAST_KINDS
 from rules.estates.state import EstatesState
 from rules.play import random_playthrough
@@ -144,23 +145,19 @@ def _open_size(data: bytes) -> tuple[int, int]:
         return image.size
 
 
+def _tall(players: int = 5) -> EstatesBuilder:
+    """Every row with a six-cube stack (6-5-4-3-2-1), permits on a row: the tallest board there is.
+
+    Row A's stack stands on lot 2: lot 1 is white dirt, which holds a single cube."""
+    b = EstatesBuilder(players, seed=3)
+    for r, (name, colour) in enumerate(zip("ABC", ("blue", "red", "green"), strict=True)):
+        lots = [(["gray1"], 0)] if name == "A" else []
+        b.row(name, *lots, ([f"{colour}{n}" for n in (6, 5, 4, 3, 2, 1)], 0), owner=r % players)
+    return b.permits("B", 1, 2, -3)
+
+
 def _tall_state(players: int = 5) -> EstatesState:
-    """Every row with a six-cube stack (6-5-4-3-2-1), permits on a row: the tallest board there is."""
-    state = RULES.setup(players, {}, 3)
-    cubes = {colour: [data.TOKEN_CUBE[f"{colour}{n}"] for n in (6, 5, 4, 3, 2, 1)] for colour in data.COLOURS}
-    used = [c for colour in ("blue", "red", "green") for c in cubes[colour]]
-    state.display = [[c for c in line if c not in used] for line in state.display]
-    state.out_of_game = [c for c in state.out_of_game if c not in used]
-    leftover = [c for c in used if c not in state.out_of_game]
-    state.out_of_game = sorted(set(state.out_of_game) | set(range(data.CUBE_COUNT)) - set(leftover))
-    for r, colour in enumerate(("blue", "red", "green")):
-        row = state.rows[r]
-        row.stacks = [list(cubes[colour])]
-        row.roofs = [0]
-        state.certificates[data.COLOURS.index(colour)] = r % players
-    state.rows[1].permits = [1, 2, -3]
-    state.permits_unused = []
-    return state
+    return _tall(players).build()
 
 
 def test_the_tallest_board_stays_within_1_6_to_1() -> None:
@@ -408,8 +405,7 @@ def test_the_arrow_marks_the_seat_we_wait_for_not_the_auctioneer() -> None:
     sell-or-buy decision); at every step the marked seat is exactly ``waiting_for``.
     """
     names = NAMES[:3]
-    state = RULES.setup(3, {}, 7)
-    state.auctioneer = state.first_player = 0
+    state = EstatesBuilder(3, seed=7).first(0).build()
     steps = [
         (0, Action("pick", ("mayor",))),
         (1, Action("bid", (1,))),
@@ -434,17 +430,17 @@ def test_the_arrow_marks_the_seat_we_wait_for_not_the_auctioneer() -> None:
 
 
 def test_the_holdings_zoom_shows_only_the_seats_own_figures() -> None:
-    state = _tall_state(players=3)
-    state.money, state.cash_box = [7, 9, 11], [1, 0, 4]
+    b = _tall(players=3).money([7, 9, 15], [1, 0, 4])
+    state = b.build()
     for seat in range(3):
         png = render_holdings(RULES.view(state, seat), NAMES, seat, EN)
         width, _height = _open_size(png)
         assert width == estates.WIDTH and len(png) <= MAX_PNG
     # The zoom follows the seat's own money (it is private), and only its own.
     mine = render_holdings(RULES.view(state, 0), NAMES, 0, EN)
-    state.money[1], state.cash_box[2] = 30, 9
+    b.pay(2, 1, 11).build()  # the rivals' money changes ...
     assert render_holdings(RULES.view(state, 0), NAMES, 0, EN) == mine
-    state.money[0] = 8
+    b.pay(1, 0, 1).build()  # ... then the seat's own: $8 million
     assert render_holdings(RULES.view(state, 0), NAMES, 0, EN) != mine
     # A seat with nothing yet, and a finished match, draw too.
     fresh = RULES.setup(2, {}, 1)

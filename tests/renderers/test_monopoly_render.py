@@ -14,7 +14,9 @@ from PIL import Image
 import renderers.monopoly as monopoly
 from bot.i18n import words
 from renderers import kit
+from rules.core import Action
 from rules.monopoly import RULES, data
+from rules.monopoly.builder import MonopolyBuilder
 from rules.play import random_playthrough
 
 EN = words("en")
@@ -251,6 +253,10 @@ def busy_view() -> dict[str, Any]:
         "high": 1250,
         "high_bidder": 0,
         "min_bid": 1251,
+        "mode": "round",
+        "passed": [1],
+        "bids": 3,
+        "hours": 0,
     }
     view["shortage"] = {"item": "house", "requester": 0, "claims": [[0, 39]], "asked": [2, 4], "supply": 2}
     view["debts"] = [
@@ -407,6 +413,84 @@ def test_an_english_board_keeps_its_words(drawn: list[str]) -> None:
         "B: keep or lift the mortgage on LAX Airport",
         "D may collect $2,000 from F",
         "Deal #7: A to B",
+    ]
+
+
+def open_auction(players: int, *moves: tuple[int, str]) -> dict[str, Any]:
+    """The public view of an open auction played by the engine: seat 0 rolls 1 + 2 from space 9
+    onto Electric Company (12, the longest lot name in French) and declines it, then ``moves``
+    (seat, action) bid and pass."""
+    state = MonopolyBuilder(players, seed=7).started(first=0).at(0, 9).next_dice((1, 2)).build()
+    for seat, text in ((0, "roll"), (0, "decline"), *moves):
+        RULES.apply(state, seat, Action.decode(text))
+    view = RULES.view(state, None)
+    assert view["auction"]["mode"] == "open" and view["auction"]["turn"] == -1
+    return view
+
+
+def texts_drawn(view: dict[str, Any], players: int, lang: kit.Words) -> set[str]:
+    """Every text the board draws for ``view`` (caches emptied, so nothing is pasted unrecorded)."""
+    monopoly.clear_caches()
+    with kit.recording_texts() as seen:
+        check_png(monopoly.render(view, NAMES[:players], lang))
+    (picture,) = seen.pictures
+    return {t.text for t in picture.texts}
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        (EN, ["Auction: Electric Company, $1,250 by F", "Still bidding: A, D, E; passed: B, C"]),
+        (
+            FR,
+            [
+                f"Enchères : Compagnie d'électricité, {FR.number(1250)} $ par F",
+                "Encore en lice : A, D, E ; ont passé : B, C",
+            ],
+        ),
+    ],
+    ids=["en", "fr"],
+)
+def test_an_open_auction_shows_the_high_bid_who_is_still_in_and_who_passed(
+    lang: kit.Words, lines: list[str]
+) -> None:
+    """An open auction has no bidder on turn (``turn`` is -1): the board names the lot, the high
+    bid and its holder, the seats still bidding (in but not the high bidder, in seat order) and
+    those who passed, each line whole, and never "the bank to bid"."""
+    view = open_auction(6, (3, "bid.120"), (5, "bid.1250"), (1, "pass"), (2, "pass"))
+    assert sorted(view["waiting_for"]) == [0, 3, 4]
+    assert monopoly.status_lines(view, NAMES, lang) == lines
+    drawn = texts_drawn(view, 6, lang)
+    assert set(lines) <= drawn, "each line is drawn uncut"
+    bank = lang("monopoly.bank")
+    assert not [t for t in drawn if bank in t], "nobody is called the bank"
+
+
+def test_an_open_auction_without_bids_or_passes_in_both_languages() -> None:
+    view = open_auction(3)
+    assert monopoly.status_lines(view, NAMES, EN) == [
+        "Auction: Electric Company, no bid yet",
+        "Still bidding: A, B, C",
+    ]
+    assert monopoly.status_lines(view, NAMES, FR) == [
+        "Enchères : Compagnie d'électricité, aucune offre",
+        "Encore en lice : A, B, C",
+    ]
+    view = open_auction(3, (2, "bid.45"), (1, "pass"))
+    assert monopoly.status_lines(view, NAMES, FR)[1] == "Encore en lice : A ; a passé : B"  # one: singular
+    assert "Encore en lice : A ; a passé : B" in texts_drawn(view, 3, FR)
+    assert "Still bidding: A; passed: B" in texts_drawn(view, 3, EN)
+
+
+def test_a_round_robin_auction_still_names_the_bidder_on_turn() -> None:
+    state = MonopolyBuilder(3, seed=7, auction="round").started(first=0).at(0, 9).next_dice((1, 2)).build()
+    for text in ("roll", "decline"):
+        RULES.apply(state, 0, Action.decode(text))
+    RULES.apply(state, 1, Action.decode("bid.30"))
+    view = RULES.view(state, None)
+    assert monopoly.status_lines(view, NAMES, EN) == ["Auction: Electric Company, $30 by B; C to bid"]
+    assert monopoly.status_lines(view, NAMES, FR) == [
+        "Enchères, à C d'enchérir : Compagnie d'électricité, 30 $ par B"
     ]
 
 

@@ -208,7 +208,9 @@ PLACES = frozenset(line for lines in renderers.monopoly.ABBREV.values() for line
 @cache
 def english_words(game: str) -> frozenset[str]:
     """Words of a game's and the host's English catalog that no French entry uses, nor a test name
-    ("Emerald", "Gn", "sacked"): one of them in a French string is English left over."""
+    ("Emerald", "Gn", "sacked"), nor (Monopoly) a site's name, which every language keeps ("a
+    hypothéqué Castro Street", though "Street repairs" is English): one of them in a French
+    string is English left over."""
     catalog = shipped()
 
     def words_of(key: str, language: str) -> set[str]:
@@ -219,6 +221,9 @@ def english_words(game: str) -> frozenset[str]:
     }
     french = {w for k in catalog.keys("fr") for w in words_of(k, "fr")}
     names = {w.lower() for name in NAMES for w in WORD.findall(name)}
+    if game == "monopoly":
+        sites = (s.name for s in rules.monopoly.data.BOARD if s.kind == rules.monopoly.data.SITE)
+        names |= {w.lower() for site in sites for w in WORD.findall(site)}
     return frozenset(english - french - names)
 
 

@@ -31,78 +31,16 @@ from rules.california import (
     price,
     score_breakdown,
 )
+from rules.california.builder import CaliforniaBuilder
 from rules.california.data import BLUE, BROWN, GRAY, GREEN, PURPLE, RED
 from rules.core import Action, IllegalAction, InvalidOptions, StateError
 from tests.helpers import kinds, refusal
 
-# --- helpers: build positions without breaking conservation ------------------------
+# --- helpers: positions come from the builder (rules.california.builder) ----------------
 
 
-def game(players: int = 4, seed: int = 7, turn: int = 0):
-    state = RULES.setup(players, {}, seed)
-    state.turn = turn
-    return state
-
-
-def pull(state, kind: str, colour: int = -1) -> int:
-    """Take a tile of this kind and colour out of the stack or the bag (or a store, refilled from the stack)."""
-    for pile in (state.stack, state.bag):
-        for i, t in enumerate(pile):
-            if TILE_KIND[t] == kind and TILE_COLOUR[t] == colour:
-                return pile.pop(i)
-    for tiles in state.stores:
-        for i, t in enumerate(tiles):
-            if t is not None and TILE_KIND[t] == kind and TILE_COLOUR[t] == colour:
-                tiles[i] = state.stack.pop()
-                return t
-    raise AssertionError(f"no free {kind} tile of colour {colour}")
-
-
-def offer(state, store: int, slot: int, kind: str, colour: int = -1) -> int:
-    """Put such a tile in a store slot; the tile that was there goes under the draw stack."""
-    tile = pull(state, kind, colour)
-    old = state.stores[store][slot]
-    if old is not None:
-        state.stack.insert(0, old)
-    state.stores[store][slot] = tile
-    return tile
-
-
-def room(state, seat: int, space: int, colour: int) -> None:
-    state.players[seat].rooms[space] = pull(state, "room", colour)
-
-
-def furnish(state, seat: int, space: int, colour: int, guest: bool = False) -> None:
-    state.players[seat].furniture[space] = pull(state, "furniture", colour)
-    if guest:
-        state.guests[colour] = seat
-
-
-def store_in_attic(state, seat: int, colour: int) -> None:
-    state.players[seat].attic.append(pull(state, "furniture", colour))
-
-
-def expand(state, seat: int) -> None:
-    state.players[seat].expansion = pull(state, "expansion")
-
-
-def set_money(state, seat: int, silver: int) -> None:
-    """Change a purse as if the stock had paid or taken the difference."""
-    state.minted += silver - state.players[seat].money
-    state.players[seat].money = silver
-
-
-def give_gifts(state, seat: int, gifts: int) -> None:
-    state.gift_supply -= gifts
-    state.players[seat].gifts += gifts
-
-
-def empty_store_but(state, store: int, keep: int) -> None:
-    """Leave only slot ``keep`` in ``store``; the other tiles go under the draw stack."""
-    for slot in range(data.STORE_SLOTS):
-        if slot != keep and state.stores[store][slot] is not None:
-            state.stack.insert(0, state.stores[store][slot])
-            state.stores[store][slot] = None
+def game(players: int = 4, seed: int = 7, turn: int = 0) -> CaliforniaBuilder:
+    return CaliforniaBuilder(players, seed=seed).on_turn(turn)
 
 
 def buy(state, seat: int, store: int, slot: int, target):
@@ -211,7 +149,7 @@ def test_setup_refuses_unknown_options():
 
 
 def test_take_a_coin_and_the_turn_passes_left():
-    state = game(players=3, turn=2)
+    state = game(players=3, turn=2).build()
     events = RULES.apply(state, 2, COIN)
     assert kinds(events) == ["coin_taken"]
     assert state.players[2].money == 11 and state.bank == 3
@@ -221,14 +159,15 @@ def test_take_a_coin_and_the_turn_passes_left():
 
 
 def test_coin_is_always_available_to_the_player_on_turn():
-    state = game()
-    set_money(state, 0, 0)
+    b = game()
+    b.money(0, 0)
+    state = b.build()
     assert RULES.legal_actions(state, 0)[0] == COIN
     assert not any(a.kind == "buy" for a in RULES.legal_actions(state, 0))
 
 
 def test_only_the_player_on_turn_takes_coins_or_buys():
-    state = game(turn=0)
+    state = game(turn=0).build()
     refused(state, 1, COIN, "coin_not_your_turn")
     refused(state, 1, Action("buy", (0, 0, 5)), "buy_not_your_turn")
     assert RULES.legal_actions(state, 1) == [LOAN]
@@ -240,10 +179,7 @@ def test_only_the_player_on_turn_takes_coins_or_buys():
 
 @pytest.mark.parametrize("bank", [4, 3, 2, 1])
 def test_price_is_the_coins_left_in_the_bank(bank):
-    state = game(turn=0)
-    state.minted -= (4 - bank) * 5
-    state.bank = bank
-    offer(state, 0, 0, "room", GREEN)
+    state = game(turn=0).bank(bank).offer(0, 0, "room", GREEN).build()
     assert price(state) == bank
     buy(state, 0, 0, 0, 4)  # fee 0 on the 4-5 side
     assert state.players[0].money == 6 - bank
@@ -252,8 +188,9 @@ def test_price_is_the_coins_left_in_the_bank(bank):
 
 
 def test_room_fee_is_paid_on_top_of_the_price():
-    state = game(turn=0)  # 4 players: 4-5 side, space 3 costs 2
-    offer(state, 0, 0, "room", GREEN)
+    b = game(turn=0)  # 4 players: 4-5 side, space 3 costs 2
+    b.offer(0, 0, "room", GREEN)
+    state = b.build()
     assert targets_of(state, 0)[3] == 4 + 2
     events = buy(state, 0, 0, 0, 3)
     assert events[0].params["price"] == 4 and events[0].params["fee"] == 2
@@ -262,16 +199,18 @@ def test_room_fee_is_paid_on_top_of_the_price():
 
 
 def test_two_player_side_is_dearer():
-    state = game(players=2, turn=0)
-    offer(state, 0, 0, "room", GREEN)
+    b = game(players=2, turn=0)
+    b.offer(0, 0, "room", GREEN)
+    state = b.build()
     assert targets_of(state, 0)[4] == 4 + 1  # 0 on the 4-5 side
     assert targets_of(state, 0)[9] == 4 + 1
 
 
 def test_a_purchase_the_player_cannot_afford_is_refused_and_a_loan_helps():
-    state = game(turn=0)
-    offer(state, 0, 0, "room", GREEN)
-    set_money(state, 0, 5)
+    b = game(turn=0)
+    b.offer(0, 0, "room", GREEN)
+    b.money(0, 5)
+    state = b.build()
     tile = state.stores[0][0]
     refused(state, 0, Action("buy", (0, 0, 3)), "too_dear_loan_helps", cost=6, tile=tile, money=5, loan=3)
     assert Action("buy", (0, 0, 3)) not in RULES.legal_actions(state, 0)
@@ -284,20 +223,22 @@ def test_a_purchase_the_player_cannot_afford_is_refused_and_a_loan_helps():
 
 
 def test_never_more_than_one_tile_per_turn():
-    state = game(turn=0)
-    offer(state, 0, 0, "room", GREEN)
-    offer(state, 0, 1, "room", BLUE)
-    set_money(state, 0, 40)
+    b = game(turn=0)
+    b.offer(0, 0, "room", GREEN)
+    b.offer(0, 1, "room", BLUE)
+    b.money(0, 40)
+    state = b.build()
     buy(state, 0, 0, 0, 4)
     assert state.turn == 1
     refused(state, 0, Action("buy", (0, 1, 5)), "buy_not_your_turn")
 
 
 def test_empty_store_slot_is_refused():
-    state = game(turn=0)
-    offer(state, 0, 0, "room", GREEN)
+    b = game(turn=0)
+    b.offer(0, 0, "room", GREEN)
+    state = b.build()
     buy(state, 0, 0, 0, 4)
-    state.turn = 0
+    b.on_turn(0).build()
     refused(state, 0, Action("buy", (0, 0, 5)), "empty_slot", store=0, slot=0)
 
 
@@ -305,12 +246,12 @@ def test_empty_store_slot_is_refused():
     "args", [(), (0, 0), (2, 0, 4), (0, 4, 4), (0, 0, 16), (0, 0, "cellar"), ("a", 0, 4), (0, 0, 4, 1)]
 )
 def test_malformed_purchases_are_refused(args):
-    state = game(turn=0)
+    state = game(turn=0).build()
     refused(state, 0, Action("buy", args), "bad_purchase", stores=2, slots=4)
 
 
 def test_unknown_actions_and_options_are_refused():
-    state = game(turn=0)
+    state = game(turn=0).build()
     refused(state, 0, Action("pass"), "unknown_action")
     refused(state, 0, Action("coin", (1,)), "takes_no_options")
     refused(state, 0, Action("loan", ("now",)), "takes_no_options")
@@ -324,14 +265,16 @@ def test_unknown_actions_and_options_are_refused():
 
 
 def test_first_room_of_a_colour_goes_on_any_free_space():
-    state = game(turn=0)  # seat 0 plays board 1: printed red room on space 12
-    offer(state, 0, 0, "room", GREEN)
+    b = game(turn=0)  # seat 0 plays board 1: printed red room on space 12
+    b.offer(0, 0, "room", GREEN)
+    state = b.build()
     assert sorted(targets_of(state, 0)) == [s for s in range(16) if s != 12]
 
 
 def test_printed_room_counts_for_adjacency():
-    state = game(turn=0)
-    offer(state, 0, 0, "room", RED)
+    b = game(turn=0)
+    b.offer(0, 0, "room", RED)
+    state = b.build()
     assert sorted(targets_of(state, 0)) == [8, 13]  # orthogonal neighbours of the printed red room
     refused(state, 0, Action("buy", (0, 0, 9)), "must_touch", room="red")  # diagonal to 12
     buy(state, 0, 0, 0, 8)
@@ -339,45 +282,49 @@ def test_printed_room_counts_for_adjacency():
 
 
 def test_second_room_must_touch_one_of_its_colour_orthogonally():
-    state = game(turn=0)
-    room(state, 0, 5, GREEN)
-    offer(state, 0, 0, "room", GREEN)
+    b = game(turn=0)
+    b.room(0, 5, GREEN)
+    b.offer(0, 0, "room", GREEN)
+    state = b.build()
     assert sorted(targets_of(state, 0)) == [1, 4, 6, 9]
     refused(state, 0, Action("buy", (0, 0, 0)), "must_touch", room="green")  # diagonal to 5
     refused(state, 0, Action("buy", (0, 0, 15)), "must_touch", room="green")
     buy(state, 0, 0, 0, 6)
-    state.turn = 0
-    offer(state, 0, 1, "room", GREEN)
+    b.on_turn(0).build()
+    b.offer(0, 1, "room", GREEN).build()
     assert sorted(targets_of(state, 0, 0, 1)) == [1, 2, 4, 7, 9, 10]  # touching either green room
     sound(state)
 
 
 def test_each_space_takes_only_one_room():
-    state = game(turn=0)
-    room(state, 0, 5, GREEN)
-    offer(state, 0, 0, "room", BLUE)
+    b = game(turn=0)
+    b.room(0, 5, GREEN)
+    b.offer(0, 0, "room", BLUE)
+    state = b.build()
     refused(state, 0, Action("buy", (0, 0, 5)), "space_taken", space=5)
     refused(state, 0, Action("buy", (0, 0, 12)), "printed_room", room="red")
     refused(state, 0, Action("buy", (0, 0, ATTIC)), "room_on_ground_floor")
 
 
 def test_a_room_that_cannot_be_placed_cannot_be_bought():
-    state = game(turn=0)
-    room(state, 0, 8, GRAY)
-    room(state, 0, 13, GREEN)
-    offer(state, 0, 0, "room", RED)
+    b = game(turn=0)
+    b.room(0, 8, GRAY)
+    b.room(0, 13, GREEN)
+    b.offer(0, 0, "room", RED)
+    state = b.build()
     assert placements(state, 0, 0, 0) == []
     assert not any(a.kind == "buy" and a.args[:2] == (0, 0) for a in RULES.legal_actions(state, 0))
     refused(state, 0, Action("buy", (0, 0, 4)), "no_space_by_colour", room="red")
 
 
 def test_a_full_ground_floor_takes_no_more_rooms():
-    state = game(turn=0)
+    b = game(turn=0)
     layout = [BROWN] * 4 + [GRAY] * 4 + [GREEN] * 4 + [None, BLUE, BLUE, BLUE]
     for space, colour in enumerate(layout):
         if colour is not None:
-            room(state, 0, space, colour)
-    offer(state, 0, 0, "room", PURPLE)
+            b.room(0, space, colour)
+    b.offer(0, 0, "room", PURPLE)
+    state = b.build()
     refused(state, 0, Action("buy", (0, 0, 0)), "floor_full", tile=state.stores[0][0])
 
 
@@ -385,9 +332,10 @@ def test_a_full_ground_floor_takes_no_more_rooms():
 
 
 def test_furniture_goes_into_an_empty_room_of_its_colour_including_the_printed_one():
-    state = game(turn=0)
-    room(state, 0, 8, RED)
-    offer(state, 0, 0, "furniture", RED)
+    b = game(turn=0)
+    b.room(0, 8, RED)
+    b.offer(0, 0, "furniture", RED)
+    state = b.build()
     assert targets_of(state, 0) == {8: 4, 12: 4}
     events = buy(state, 0, 0, 0, 12)
     assert "guest_arrives" in kinds(events)
@@ -396,8 +344,9 @@ def test_furniture_goes_into_an_empty_room_of_its_colour_including_the_printed_o
 
 
 def test_furniture_must_use_an_empty_room_before_the_attic():
-    state = game(turn=0)
-    offer(state, 0, 0, "furniture", RED)
+    b = game(turn=0)
+    b.offer(0, 0, "furniture", RED)
+    state = b.build()
     tile = state.stores[0][0]
     refused(state, 0, Action("buy", (0, 0, ATTIC)), "furniture_not_attic", tile=tile, room="red")
     refused(state, 0, Action("buy", (0, 0, 5)), "not_that_room", tile=tile, room="red", space=5)
@@ -405,10 +354,11 @@ def test_furniture_must_use_an_empty_room_before_the_attic():
 
 
 def test_a_furnished_room_takes_no_second_piece():
-    state = game(turn=0)
-    room(state, 0, 8, RED)
-    furnish(state, 0, 12, RED, guest=True)
-    offer(state, 0, 0, "furniture", RED)
+    b = game(turn=0)
+    b.room(0, 8, RED)
+    b.furnish(0, 12, guest=True)
+    b.offer(0, 0, "furniture", RED)
+    state = b.build()
     assert targets_of(state, 0) == {8: 4}
     refused(state, 0, Action("buy", (0, 0, 12)), "room_furnished", room="red", space=12)
 
@@ -420,12 +370,13 @@ def test_furniture_pays_only_the_price_even_in_a_room_on_a_fee_space(players: in
     Every other furniture test uses fee-free spaces, so a fee charged for furniture would
     pass them all: here the green room sits on a space whose fee is 2 on that side of the board.
     """
-    state = game(players=players, turn=0)
+    b = game(players=players, turn=0)
     assert fees(players)[space] == 2
-    room(state, 0, space, GREEN)
-    offer(state, 0, 0, "furniture", GREEN)
+    b.room(0, space, GREEN)
+    b.offer(0, 0, "furniture", GREEN)
+    state = b.build()
     assert targets_of(state, 0) == {space: 4}, "the listed total is the price alone"
-    set_money(state, 0, 4)  # exactly the price: the furniture is affordable only without a fee
+    b.money(0, 4).build()  # exactly the price: the furniture is affordable only without a fee
     assert Action("buy", (0, 0, space)) in RULES.legal_actions(state, 0)
     returned = state.returned
     events = buy(state, 0, 0, 0, space)
@@ -443,8 +394,9 @@ def test_furniture_pays_only_the_price_even_in_a_room_on_a_fee_space(players: in
 
 
 def test_furniture_without_a_room_is_stored_in_the_attic_without_a_guest():
-    state = game(turn=0)
-    offer(state, 0, 0, "furniture", GREEN)
+    b = game(turn=0)
+    b.offer(0, 0, "furniture", GREEN)
+    state = b.build()
     assert targets_of(state, 0) == {ATTIC: 4}
     refused(state, 0, Action("buy", (0, 0, 3)), "furniture_to_attic", tile=state.stores[0][0], room="green")
     events = buy(state, 0, 0, 0, ATTIC)
@@ -455,19 +407,20 @@ def test_furniture_without_a_room_is_stored_in_the_attic_without_a_guest():
 
 
 def test_full_attic_means_the_furniture_cannot_be_bought_until_expanded():
-    state = game(turn=0)
-    store_in_attic(state, 0, BLUE)
-    set_money(state, 0, 20)
-    offer(state, 0, 0, "furniture", GREEN)
+    b = game(turn=0)
+    b.attic(0, BLUE)
+    b.money(0, 20)
+    b.offer(0, 0, "furniture", GREEN)
+    state = b.build()
     assert placements(state, 0, 0, 0) == []
     refused(
         state, 0, Action("buy", (0, 0, ATTIC)), "furniture_nowhere", tile=state.stores[0][0], room="green"
     )
-    offer(state, 0, 1, "expansion")
+    b.offer(0, 1, "expansion").build()
     assert targets_of(state, 0, 0, 1) == {EXPAND: 4}
     refused(state, 0, Action("buy", (0, 1, 3)), "expansion_space")
     buy(state, 0, 0, 1, EXPAND)
-    state.turn = 0
+    b.on_turn(0).build()
     assert targets_of(state, 0) == {ATTIC: 4}
     buy(state, 0, 0, 0, ATTIC)
     assert len(state.players[0].attic) == 2
@@ -475,23 +428,25 @@ def test_full_attic_means_the_furniture_cannot_be_bought_until_expanded():
 
 
 def test_only_one_attic_expansion_per_mansion():
-    state = game(turn=0)
-    expand(state, 0)
-    offer(state, 0, 0, "expansion")
+    b = game(turn=0)
+    b.expansion(0)
+    b.offer(0, 0, "expansion")
+    state = b.build()
     assert placements(state, 0, 0, 0) == []
     refused(state, 0, Action("buy", (0, 0, EXPAND)), "already_expanded")
 
 
 def test_attic_furniture_moves_into_a_new_room_of_its_colour_at_once():
-    state = game(turn=0)
-    furnish(state, 0, 12, RED, guest=True)  # one guest already: the next one brings a gift
-    room(state, 0, 0, GREEN)
-    furnish(state, 0, 0, GREEN)  # dog on the ground floor
-    store_in_attic(state, 0, BROWN)  # pool table waiting in the attic
+    b = game(turn=0)
+    b.furnish(0, 12, guest=True)  # one guest already: the next one brings a gift
+    b.room(0, 0, GREEN)
+    b.furnish(0, 0)  # dog on the ground floor
+    b.attic(0, BROWN)  # pool table waiting in the attic
+    state = b.build()
     sound(state)
     # attic furniture counts for nothing: no "pool table and dog" card yet
     assert state.bonus[9] is None
-    offer(state, 0, 0, "room", BROWN)
+    b.offer(0, 0, "room", BROWN).build()
     events = buy(state, 0, 0, 0, 5)
     assert kinds(events) == ["tile_bought", "furniture_moved", "guest_arrives", "gift", "bonus_card"]
     p = state.players[0]
@@ -501,11 +456,12 @@ def test_attic_furniture_moves_into_a_new_room_of_its_colour_at_once():
 
 
 def test_only_one_of_two_waiting_pieces_moves_into_the_new_room():
-    state = game(turn=0)
-    expand(state, 0)
-    store_in_attic(state, 0, BROWN)
-    store_in_attic(state, 0, BROWN)
-    offer(state, 0, 0, "room", BROWN)
+    b = game(turn=0)
+    b.expansion(0)
+    b.attic(0, BROWN)
+    b.attic(0, BROWN)
+    b.offer(0, 0, "room", BROWN)
+    state = b.build()
     buy(state, 0, 0, 0, 5)
     assert len(state.players[0].attic) == 1
     sound(state)
@@ -516,12 +472,13 @@ def test_only_one_of_two_waiting_pieces_moves_into_the_new_room():
 
 def test_rulebook_example_pool_table_brings_the_brown_guest_and_a_gift():
     """A player buys a pool table for a brown room; he already entertains the red and purple guests."""
-    state = game(turn=0)
-    furnish(state, 0, 12, RED, guest=True)
-    room(state, 0, 0, PURPLE)
-    furnish(state, 0, 0, PURPLE, guest=True)
-    room(state, 0, 3, BROWN)
-    offer(state, 0, 0, "furniture", BROWN)
+    b = game(turn=0)
+    b.furnish(0, 12, guest=True)
+    b.room(0, 0, PURPLE)
+    b.furnish(0, 0, guest=True)
+    b.room(0, 3, BROWN)
+    b.offer(0, 0, "furniture", BROWN)
+    state = b.build()
     events = buy(state, 0, 0, 0, 3)
     # (light brown + red + purple furniture also completes that bonus card)
     assert kinds(events) == ["tile_bought", "guest_arrives", "gift", "bonus_card"]
@@ -531,13 +488,14 @@ def test_rulebook_example_pool_table_brings_the_brown_guest_and_a_gift():
 
 def test_rulebook_example_pinball_with_the_purple_guest_already_there_brings_nothing():
     """A player with the brown and purple guests puts a pinball machine in a purple room."""
-    state = game(turn=0)
-    room(state, 0, 0, BROWN)
-    furnish(state, 0, 0, BROWN, guest=True)
-    room(state, 0, 3, PURPLE)
-    furnish(state, 0, 3, PURPLE, guest=True)
-    room(state, 0, 7, PURPLE)
-    offer(state, 0, 0, "furniture", PURPLE)
+    b = game(turn=0)
+    b.room(0, 0, BROWN)
+    b.furnish(0, 0, guest=True)
+    b.room(0, 3, PURPLE)
+    b.furnish(0, 3, guest=True)
+    b.room(0, 7, PURPLE)
+    b.offer(0, 0, "furniture", PURPLE)
+    state = b.build()
     events = buy(state, 0, 0, 0, 7)
     assert kinds(events) == ["tile_bought", "guest_stays"]
     assert state.players[0].gifts == 0 and state.guests.count(0) == 2
@@ -545,21 +503,23 @@ def test_rulebook_example_pinball_with_the_purple_guest_already_there_brings_not
 
 
 def test_first_guest_brings_no_gift():
-    state = game(turn=0)
-    offer(state, 0, 0, "furniture", RED)
+    b = game(turn=0)
+    b.offer(0, 0, "furniture", RED)
+    state = b.build()
     events = buy(state, 0, 0, 0, 12)
     assert kinds(events) == ["tile_bought", "guest_arrives"]
     assert state.players[0].gifts == 0
 
 
 def test_guest_leaves_another_player():
-    state = game(turn=0)
-    room(state, 1, 0, GREEN)
-    furnish(state, 1, 0, GREEN, guest=True)
-    room(state, 1, 1, BLUE)
-    furnish(state, 1, 1, BLUE, guest=True)
-    room(state, 0, 0, GREEN)
-    offer(state, 0, 0, "furniture", GREEN)
+    b = game(turn=0)
+    b.room(1, 0, GREEN)
+    b.furnish(1, 0, guest=True)
+    b.room(1, 1, BLUE)
+    b.furnish(1, 1, guest=True)
+    b.room(0, 0, GREEN)
+    b.offer(0, 0, "furniture", GREEN)
+    state = b.build()
     events = buy(state, 0, 0, 0, 0)
     arrive = next(e for e in events if e.kind == "guest_arrives")
     assert arrive.params == {"colour": "green", "from": 1}
@@ -569,22 +529,24 @@ def test_guest_leaves_another_player():
 
 @pytest.mark.parametrize("others, gift", [(1, False), (2, False), (3, True)])
 def test_two_players_need_three_other_guests_for_a_gift(others, gift):
-    state = game(players=2, turn=0)
+    b = game(players=2, turn=0)
     for space, colour in enumerate((BROWN, PURPLE, GRAY)[:others]):
-        room(state, 0, space, colour)
-        furnish(state, 0, space, colour, guest=True)
-    offer(state, 0, 0, "furniture", RED)
+        b.room(0, space, colour)
+        b.furnish(0, space, guest=True)
+    b.offer(0, 0, "furniture", RED)
+    state = b.build()
     events = buy(state, 0, 0, 0, 12)
     assert ("gift" in kinds(events)) is gift
     sound(state)
 
 
 def test_no_gift_once_the_30_are_gone():
-    state = game(turn=0)
-    give_gifts(state, 1, 30)
-    furnish(state, 0, 12, RED, guest=True)
-    room(state, 0, 0, GREEN)
-    offer(state, 0, 0, "furniture", GREEN)
+    b = game(turn=0)
+    b.gifts(1, 30)
+    b.furnish(0, 12, guest=True)
+    b.room(0, 0, GREEN)
+    b.offer(0, 0, "furniture", GREEN)
+    state = b.build()
     events = buy(state, 0, 0, 0, 0)
     assert kinds(events) == ["tile_bought", "guest_arrives", "no_gift_left"]
     assert state.players[0].gifts == 0 and state.gift_supply == 0
@@ -595,13 +557,14 @@ def test_no_gift_once_the_30_are_gone():
 
 
 def test_rulebook_example_two_motorcycles_and_a_pinball_machine():
-    state = game(turn=0)
-    room(state, 0, 0, GRAY)
-    room(state, 0, 1, GRAY)
-    furnish(state, 0, 0, GRAY)
-    furnish(state, 0, 1, GRAY, guest=True)
-    room(state, 0, 3, PURPLE)
-    offer(state, 0, 0, "furniture", PURPLE)
+    b = game(turn=0)
+    b.room(0, 0, GRAY)
+    b.room(0, 1, GRAY)
+    b.furnish(0, 0)
+    b.furnish(0, 1, guest=True)
+    b.room(0, 3, PURPLE)
+    b.offer(0, 0, "furniture", PURPLE)
+    state = b.build()
     events = buy(state, 0, 0, 0, 3)
     cards = [e.params["card"] for e in events if e.kind == "bonus_card"]
     assert [bonus_card_token(card) for card in cards] == ["gray_purple"]  # motorcycle and pinball machine
@@ -610,14 +573,15 @@ def test_rulebook_example_two_motorcycles_and_a_pinball_machine():
 
 
 def test_several_cards_at_once_are_all_taken():
-    state = game(turn=0)
-    furnish(state, 0, 12, RED, guest=True)  # grand piano
-    room(state, 0, 0, PURPLE)
-    furnish(state, 0, 0, PURPLE)  # pinball machine
-    room(state, 0, 3, GREEN)
-    furnish(state, 0, 3, GREEN)  # dog
-    room(state, 0, 5, BROWN)
-    offer(state, 0, 0, "furniture", BROWN)
+    b = game(turn=0)
+    b.furnish(0, 12, guest=True)  # grand piano
+    b.room(0, 0, PURPLE)
+    b.furnish(0, 0)  # pinball machine
+    b.room(0, 3, GREEN)
+    b.furnish(0, 3)  # dog
+    b.room(0, 5, BROWN)
+    b.offer(0, 0, "furniture", BROWN)
+    state = b.build()
     events = buy(state, 0, 0, 0, 5)
     cards = [e.params["card"] for e in events if e.kind == "bonus_card"]
     assert cards == [6, 9]  # light brown/red/purple and pool table/dog
@@ -626,28 +590,30 @@ def test_several_cards_at_once_are_all_taken():
 
 
 def test_three_of_a_colour_card():
-    state = game(turn=0)
+    b = game(turn=0)
     for space in (0, 1, 2):
-        room(state, 0, space, BLUE)
-    furnish(state, 0, 0, BLUE, guest=True)
-    furnish(state, 0, 1, BLUE)
-    offer(state, 0, 0, "furniture", BLUE)
+        b.room(0, space, BLUE)
+    b.furnish(0, 0, guest=True)
+    b.furnish(0, 1)
+    b.offer(0, 0, "furniture", BLUE)
+    state = b.build()
     events = buy(state, 0, 0, 0, 2)
     assert [e.params["card"] for e in events if e.kind == "bonus_card"] == [4]
     assert events[-1].params["points"] == 3
 
 
 def test_a_card_already_taken_stays_with_the_first_player():
-    state = game(turn=0)
-    room(state, 1, 0, GRAY)
-    furnish(state, 1, 0, GRAY)
-    room(state, 1, 1, PURPLE)
-    furnish(state, 1, 1, PURPLE, guest=True)
-    state.bonus[10] = 1
-    room(state, 0, 0, GRAY)
-    furnish(state, 0, 0, GRAY, guest=True)
-    room(state, 0, 3, PURPLE)
-    offer(state, 0, 0, "furniture", PURPLE)
+    b = game(turn=0)
+    b.room(1, 0, GRAY)
+    b.furnish(1, 0)
+    b.room(1, 1, PURPLE)
+    b.furnish(1, 1, guest=True)
+    b.bonus_card(10, 1)
+    b.room(0, 0, GRAY)
+    b.furnish(0, 0, guest=True)
+    b.room(0, 3, PURPLE)
+    b.offer(0, 0, "furniture", PURPLE)
+    state = b.build()
     events = buy(state, 0, 0, 0, 3)
     assert "bonus_card" not in kinds(events) and state.bonus[10] == 1
     sound(state)
@@ -657,8 +623,9 @@ def test_a_card_already_taken_stays_with_the_first_player():
 
 
 def test_loan_at_any_time_even_on_another_players_turn():
-    state = game(turn=0)
+    b = game(turn=0)
     for seat in range(4):
+        state = b.build()
         assert LOAN in RULES.legal_actions(state, seat)
     events = RULES.apply(state, 2, LOAN)
     assert kinds(events) == ["loan_taken"]
@@ -673,17 +640,19 @@ def test_loan_at_any_time_even_on_another_players_turn():
 
 
 def test_repay_needs_a_loan_and_four_silver():
-    state = game(turn=0)
+    b = game(turn=0)
+    state = b.build()
     refused(state, 1, REPAY, "no_loan")
     RULES.apply(state, 1, LOAN)
-    set_money(state, 1, 3)
+    b.money(1, 3).build()
     refused(state, 1, REPAY, "repay_too_dear", cost=4, money=3)
     assert RULES.legal_actions(state, 1) == []
 
 
 def test_loan_markers_can_run_out():
-    state = game(players=5, turn=0)
+    b = game(players=5, turn=0)
     for seat in range(4):
+        state = b.build()
         RULES.apply(state, seat, LOAN)
     state.loan_supply = 0  # as if a sixth seat held the last marker
     refused(state, 4, LOAN, "no_loan_markers", markers=5)
@@ -698,9 +667,10 @@ def loan_buy(store: int, slot: int, target) -> Action:
 
 
 def test_borrow_and_buy_is_one_step_when_only_a_loan_makes_the_purchase_affordable():
-    state = game(turn=0)
-    offer(state, 0, 0, "room", GREEN)
-    set_money(state, 0, 5)  # price 4: fee-0 and fee-1 spaces are affordable, fee-2 spaces need the loan
+    b = game(turn=0)
+    b.offer(0, 0, "room", GREEN)
+    b.money(0, 5)  # price 4: fee-0 and fee-1 spaces are affordable, fee-2 spaces need the loan
+    state = b.build()
     legal = RULES.legal_actions(state, 0)
     assert loan_buy(0, 0, 3) in legal and Action("buy", (0, 0, 3)) not in legal
     assert Action("buy", (0, 0, 4)) in legal and loan_buy(0, 0, 4) not in legal
@@ -717,22 +687,23 @@ def test_borrow_and_buy_is_one_step_when_only_a_loan_makes_the_purchase_affordab
 
 
 def test_borrow_and_buy_refusals_leave_everything_untouched():
-    state = game(players=5, turn=0)
-    offer(state, 0, 0, "room", GREEN)
+    b = game(players=5, turn=0)
+    b.offer(0, 0, "room", GREEN)
+    state = b.build()
     tile = state.stores[0][0]
     refused(state, 1, loan_buy(0, 0, 3), "buy_not_your_turn")
     refused(state, 0, Action("loan_buy", (0, 0)), "bad_purchase")
     refused(state, 0, loan_buy(0, 0, 12), "printed_room", room="red")
-    set_money(state, 0, 6)
+    b.money(0, 6).build()
     refused(state, 0, loan_buy(0, 0, 3), "loan_not_needed", cost=6, tile=tile)
-    set_money(state, 0, 2)
+    b.money(0, 2).build()
     refused(state, 0, loan_buy(0, 0, 3), "too_dear_even_with_loan", cost=6, tile=tile, reach=5)
-    set_money(state, 0, 4)
+    b.money(0, 4).build()
     RULES.apply(state, 0, LOAN)  # 7 silver and a loan: the fee-2 space (6) is affordable, 8 would not be
-    set_money(state, 0, 5)
+    b.money(0, 5).build()
     refused(state, 0, loan_buy(0, 0, 3), "borrow_loan_open")
     RULES.apply(state, 0, REPAY)
-    set_money(state, 0, 5)
+    b.money(0, 5).build()
     for seat in (1, 2, 3, 4):
         RULES.apply(state, seat, LOAN)
     state.loan_supply = 0  # as if a sixth seat held the last marker
@@ -741,19 +712,21 @@ def test_borrow_and_buy_refusals_leave_everything_untouched():
 
 
 def test_a_refused_purchase_suggests_the_loan_only_when_it_would_cover_the_price():
-    state = game(turn=0)
-    offer(state, 0, 0, "room", GREEN)
-    set_money(state, 0, 5)
+    b = game(turn=0)
+    b.offer(0, 0, "room", GREEN)
+    b.money(0, 5)
+    state = b.build()
     refused(state, 0, Action("buy", (0, 0, 3)), "too_dear_loan_helps", cost=6, money=5, loan=3)
-    set_money(state, 0, 2)
+    b.money(0, 2).build()
     refused(state, 0, Action("buy", (0, 0, 3)), "too_dear", cost=6, money=2)
 
 
 def test_offers_give_each_space_its_price_and_the_action_that_buys_it():
-    state = game(turn=0)
-    offer(state, 0, 0, "room", GREEN)
-    set_money(state, 0, 5)
+    b = game(turn=0)
+    b.offer(0, 0, "room", GREEN)
+    b.money(0, 5)
     fee = data.FEES["4-5"]
+    state = b.build()
     found = {target: (cost, action) for target, cost, action in offers(state, 0, 0, 0)}
     assert set(found) == {s for s in range(16) if s != 12}
     for space, (cost, action) in found.items():
@@ -763,7 +736,7 @@ def test_offers_give_each_space_its_price_and_the_action_that_buys_it():
         assert action in RULES.legal_actions(state, 0)
     assert all(action is None for _, _, action in offers(state, 1, 0, 0)), "not on turn: nothing to buy"
     RULES.apply(state, 0, LOAN)
-    set_money(state, 0, 5)
+    b.money(0, 5).build()
     assert all((a is None) == (c > 5) for _, c, a in offers(state, 0, 0, 0)), "one loan at a time"
     assert offers(state, 0, 1, 9) == [] and not can_borrow(state, 0) and can_borrow(state, 1)
 
@@ -772,7 +745,8 @@ def test_offers_give_each_space_its_price_and_the_action_that_buys_it():
 
 
 def test_the_last_public_move_is_recorded_for_the_board():
-    state = game(players=3, turn=0)
+    b = game(players=3, turn=0)
+    state = b.build()
     assert state.last is None and RULES.view(state, None)["last"] is None
     RULES.apply(state, 0, COIN)
     assert state.last == {"seat": 0, "action": "coin", "coin": 3, "day_ended": False}
@@ -780,8 +754,8 @@ def test_the_last_public_move_is_recorded_for_the_board():
     assert state.last == {"seat": 2, "action": "loan"}
     RULES.apply(state, 2, REPAY)
     assert state.last == {"seat": 2, "action": "repay"}
-    tile = offer(state, 1, 2, "furniture", RED)
-    set_money(state, 1, 9)
+    b.offer(1, 2, "furniture", RED).money(1, 9).build()
+    tile = state.stores[1][2]
     buy(state, 1, 1, 2, ATTIC)
     assert state.last == {
         "seat": 1, "action": "buy", "store": 1, "slot": 2, "target": "attic", "tile": tile, "cost": 3,
@@ -801,7 +775,7 @@ def test_the_last_public_move_is_recorded_for_the_board():
 
 
 def test_a_state_saved_before_the_last_move_existed_still_loads():
-    state = game(players=3, turn=0)
+    state = game(players=3, turn=0).build()
     RULES.apply(state, 0, COIN)
     old = RULES.dump(state)
     del old["last"]
@@ -813,7 +787,7 @@ def test_a_state_saved_before_the_last_move_existed_still_loads():
 
 
 def test_load_refuses_a_corrupt_last_move():
-    good = RULES.dump(game())
+    good = RULES.dump(game().build())
     for bad in (
         [1],
         {"seat": 0, "action": "dance"},
@@ -831,7 +805,7 @@ def test_load_refuses_a_corrupt_last_move():
 
 
 def test_taking_the_last_coin_ends_the_day():
-    state = game(players=4, turn=1)
+    state = game(players=4, turn=1).build()
     leftovers = [t for tiles in state.stores for t in tiles]
     expected = list(reversed(state.stack[-8:]))
     minted = state.minted
@@ -849,9 +823,7 @@ def test_taking_the_last_coin_ends_the_day():
 
 
 def test_emptying_a_store_ends_the_day():
-    state = game(players=3, turn=2)
-    empty_store_but(state, 1, keep=2)
-    offer(state, 1, 2, "room", GREEN)
+    state = game(players=3, turn=2).empty_slots(1, 0, 1, 3).offer(1, 2, "room", GREEN).build()
     left = [t for t in state.stores[0]]
     events = buy(state, 2, 1, 2, 0)
     assert kinds(events) == ["tile_bought", "day_ended", "day_started"]
@@ -863,7 +835,7 @@ def test_emptying_a_store_ends_the_day():
 
 
 def test_the_bag_is_shuffled_to_refill_the_stores_after_day_11_and_the_game_ends_after_day_12():
-    state = game(players=4, turn=0)
+    state = game(players=4, turn=0).build()
     shuffled_on = []
     while not state.over:
         seat = state.turn
@@ -885,10 +857,7 @@ def test_the_bag_is_shuffled_to_refill_the_stores_after_day_11_and_the_game_ends
 
 
 def test_an_empty_draw_stack_is_topped_up_from_the_shuffled_bag():
-    state = game(players=4, turn=0)
-    state.bag.extend(state.stack[3:])  # only 3 tiles left in the draw stack
-    del state.stack[3:]
-    sound(state)
+    state = game(players=4, turn=0).stack_left(3).build()  # only 3 tiles left in the draw stack
     events = []
     for _ in range(4):
         events += RULES.apply(state, state.turn, COIN)
@@ -899,10 +868,8 @@ def test_an_empty_draw_stack_is_topped_up_from_the_shuffled_bag():
 
 
 def test_short_supply_fills_as_many_store_spaces_as_it_can():
-    state = game(players=3, turn=0)
-    empty_store_but(state, 1, keep=0)
-    state.stack.clear()  # breaks conservation on purpose: only the refill is watched here
-    state.players[0].money = 20
+    state = game(players=3, turn=0).empty_slots(1, 1, 2, 3).money(0, 20).build()
+    state.stack.clear()  # breaks conservation on purpose (no builder makes it): only the refill is watched
     target = placements(state, 0, 1, 0)[0][0]
     buy(state, 0, 1, 0, target)  # empties store 2: the day ends
     assert state.day == 2
@@ -913,24 +880,18 @@ def test_short_supply_fills_as_many_store_spaces_as_it_can():
 # --- the end -------------------------------------------------------------------------------------
 
 
-def _seven_bonus_points(state, seat: int = 0) -> None:
+def _seven_bonus_points(b: CaliforniaBuilder, seat: int = 0) -> CaliforniaBuilder:
     for space in (0, 1, 2):
-        room(state, seat, space, BROWN)
-        furnish(state, seat, space, BROWN)
-    furnish(state, seat, 12, RED, guest=True)
-    room(state, seat, 3, PURPLE)
-    furnish(state, seat, 3, PURPLE)
-    room(state, seat, 4, BLUE)
-    furnish(state, seat, 4, BLUE)
-    room(state, seat, 5, GREEN)  # empty, waiting for a dog
-    state.bonus[0] = state.bonus[6] = state.bonus[8] = seat  # 3 + 2 + 2
+        b.room(seat, space, BROWN).furnish(seat, space)
+    b.furnish(seat, 12, guest=True)
+    b.room(seat, 3, PURPLE).furnish(seat, 3)
+    b.room(seat, 4, BLUE).furnish(seat, 4)
+    b.room(seat, 5, GREEN)  # empty, waiting for a dog
+    return b.bonus_card(0, seat).bonus_card(6, seat).bonus_card(8, seat)  # 3 + 2 + 2
 
 
 def test_nine_bonus_points_end_the_game_at_the_end_of_that_day():
-    state = game(players=3, turn=0)
-    _seven_bonus_points(state)
-    sound(state)
-    offer(state, 0, 0, "furniture", GREEN)
+    state = _seven_bonus_points(game(players=3, turn=0)).offer(0, 0, "furniture", GREEN).build()
     events = buy(state, 0, 0, 0, 5)
     assert "game_ends_tonight" in kinds(events) and state.ending == "bonus"
     assert state.bonus[9] == 0 and RULES.view(state, None)["players"][0]["bonus_points"] == 9
@@ -943,13 +904,14 @@ def test_nine_bonus_points_end_the_game_at_the_end_of_that_day():
 
 
 def test_all_sixteen_spaces_renovated_end_the_game_at_the_end_of_that_day():
-    state = game(players=5, turn=0)
+    b = game(players=5, turn=0)
     layout = [BROWN] * 4 + [GRAY] * 4 + [GREEN] * 4 + [None, BLUE, BLUE, None]
     for space, colour in enumerate(layout):
         if colour is not None:
-            room(state, 0, space, colour)
-    offer(state, 0, 0, "room", BLUE)
-    set_money(state, 0, 10)
+            b.room(0, space, colour)
+    b.offer(0, 0, "room", BLUE)
+    b.money(0, 10)
+    state = b.build()
     events = buy(state, 0, 0, 0, 15)
     assert "game_ends_tonight" in kinds(events) and state.ending == "mansion"
     assert RULES.view(state, None)["players"][0]["mansion"]["renovated"] == 16
@@ -962,34 +924,33 @@ def test_all_sixteen_spaces_renovated_end_the_game_at_the_end_of_that_day():
     sound(state)
 
 
-def _last_coin(state) -> list:
+def _last_coin(b: CaliforniaBuilder) -> list:
     """Day 12 with one coin left in the bank: the player on turn ends the game."""
-    state.day = 12
-    state.minted -= 15
-    state.bank = 1
+    state = b.day(12).bank(1).build()
     return RULES.apply(state, state.turn, COIN)
 
 
 def test_scoring():
-    state = game(players=3, turn=2)
+    b = game(players=3, turn=2)
     # seat 0: gifts, a bonus card, rooms, furniture, attic, expansion and a loan it can repay
-    give_gifts(state, 0, 3)
-    room(state, 0, 8, RED)  # each room tile: 1 point (3 here); the printed room: 1 point
-    furnish(state, 0, 12, RED, guest=True)  # furniture on a room adds no point
-    room(state, 0, 0, GRAY)
-    furnish(state, 0, 0, GRAY)
-    room(state, 0, 3, PURPLE)
-    furnish(state, 0, 3, PURPLE)
-    state.bonus[10] = 0  # motorcycle and pinball: 2
-    expand(state, 0)  # the expansion space: 1
-    store_in_attic(state, 0, GREEN)  # the printed attic space holding furniture: 1
-    store_in_attic(state, 0, GREEN)  # the second one lies on the expansion: no extra point
+    b.gifts(0, 3)
+    b.room(0, 8, RED)  # each room tile: 1 point (3 here); the printed room: 1 point
+    b.furnish(0, 12, guest=True)  # furniture on a room adds no point
+    b.room(0, 0, GRAY)
+    b.furnish(0, 0)
+    b.room(0, 3, PURPLE)
+    b.furnish(0, 3)
+    b.bonus_card(10, 0)  # motorcycle and pinball: 2
+    b.expansion(0)  # the expansion space: 1
+    b.attic(0, GREEN)  # the printed attic space holding furniture: 1
+    b.attic(0, GREEN)  # the second one lies on the expansion: no extra point
+    state = b.build()
     RULES.apply(state, 0, LOAN)  # 9 silver: repaid automatically at the end
     # seat 1: a loan it cannot repay
     RULES.apply(state, 1, LOAN)
-    set_money(state, 1, 3)
+    b.money(1, 3).build()
     sound(state)
-    events = _last_coin(state)
+    events = _last_coin(b)
     auto = [e for e in events if e.kind == "loan_repaid"]
     assert [(e.seat, e.params["automatic"]) for e in auto] == [(0, True)]
     result = RULES.outcome(state)
@@ -1003,15 +964,17 @@ def test_scoring():
 
 
 def test_printed_room_scores_whether_or_not_it_is_furnished():
-    state = game(players=2)
+    b = game(players=2)
+    state = b.build()
     assert score_breakdown(state, 0)["spaces"] == 1
-    furnish(state, 0, 12, RED, guest=True)
+    b.furnish(0, 12, guest=True).build()
     assert score_breakdown(state, 0)["spaces"] == 1
 
 
 def test_ties_go_to_the_most_money_then_are_shared():
-    state = game(players=3, turn=0)
-    events = _last_coin(state)  # seat 0 now has 11 silver, seats 1 and 2 have 6
+    b = game(players=3, turn=0)
+    state = b.state
+    events = _last_coin(b)  # seat 0 now has 11 silver, seats 1 and 2 have 6
     assert kinds(events)[-1] == "game_over"
     result = RULES.outcome(state)
     assert result.scores == (1, 1, 1)
@@ -1023,15 +986,13 @@ def test_ties_go_to_the_most_money_then_are_shared():
 
 
 def test_placements_list_every_target_with_its_total_price():
-    state = game(players=4, turn=0)
-    state.minted -= 5
-    state.bank = 3
-    offer(state, 1, 3, "room", GREEN)
+    b = game(players=4, turn=0).bank(3).offer(1, 3, "room", GREEN)
+    state = b.build()
     fee = data.FEES["4-5"]
     assert placements(state, 0, 1, 3) == [(s, 3 + fee[s]) for s in range(16) if s != 12]
     assert placements(state, 0, 5, 0) == [] and placements(state, 9, 0, 0) == []
     # legal_actions offers exactly the affordable placements
-    set_money(state, 0, 4)
+    b.money(0, 4).build()
     buys = {a.args[2] for a in RULES.legal_actions(state, 0) if a.kind == "buy" and a.args[:2] == (1, 3)}
     assert buys == {s for s, total in placements(state, 0, 1, 3) if total <= 4}
 
@@ -1046,12 +1007,13 @@ def test_action_text_form_round_trips():
 
 
 def test_public_view_shows_the_table():
-    state = game(players=4, turn=2)
-    room(state, 1, 0, GREEN)
-    furnish(state, 1, 0, GREEN, guest=True)
-    store_in_attic(state, 1, RED)
+    b = game(players=4, turn=2)
+    b.room(1, 0, GREEN)
+    b.furnish(1, 0, guest=True)
+    b.attic(1, RED)
+    state = b.build()
     RULES.apply(state, 1, LOAN)
-    give_gifts(state, 1, 2)
+    b.gifts(1, 2).build()
     sound(state)
     view = RULES.view(state, None)
     json.dumps(view)  # plain data
@@ -1083,12 +1045,12 @@ def test_public_view_shows_the_table():
 
 
 def test_view_hides_the_order_of_the_draw_stack_and_the_bag():
-    a = game(players=3, seed=3)
-    b = RULES.load(RULES.dump(a))
-    b.stack.reverse()
-    b.bag = list(reversed(a.bag))
-    b.rng.seed ^= 12345
-    assert RULES.view(a, None) == RULES.view(b, None)
+    a = game(players=3, seed=3).build()
+    other = RULES.load(RULES.dump(a))  # the same table with the hidden order changed on purpose
+    other.stack.reverse()
+    other.bag = list(reversed(a.bag))
+    other.rng.seed ^= 12345
+    assert RULES.view(a, None) == RULES.view(other, None)
     view = RULES.view(a, None)
     assert "rng" not in view and "stack" not in view and view["draw_stack"] == 80
     assert a.stack not in list(view.values())
@@ -1098,16 +1060,17 @@ def test_view_hides_the_order_of_the_draw_stack_and_the_bag():
 
 
 def test_dump_and_load_round_trip_exactly():
-    state = game(players=5, seed=99)
-    furnish(state, 0, 12, RED, guest=True)
-    expand(state, 2)
+    b = game(players=5, seed=99)
+    b.furnish(0, 12, guest=True)
+    b.expansion(2)
+    state = b.build()
     text = json.dumps(RULES.dump(state))
     again = RULES.load(json.loads(text))
     assert again == state and json.dumps(RULES.dump(again)) == text
 
 
 def test_load_refuses_unknown_schema_and_corrupt_data():
-    good = RULES.dump(game())
+    good = RULES.dump(game().build())
     with pytest.raises(StateError, match="schema"):
         RULES.load({**good, "schema": 99})
     with pytest.raises(StateError):
@@ -1123,31 +1086,27 @@ def test_load_refuses_unknown_schema_and_corrupt_data():
 
 
 def test_invariants_catch_broken_conservation():
-    state = game()
+    state = game().build()  # then broken on purpose, by hand: no builder makes it
     state.players[0].money += 1
     assert any("money" in msg for msg in RULES.invariants(state))
-    state = game()
+    state = game().build()  # then broken on purpose, by hand: no builder makes it
     state.bag.append(state.stack[0])
     assert any("tiles" in msg for msg in RULES.invariants(state))
-    state = game()
+    state = game().build()  # then broken on purpose, by hand: no builder makes it
     state.players[0].gifts = 1
     assert any("gifts" in msg for msg in RULES.invariants(state))
-    state = game()
+    state = game().build()  # then broken on purpose, by hand: no builder makes it
     state.players[0].loan = True
     assert any("loan" in msg for msg in RULES.invariants(state))
-    state = game()
+    state = game().build()  # then broken on purpose, by hand: no builder makes it
     state.guests[GREEN] = 1
     assert any("guest" in msg for msg in RULES.invariants(state))
-    state = game()
+    state = game().build()  # then broken on purpose, by hand: no builder makes it
     state.bonus[0] = 2
     assert any("bonus" in msg for msg in RULES.invariants(state))
-    state = game()
-    room(state, 0, 0, GREEN)
-    room(state, 0, 15, GREEN)
+    state = game().room(0, 0, GREEN).room(0, 15, GREEN).state  # build() would refuse it
     assert any("do not touch" in msg for msg in RULES.invariants(state))
-    state = game()
-    room(state, 0, 0, GREEN)
-    store_in_attic(state, 0, GREEN)
+    state = game().room(0, 0, GREEN).attic(0, GREEN).state
     assert any("attic" in msg for msg in RULES.invariants(state))
 
 

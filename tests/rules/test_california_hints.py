@@ -1,19 +1,19 @@
 """California's bot hints (``rules.california.heuristics``): sensible, cheap and always legal.
 
-Positions are built with the rules tests' helpers (tiles pulled from the stack, so every
-conservation law holds).
+Positions are built with California's position builder (tiles taken from the stack, money from
+the stock, so every conservation law holds and ``build()`` checks it).
 """
 
 from __future__ import annotations
 
 from rules.california import COIN, LOAN, REPAY, RULES, State
+from rules.california.builder import CaliforniaBuilder
 from rules.california.data import BLUE, GREEN, RED
 from rules.california.heuristics import HINTS, CaliforniaHints, Weights
 from rules.core import Action
 from rules.play import random_playthrough
 from rules.rng import Rng
 from rules.search import Budget, choose, reward
-from tests.rules.test_california import empty_store_but, furnish, game, offer, room, set_money, sound
 
 
 def positions(players: int, seeds: range, every: int = 5) -> list[State]:
@@ -29,10 +29,8 @@ def positions(players: int, seeds: range, every: int = 5) -> list[State]:
     return found
 
 
-def set_price(state: State, coins: int) -> None:
-    """Leave ``coins`` gold coins on the bank, as if the others had gone back to the stock."""
-    state.minted -= (state.bank - coins) * 5
-    state.bank = coins
+def game(players: int, turn: int = 0) -> CaliforniaBuilder:
+    return CaliforniaBuilder(players, seed=7).on_turn(turn)
 
 
 def test_values_give_one_number_per_seat_and_follow_the_score_at_the_end() -> None:
@@ -46,12 +44,14 @@ def test_values_give_one_number_per_seat_and_follow_the_score_at_the_end() -> No
 
 
 def test_values_count_points_and_what_money_and_rooms_promise_while_days_remain() -> None:
-    state = game(players=3)
-    room(state, 1, 0, GREEN)  # one point more than seat 0
+    b = game(players=3)
+    state = b.room(1, 0, GREEN).build()  # one point more than seat 0
     assert HINTS.values(state)[1] > HINTS.values(state)[0]
-    set_money(state, 2, 20)  # money is worth something early on...
+    b.money(2, 20).build()  # money is worth something early on...
     assert HINTS.values(state)[2] > HINTS.values(state)[0]
-    state.ending = "bonus"  # ...and only breaks ties once the game ends tonight
+    # ...and only breaks ties once the game ends tonight (set by hand: nobody has earned the
+    # ending, so the builder's ``ending`` step would refuse this position)
+    state.ending = "bonus"
     assert HINTS.values(state)[1] > HINTS.values(state)[2] > HINTS.values(state)[0]
 
 
@@ -71,15 +71,14 @@ def test_candidates_are_legal_never_empty_and_drop_bare_loans_and_repayments() -
 
 
 def test_candidates_search_one_slot_per_tile_type_and_the_cheapest_room_spaces() -> None:
-    state = game(players=3, turn=0)
-    set_money(state, 0, 30)
-    offer(state, 0, 0, "room", RED)
-    offer(state, 0, 1, "room", RED)  # the same buy as slot 0
-    offer(state, 0, 2, "furniture", BLUE)  # no blue room: the attic
-    offer(state, 0, 3, "expansion")
-    empty_store_but(state, 1, 0)
-    offer(state, 1, 0, "room", RED)  # same type, other store: buying it empties store 1
-    sound(state)
+    b = game(players=3, turn=0).money(0, 30)
+    b.offer(0, 0, "room", RED)
+    b.offer(0, 1, "room", RED)  # the same buy as slot 0
+    b.offer(0, 2, "furniture", BLUE)  # no blue room: the attic
+    b.offer(0, 3, "expansion")
+    b.empty_slots(1, 1, 2, 3)
+    b.offer(1, 0, "room", RED)  # same type, other store: buying it empties store 1
+    state = b.build()
     kept = HINTS.candidates(state, 0, RULES.legal_actions(state, 0))
     buys = [a.args for a in kept if a.kind == "buy"]
     assert [b for b in buys if b[:2] == (0, 1)] == []
@@ -92,15 +91,13 @@ def test_candidates_search_one_slot_per_tile_type_and_the_cheapest_room_spaces()
 
 
 def test_a_loan_buy_is_searched_only_for_a_tile_no_plain_purchase_can_take() -> None:
-    state = game(players=4, turn=0)
-    set_money(state, 0, 5)  # price 4: fee-0 spaces are affordable, the others need a loan
-    offer(state, 0, 0, "room", GREEN)
-    offer(state, 0, 1, "expansion")
+    b = game(players=4, turn=0).money(0, 5)  # price 4: fee-0 spaces are affordable, the others need a loan
+    state = b.offer(0, 0, "room", GREEN).offer(0, 1, "expansion").build()
     actions = RULES.legal_actions(state, 0)
     assert any(a.kind == "loan_buy" and a.args[:2] == (0, 0) for a in actions)
     kept = HINTS.candidates(state, 0, actions)
     assert not any(a.kind == "loan_buy" and a.args[:2] == (0, 0) for a in kept)
-    set_money(state, 0, 2)  # now only a loan buys anything
+    b.money(0, 2).build()  # now only a loan buys anything
     kept = HINTS.candidates(state, 0, RULES.legal_actions(state, 0))
     assert any(a.kind == "loan_buy" for a in kept)
 
@@ -112,30 +109,20 @@ def test_rollout_moves_are_legal_and_buy_a_cheap_scoring_tile_rather_than_a_coin
             continue
         actions = RULES.legal_actions(state, state.turn)
         assert HINTS.rollout(state, state.turn, actions, rng) in actions
-    state = game(players=3, turn=1)
-    set_price(state, 1)
-    set_money(state, 1, 3)
-    room(state, 1, 0, GREEN)
-    offer(state, 0, 0, "furniture", GREEN)  # a guest for one silver, and nothing else on offer
-    empty_store_but(state, 0, 0)
-    empty_store_but(state, 1, -1)
-    sound(state)
+    b = game(players=3, turn=1).bank(1).money(1, 3).room(1, 0, GREEN)
+    b.offer(0, 0, "furniture", GREEN)  # a guest for one silver, and nothing else on offer
+    state = b.empty_slots(0, 1, 2, 3).empty_slots(1).build()
     actions = RULES.legal_actions(state, 1)
     greedy = CaliforniaHints(Weights(rollout_random=0.0))
     assert greedy.rollout(state, 1, actions, rng) == Action("buy", (0, 0, 0))
-    set_money(state, 1, 0)
+    b.money(1, 0).build()
     assert greedy.rollout(state, 1, RULES.legal_actions(state, 1), rng) == COIN
 
 
 def test_rollout_furnishes_for_a_guest_before_it_renovates() -> None:
-    state = game(players=4, turn=0)
-    set_price(state, 2)
-    set_money(state, 0, 4)
-    room(state, 0, 8, GREEN)
-    furnish(state, 0, 12, RED, guest=True)  # a guest already: the green one brings a gift
-    offer(state, 0, 0, "room", BLUE)
-    offer(state, 0, 1, "furniture", GREEN)
-    sound(state)
+    b = game(players=4, turn=0).bank(2).money(0, 4).room(0, 8, GREEN)
+    b.furnish(0, 12, guest=True)  # a guest already: the green one brings a gift
+    state = b.offer(0, 0, "room", BLUE).offer(0, 1, "furniture", GREEN).build()
     greedy = CaliforniaHints(Weights(rollout_random=0.0))
     move = greedy.rollout(state, 0, RULES.legal_actions(state, 0), Rng(1))
     assert move == Action("buy", (0, 1, 8))

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from rules.california import COIN, RULES, data
+from rules.california.builder import CaliforniaBuilder
 from rules.core import Action
 from rules.play import canonical
 
 
 def test_the_player_on_turn_takes_a_coin_even_when_a_purchase_is_open() -> None:
-    state = RULES.setup(3, {}, 4)
-    state.players[state.turn].money = 40
+    b = CaliforniaBuilder(3, seed=4)
+    state = b.money(b.state.turn, 40).build()
     legal = RULES.legal_actions(state, state.turn)
     assert any(a.kind == "buy" for a in legal)
     before = canonical(RULES.dump(state))

@@ -10,6 +10,7 @@ import pytest
 from bot.i18n import shipped
 from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
 from rules.estates import RULES, board, data
+from rules.estates.builder import EstatesBuilder
 from rules.estates.state import BID, CHOOSE, DECIDE, OVER, PLACE, EstatesState, Row
 from tests.helpers import kinds, refusal
 
@@ -21,10 +22,13 @@ CATALOG = shipped()
 # --- helpers ----------------------------------------------------------------------------
 
 
+def table(players: int = 3, seed: int = 7, **options: Any) -> EstatesBuilder:
+    """A fresh round with seat 0 first to choose, to be built on (``rules.estates.builder``)."""
+    return EstatesBuilder(players, seed=seed, **options).first(0)
+
+
 def fresh(players: int = 3, seed: int = 7, **options: Any) -> EstatesState:
-    state = RULES.setup(players, options, seed)
-    state.auctioneer = state.first_player = 0
-    return state
+    return table(players, seed, **options).build()
 
 
 def refused(state: EstatesState, seat: int, action: Action, key: str, **params: object) -> None:
@@ -36,8 +40,9 @@ def refused(state: EstatesState, seat: int, action: Action, key: str, **params: 
         assert CATALOG.has(f"estates.illegal.{key}", language) and "{" not in sentence, (language, key)
 
 
-def arrange(state: EstatesState, display: list[list[str]] | None = None, **rows: Any) -> None:
-    """Lay out the display and rows (A=[(["red5", "blue2"], roof), ...]) without playing to them.
+def unreachable(state: EstatesState, display: list[list[str]] | None = None, **rows: Any) -> None:
+    """Lay out the display and rows (A=[(["red5", "blue2"], roof), ...]) by hand, for the few tests of
+    positions no play reaches (fewer than 24 cubes drawn, say), which the builder refuses.
 
     Cubes are pulled from wherever they are; certificates go to seat 0 unless set later.
     """
@@ -159,8 +164,7 @@ def test_stow_only_at_the_start_of_own_turn() -> None:
 
 
 def test_stow_needs_money_in_hand() -> None:
-    state = fresh()
-    state.cash_box[0], state.money[0] = 12, 0
+    state = table().money([0, 12, 12], [12, 0, 0]).build()
     assert A("stow") not in RULES.legal_actions(state, 0)
     refused(state, 0, A("stow"), "nothing_to_stow")
 
@@ -195,15 +199,13 @@ def test_only_end_cubes_with_a_place_can_be_chosen() -> None:
 
 
 def test_a_cube_without_a_legal_place_cannot_be_chosen() -> None:
-    state = fresh()
-    full = [(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 1)]
-    arrange(
-        state,
-        display=[["blue6", "blue1", "blue2"], ["green1"], []],
-        A=full,
-        B=[(["gray6"], 2), (["gray5"], 2), (["gray4"], 2), (["gray3"], 2)],
-        C=[(["yellow6"], 3), (["yellow5"], 3), (["yellow4"], 3), (["yellow3", "yellow2"], 0)],
-    )
+    b = table()
+    b.row("A", (["red6"], 1), (["red5"], 1), (["red4"], 2), (["red3"], 2))  # two rooftops of each value
+    # B3 is white dirt: its unroofed gray4 takes no cube, yet keeps B from being a second complete row.
+    b.row("B", (["gray6"], 3), (["gray5"], 3), (["gray4"], 0), (["gray3"], 4))
+    b.row("C", (["yellow6"], 5), (["yellow5"], 5), (["yellow4"], 6), (["yellow3", "yellow2"], 0))
+    # The 24 drawn cubes: the other 7 lie between the ends of the first and third rows.
+    state = b.display(["blue6", "blue1", "blue2"], ["green1"], ["purple5", "purple4"]).build()
     # Only C4 (top 2, unroofed) takes a cube: blue1 and green1 fit, blue6 and blue2 do not.
     assert set(board.selectable_cubes(state)) == {CUBE["green1"]}
     refused(state, 0, A("pick", ("blue6",)), "cube_has_no_place", piece="blue6")
@@ -211,9 +213,10 @@ def test_a_cube_without_a_legal_place_cannot_be_chosen() -> None:
 
 
 def test_rooftop_needs_an_unroofed_building_and_is_revealed_before_bidding() -> None:
-    state = fresh()
+    b = table()
+    state = b.build()
     refused(state, 0, A("pick", ("roof",)), "nothing_to_roof")
-    arrange(state, A=[(["red5"], 0)])
+    b.row("A", (["red5"], 0)).build()
     assert A("pick", ("roof",)) in RULES.legal_actions(state, 0)
     events = RULES.apply(state, 0, A("pick", ("roof",)))
     value = events[0].params["value"]
@@ -224,9 +227,8 @@ def test_rooftop_needs_an_unroofed_building_and_is_revealed_before_bidding() -> 
 
 
 def test_no_rooftops_left() -> None:
-    state = fresh()
-    arrange(state, A=[(["red5"], 0)])
-    state.roofs_left = []
+    state = table().row("A", (["red5"], 0)).build()
+    state.roofs_left = []  # unreachable: with no rooftop left the round is over (the builder refuses it)
     refused(state, 0, A("pick", ("roof",)), "no_rooftops")
 
 
@@ -258,8 +260,7 @@ def test_pick_only_when_choosing() -> None:
 
 
 def test_bidding_goes_clockwise_from_the_auctioneers_left_once_each() -> None:
-    state = fresh(players=4)
-    state.auctioneer = 2
+    state = table(players=4).on_turn(2).build()
     RULES.apply(state, 2, A("pick", ("mayor",)))
     order = []
     while state.phase == BID:
@@ -270,7 +271,8 @@ def test_bidding_goes_clockwise_from_the_auctioneers_left_once_each() -> None:
 
 
 def test_bid_amounts() -> None:
-    state = fresh(players=4)
+    b = table(players=4)
+    state = b.build()
     RULES.apply(state, 0, A("pick", ("mayor",)))
     legal = RULES.legal_actions(state, 1)
     assert legal == [A("pass")] + [A("bid", (n,)) for n in range(1, 13)]
@@ -284,7 +286,7 @@ def test_bid_amounts() -> None:
     assert RULES.legal_actions(state, 2)[1] == A("bid", (5,))
     events = RULES.apply(state, 2, A("pass"))
     assert events[0].kind == "passed" and events[0].public
-    state.money[3] = 5
+    b.pay(3, 0, 7).build()  # seat 3 is down to $5 million
     assert RULES.legal_actions(state, 3) == [A("pass"), A("bid", (5,))]
     RULES.apply(state, 3, A("bid", (5,)))
     assert state.phase == DECIDE and RULES.waiting_for(state) == {0}
@@ -294,8 +296,7 @@ def test_bid_amounts() -> None:
 
 
 def test_a_broke_bidder_still_presses_pass() -> None:
-    state = fresh(players=3)
-    state.money[1], state.cash_box[1] = 0, 12
+    state = table(players=3).money([12, 0, 12], [0, 12, 0]).build()
     RULES.apply(state, 0, A("pick", ("mayor",)))
     assert RULES.legal_actions(state, 1) == [A("pass")]
     assert RULES.waiting_for(state) == {1}
@@ -303,8 +304,7 @@ def test_a_broke_bidder_still_presses_pass() -> None:
 
 
 def test_cash_box_is_not_money_in_hand() -> None:
-    state = fresh(players=2)
-    state.money[1], state.cash_box[1] = 3, 9
+    state = table(players=2).money([12, 3], [0, 9]).build()
     RULES.apply(state, 0, A("pick", ("mayor",)))
     refused(state, 1, A("bid", (4,)), "bid_too_high", money=3)
 
@@ -334,8 +334,7 @@ def test_buy_keeps_the_piece_and_pays_the_bidder() -> None:
 
 
 def test_an_auctioneer_who_cannot_pay_must_sell() -> None:
-    state = fresh(players=3)
-    state.money[0], state.cash_box[0] = 4, 8
+    state = table(players=3).money([4, 12, 12], [8, 0, 0]).build()
     auction(state, "mayor", {1: 5})
     assert RULES.legal_actions(state, 0) == [A("sell")]
     refused(state, 0, A("buy"), "cannot_pay", money=4, price=5)
@@ -356,8 +355,8 @@ def test_everybody_passes_and_the_auctioneer_takes_it_free() -> None:
 
 
 def test_first_cube_next_to_main_street_then_no_gaps_and_within_the_requirement() -> None:
-    state = fresh(players=2)
-    arrange(state, display=[["red5", "blue3", "green2"], ["gray4"], ["yellow6"]])
+    state = table(players=2).display(["red5", "blue3", "green2"]).build()
+    line = list(state.display[0])
     take(state, "red5")
     spots = RULES.legal_actions(state, 0)
     assert spots == [A("place", ("A", 1)), A("place", ("B", 1)), A("place", ("C", 1))]
@@ -387,28 +386,21 @@ def test_first_cube_next_to_main_street_then_no_gaps_and_within_the_requirement(
     }
     assert events[1].params == {"colour": "red", "company": "Sienna Securities"}
     assert state.certificates[data.COLOURS.index("red")] == 0
-    assert state.display[0] == [CUBE["blue3"], CUBE["green2"]]
+    assert state.display[0] == line[1:] and line[-2:] == [CUBE["blue3"], CUBE["green2"]]
     refused(state, 1, A("place", ("B", 1)), "nothing_to_place")
 
 
 def test_row_is_limited_to_its_requirement() -> None:
-    state = fresh(players=2)
-    arrange(
-        state, display=[["blue6"], [], []], A=[(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 0)]
-    )
+    b = table(players=2).row("A", (["red6"], 1), (["red5"], 1), (["red4"], 2), (["red3"], 0))
+    state = b.display(["blue6", "blue5"]).build()
     take(state, "blue6")
     refused(state, 0, A("place", ("A", 5)), "row_full", row="A", requirement=4)
     assert A("place", ("A", 5)) not in RULES.legal_actions(state, 0)
 
 
 def test_stacking_needs_a_lower_number_and_no_rooftop_and_no_white_dirt() -> None:
-    state = fresh(players=2)
-    arrange(
-        state,
-        display=[["blue3", "green4"], [], []],
-        A=[(["red6"], 0), (["red4"], 0), (["red5"], 2)],
-        B=[(["gray6"], 0), (["gray2"], 0)],
-    )
+    b = table(players=2).row("A", (["red6"], 0), (["red4"], 0), (["red5"], 2))
+    state = b.row("B", (["gray6"], 0), (["gray2"], 0)).display(["blue3", "green4"]).build()
     take(state, "blue3")
     legal = set(RULES.legal_actions(state, 0))
     # A1 is white dirt, A2 has a 4 (3 < 4 fits), A3 is roofed, A4 is next, B1 6 fits, B2 has a 2 too low,
@@ -429,12 +421,8 @@ def test_stacking_needs_a_lower_number_and_no_rooftop_and_no_white_dirt() -> Non
 
 
 def test_equal_numbers_do_not_stack_and_stacks_reach_six() -> None:
-    state = fresh(players=2)
-    arrange(
-        state,
-        display=[["blue4", "blue2", "blue1"], [], []],
-        B=[(["red6", "red5", "red4", "red3", "red2"], 0)],
-    )
+    b = table(players=2).row("B", (["red6", "red5", "red4", "red3", "red2"], 0))
+    state = b.display(["blue4", "blue2", "blue1"]).build()
     take(state, "blue4")
     refused(
         state,
@@ -451,8 +439,7 @@ def test_equal_numbers_do_not_stack_and_stacks_reach_six() -> None:
 
 
 def test_equal_numbers_do_not_stack() -> None:
-    state = fresh(players=2)
-    arrange(state, display=[["blue2"], [], []], B=[(["red6", "red2"], 0)])
+    state = table(players=2).row("B", (["red6", "red2"], 0)).display(["blue2", "blue5"]).build()
     take(state, "blue2")
     assert A("place", ("B", 1)) not in RULES.legal_actions(state, 0)
     refused(
@@ -465,8 +452,7 @@ def test_equal_numbers_do_not_stack() -> None:
 
 
 def test_certificate_stays_with_the_first_placer() -> None:
-    state = fresh(players=2)
-    arrange(state, display=[["blue6", "blue2"], [], []])
+    state = table(players=2).display(["blue6", "blue2"]).build()
     place_cube(state, "blue6", "B", 1)
     assert state.auctioneer == 1
     events = place_cube(state, "blue2", "B", 1)
@@ -479,9 +465,8 @@ def test_certificate_stays_with_the_first_placer() -> None:
 
 
 def test_rooftop_on_any_unroofed_building_and_nothing_on_top_afterwards() -> None:
-    state = fresh(players=2)
-    arrange(state, display=[["blue1"], [], []], A=[(["red6"], 0), (["red5"], 3)], C=[(["gray4"], 0)])
-    state.roofs_left = [4, 4]
+    b = table(players=2).row("A", (["red6"], 0), (["red5"], 3)).row("C", (["gray4"], 0))
+    state = b.display(["blue1", "blue2"]).next_roofs(4).build()
     take(state, "roof")
     assert set(RULES.legal_actions(state, 0)) == {A("place", ("A", 1)), A("place", ("C", 1))}
     refused(state, 0, A("place", ("A", 2)), "already_roofed")
@@ -527,8 +512,7 @@ def test_rulebook_end_example_rows() -> None:
 
 
 def test_permit_limits() -> None:
-    state = fresh(players=2)
-    arrange(state, A=[(["red6"], 1), (["red5"], 1), (["red4"], 0)])
+    state = table(players=2).row("A", (["red6"], 1), (["red5"], 1), (["red4"], 0)).build()
     take(state, "permit2")
     legal = set(RULES.legal_actions(state, 0))
     assert A("permit", ("A", "shorter")) not in legal and A("permit", ("A", "longer")) in legal
@@ -569,16 +553,14 @@ def test_chosen_zero_length_row_counts_as_complete() -> None:
 
 
 def test_lengthening_a_complete_row_makes_it_incomplete() -> None:
-    state = fresh(players=2)
-    arrange(state, A=[(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 1)])
+    state = table(players=2).row("A", (["red6"], 1), (["red5"], 1), (["red4"], 2), (["red3"], 2)).build()
     assert board.row_complete(state.rows[0])
     events = permit(state, 1, "A", "longer")
     assert "row_reopened" in kinds(events) and not board.row_complete(state.rows[0])
 
 
 def test_shortening_can_complete_a_row() -> None:
-    state = fresh(players=2)
-    arrange(state, A=[(["red6"], 1), (["red5"], 1)])
+    state = table(players=2).row("A", (["red6"], 1), (["red5"], 1)).build()
     events = permit(state, 2, "A", "shorter")
     assert "row_completed" in kinds(events)
 
@@ -618,9 +600,10 @@ def test_cancelling_the_last_permit_restores_four() -> None:
 
 
 def test_cancel_refusals() -> None:
-    state = fresh(players=2)
+    b = table(players=2)
+    state = b.build()
     permit(state, 2, "A", "longer")
-    arrange(state, A=[(["red6"], 0), (["red5"], 0), (["red4"], 0), (["red3"], 0), (["red2"], 0)])
+    b.row("A", (["red6"], 0), (["red5"], 0), (["red4"], 0), (["red3"], 0), (["red2"], 0)).build()
     take(state, "cancel")
     assert RULES.legal_actions(state, 1) == [A("discard")]
     refused(
@@ -662,107 +645,102 @@ def test_mayor_in_front_of_a_row_or_discarded() -> None:
 # --- scoring ------------------------------------------------------------------------------
 
 
-def nine_for_blue(state: EstatesState, row: str, complete: bool) -> None:
-    """The rulebook's scoring example: a building worth 9 whose top cube is blue (seat 1 holds blue)."""
-    lots = [(["red4", "blue2"], 3)]
-    lots += [([t], 1 if complete else 0) for t in ("yellow1", "green1", "purple1")]
-    layout: dict[str, Any] = {row: lots}
-    arrange(state, **layout)
-    state.certificates = [None] * 6
-    state.certificates[data.COLOURS.index("blue")] = 1
+def nine_for_blue(row: str, complete: bool) -> EstatesBuilder:
+    """The rulebook's scoring example: a building worth 9 whose top cube is blue (seat 1 holds blue,
+    seat 0 red, the colour under it), on lot 1 of ``row`` (B or C: A1 is white dirt, one cube).
+    The other three lots only fill the row; their colours go to a third seat, since every colour
+    on the board has its certificate held."""
+    b = table(players=3).row(row, (["red4", "blue2"], 3), owner=0)
+    roofs = (1, 1, 2) if complete else (0, 0, 0)
+    b.row(
+        row, *[([t], roof) for t, roof in zip(("yellow1", "green1", "purple1"), roofs, strict=True)], owner=2
+    )
+    return b.certificate("blue", 1)
 
 
 def test_rulebook_scoring_example_nine_points_for_blue() -> None:
-    state = fresh(players=2)
-    nine_for_blue(state, "A", complete=True)
-    assert board.row_buildings(state, 0)[0] == (1, 9, 1, 9)
-    assert board.building_points(state) == [0, 9]
+    state = nine_for_blue("C", complete=True).build()
+    assert board.row_buildings(state, 2)[0] == (1, 9, 1, 9)
+    assert board.building_points(state)[:2] == [0, 9]
 
 
 def test_rulebook_scoring_example_negative_in_an_incomplete_row() -> None:
-    state = fresh(players=2)
-    nine_for_blue(state, "A", complete=False)
-    assert board.building_points(state) == [0, -9]
-    assert RULES.view(state, None)["rows"][0]["score_now"] == [0, -9]
+    state = nine_for_blue("C", complete=False).build()
+    assert board.building_points(state)[:2] == [0, -9]
+    assert RULES.view(state, None)["rows"][2]["score_now"][:2] == [0, -9]
 
 
 def test_rulebook_scoring_example_doubled_by_the_mayor() -> None:
     for complete, points in ((True, 18), (False, -18)):
-        state = fresh(players=2)
-        nine_for_blue(state, "B", complete=complete)
-        state.mayor_row, state.mayor_available = 1, False
-        assert board.building_points(state) == [0, points]
+        state = nine_for_blue("B", complete=complete).mayor("B").build()
+        assert board.building_points(state)[:2] == [0, points]
 
 
-def end_by_two_rows(state: EstatesState) -> list[Event]:
-    """Rows A and B complete with the last rooftop, bought by seat 0 for free."""
-    arrange(
-        state,
-        A=[(["red4", "blue2"], 3), (["red6"], 1), (["red5"], 1), (["green2"], 0)],
-        B=[(["gray6"], 2), (["gray5"], 2), (["gray4"], 2), (["gray3"], 2)],
-        C=[(["yellow6"], 0)],
-    )
-    state.certificates = [1, 0, 0, 0, None, 0]  # blue: seat 1, the rest seat 0, purple unused
-    state.certificates[data.COLOURS.index("yellow")] = 1
-    state.roofs_left = [5]
+def end_by_two_rows(b: EstatesBuilder) -> list[Event]:
+    """Rows A and B complete with a rooftop of 5, bought by seat 0 for free (seat 0 on turn).
+
+    The two-cube building stands on B1: A1 is white dirt, which holds one cube."""
+    b.row("A", (["gray6"], 2), (["gray5"], 2), (["gray4"], 4), (["gray3"], 4))
+    b.row("B", (["red4", "blue2"], 3), (["red6"], 1), (["red5"], 1), (["green2"], 0))
+    b.row("C", (["yellow6"], 0))
+    b.certificate("blue", 1).certificate("yellow", 1)  # the rest seat 0, purple unused
+    state = b.next_roofs(5).build()
     take(state, "roof")
-    return RULES.apply(state, 0, A("place", ("A", 4)))
+    return RULES.apply(state, 0, A("place", ("B", 4)))
 
 
 def test_two_complete_rows_end_the_game_at_once_and_score() -> None:
-    state = fresh(players=2)
-    state.money, state.cash_box = [9, 12], [3, 0]
+    b = table(players=2).money([9, 12], [3, 0])
+    state = b.build()
     assert RULES.outcome(state) is None
-    events = end_by_two_rows(state)
+    events = end_by_two_rows(b)
     assert kinds(events)[-4:] == ["round_ended", "round_score", "round_score", "game_over"]
     assert state.phase == OVER and RULES.waiting_for(state) == frozenset()
-    # Seat 0: A red6+1, red5+1, green2+5 = 7+6+7 = 20; B gray 8+7+6+5 = 26; seat 1: A blue 9, C yellow -6.
+    # Seat 0: B red6+1, red5+1, green2+5 = 7+6+7 = 20; A gray 8+7+8+7 = 30; seat 1: B blue 9, C yellow -6.
     outcome = RULES.outcome(state)
     assert outcome is not None
-    assert outcome.scores == (20 + 26 + 3, 9 - 6)
+    assert outcome.scores == (20 + 30 + 3, 9 - 6)
     assert outcome.ranks == (1, 2)
-    assert outcome.breakdown[0] == {"buildings": 46, "cash_box": 3, "checks": 12}
+    assert outcome.breakdown[0] == {"buildings": 50, "cash_box": 3, "checks": 12}
     ended = next(e for e in events if e.kind == "round_ended")
     assert ended.public and ended.params == {
         "round": 1,
         "reason": "rows",
-        "buildings": [46, 3],
+        "buildings": [50, 3],
         "winners": [0],
     }
     private = [e for e in events if e.kind == "round_score"]
     assert [e.visible_to for e in private] == [frozenset({0}), frozenset({1})]
-    assert private[0].params == {"round": 1, "buildings": 46, "cash_box": 3, "score": 49}
+    assert private[0].params == {"round": 1, "buildings": 50, "cash_box": 3, "score": 53}
     refused(state, 0, A("stow"), "game_over")
     # Once the match is settled the public view carries the final scores, equal to the outcome.
     assert RULES.legal_actions(state, 0) == [] and RULES.view(state, None)["result"] == {
         "ranks": [1, 2],
         "winners": [0],
-        "scores": [49, 3],
-        "buildings": [46, 3],
+        "scores": [53, 3],
+        "buildings": [50, 3],
         "cash_box_points": [3, 0],
     }
 
 
 def test_ties_go_to_most_checks_in_hand_plus_cash_box_then_share() -> None:
-    state = fresh(players=3)
-    arrange(state, A=[(["red6"], 0)])  # seat 0 owns red: -6
-    state.money, state.cash_box = [20, 8, 6], [0, 0, 2]
-    state.roofs_left = []
+    state = (
+        table(players=3).row("A", (["red6"], 0)).money([20, 8, 6], [0, 0, 2]).build()
+    )  # seat 0 owns red: -6
+    state.roofs_left = []  # unreachable (the builder refuses it): the next turn cannot start, the round stalls
     take(state, "mayor")
     RULES.apply(state, 0, A("discard"))  # next turn starts with no rooftops: the round stalls
     outcome = RULES.outcome(state)
     assert outcome is not None
     assert outcome.scores == (-6, 0, 2)
-    state2 = fresh(players=3)
-    state2.money, state2.cash_box = [12, 10, 10], [0, 1, 1]
-    state2.roofs_left = []
+    state2 = table(players=3).money([14, 10, 10], [0, 1, 1]).build()
+    state2.roofs_left = []  # unreachable, as above
     take(state2, "mayor")
     RULES.apply(state2, 0, A("discard"))
     out2 = RULES.outcome(state2)
     assert out2 is not None and out2.scores == (0, 1, 1) and out2.ranks == (3, 1, 1)
-    state3 = fresh(players=3)
-    state3.money, state3.cash_box = [12, 8, 11], [0, 1, 1]
-    state3.roofs_left = []
+    state3 = table(players=3).money([15, 8, 11], [0, 1, 1]).build()
+    state3.roofs_left = []  # unreachable, as above
     take(state3, "mayor")
     RULES.apply(state3, 0, A("discard"))
     out3 = RULES.outcome(state3)
@@ -770,8 +748,7 @@ def test_ties_go_to_most_checks_in_hand_plus_cash_box_then_share() -> None:
 
 
 def test_unroofed_buildings_in_incomplete_rows_count_negative() -> None:
-    state = fresh(players=2)
-    arrange(state, C=[(["red6", "red2"], 0)])
+    state = table(players=2).row("C", (["red6", "red2"], 0)).build()
     assert board.building_points(state) == [-8, 0]
 
 
@@ -785,18 +762,20 @@ def ended_by(events: list[Event]) -> str | None:
 
 
 def built_out(state: EstatesState, display: list[list[str]]) -> None:
-    """Rows A, B, C each built over their four lots and roofed (seat 0 holds every colour)."""
+    """Rows A, B, C each built over their four lots and roofed with rooftops still in the box (seat 0
+    holds every colour): unreachable, since twelve roofed buildings use up the rooftops and three
+    complete rows end a round, so it is laid out by hand (the builder refuses it)."""
     full = {
         name: [([f"{colour}{n}"], 1) for n in (6, 5, 4, 3)]
         for name, colour in zip("ABC", ("red", "gray", "yellow"), strict=True)
     }
-    arrange(state, display=display, **full)
+    unreachable(state, display=display, **full)
 
 
 def test_no_rooftops_left_ends_right_after_the_last_rooftop_is_placed() -> None:
-    state = fresh(players=2)
-    arrange(state, A=[(["red6"], 0)], C=[(["blue4"], 0)])  # C1 stays unroofed: it cannot be finished
-    state.roofs_left = [2]
+    b = table(players=2).row("A", (["red6"], 0)).row("C", (["blue4"], 0))  # C1 stays unroofed
+    state = b.build()
+    state.roofs_left = [2]  # unreachable (the builder refuses it): only one rooftop left in the box
     take(state, "roof")
     assert not board.stalled(state), "the rooftop under auction still counts as remaining"
     turns = state.turns
@@ -809,15 +788,13 @@ def test_corrected_page_case_empty_display_with_unused_permits_ends_the_game() -
     """The components page's correction: with the display empty and every building roofed, the
     permits left cannot lead to another building, so the game ends at once instead of letting
     the players take turns stowing into their cash boxes."""
-    state = fresh(players=2)
-    arrange(
-        state,
-        display=[[], [], []],
-        A=[(["red6"], 1), (["red5"], 1), (["red4"], 1), (["red3"], 1)],
-        B=[(["gray6"], 1), (["gray5"], 1), (["gray4"], 0)],
-    )
-    state.rows[2].permits = [1, 3]  # C is 8 long and empty
-    state.permits_unused = [2]  # permit 2 could lengthen A or B: the old wording let play go on
+    b = table(players=2).row("A", (["red6"], 1), (["red5"], 1), (["red4"], 2), (["red3"], 2))
+    b.row("B", (["gray6"], 3), (["gray5"], 3), (["gray4"], 0))
+    b.permits(
+        "C", 1, 3
+    )  # C is 8 long and empty; permit 2 could lengthen A or B: the old wording let play go on
+    state = b.state  # unreachable from here (the builder refuses it): an empty display, two rooftops left
+    unreachable(state, display=[[], [], []])
     state.roofs_left = [2, 2]
     assert board.permit_could_open(state)
     take(state, "roof")
@@ -826,15 +803,15 @@ def test_corrected_page_case_empty_display_with_unused_permits_ends_the_game() -
     assert state.permits_unused == [2] and state.mayor_available and state.cancel_available
     assert RULES.legal_actions(state, 1) == [] and RULES.waiting_for(state) == frozenset()
     refused(state, 1, A("stow"), "game_over")
-    # A complete: 7+6+5+4 = 22; B incomplete (3 of 4 lots): -(7+6+6) = -19; seat 0 holds red and gray.
+    # A complete: 7+6+6+5 = 24; B incomplete (3 of 4 lots): -(9+8+6) = -23; seat 0 holds red and gray.
     ended = next(e for e in events if e.kind == "round_ended")
-    assert ended.params["buildings"] == [22 - 19, 0]
+    assert ended.params["buildings"] == [24 - 23, 0]
 
 
 def test_empty_display_goes_on_while_a_building_waits_for_a_rooftop() -> None:
-    state = fresh(players=2)
-    arrange(state, display=[[], [], []], A=[(["red6"], 0), (["red5"], 0)])
-    state.roofs_left = [4, 5]
+    state = table(players=2).row("A", (["red6"], 0), (["red5"], 0)).state
+    unreachable(state, display=[[], [], []])  # unreachable (the builder refuses it): an empty display ...
+    state.roofs_left = [4, 5]  # ... and two rooftops left
     take(state, "roof")
     events = RULES.apply(state, 0, A("place", ("A", 1)))
     assert ended_by(events) is None and state.phase == CHOOSE  # A2 can still be roofed
@@ -895,10 +872,10 @@ def test_a_pick_never_changes_the_end_test() -> None:
 
 
 def test_rounds_carry_money_return_the_cash_box_and_total_scores() -> None:
-    state = fresh(players=2, rounds=2)
+    b = table(players=2, rounds=2)
+    state = b.build()
     RULES.apply(state, 0, A("stow"))
-    state.money, state.cash_box = [8, 15], [1, 0]
-    events = end_by_two_rows(state)
+    events = end_by_two_rows(b.money([8, 15], [1, 0]))
     assert state.phase == CHOOSE and state.round == 2
     assert "round_started" in kinds(events) and "game_over" not in kinds(events)
     assert state.money == [9, 15] and state.cash_box == [0, 0]
@@ -907,39 +884,37 @@ def test_rounds_carry_money_return_the_cash_box_and_total_scores() -> None:
         len(state.roofs_left) == 12 and state.permits_unused == [1, 2, 3] and state.certificates == [None] * 6
     )
     view = RULES.view(state, None)
-    assert view["past_rounds"] == [{"buildings": [46, 3], "winners": [0], "reason": "rows"}]
+    assert view["past_rounds"] == [{"buildings": [50, 3], "winners": [0], "reason": "rows"}]
     assert view["round_wins"] == [1, 0] and view["round"] == 2
-    assert RULES.view(state, 0)["you"]["round_scores"] == [47]
-    state.auctioneer = 0
-    state.money, state.cash_box = [5, 19], [0, 0]
-    end_by_two_rows(state)
+    assert RULES.view(state, 0)["you"]["round_scores"] == [51]
+    end_by_two_rows(b.on_turn(0).money([5, 19], [0, 0]))
     outcome = RULES.outcome(state)
     assert outcome is not None and state.phase == OVER
-    assert outcome.scores == (47 + 46, 3 + 3)
+    assert outcome.scores == (51 + 50, 3 + 3)
     assert outcome.breakdown[0] == {
-        "buildings": 92,
+        "buildings": 100,
         "cash_box": 1,
         "checks": 5,
         "round_wins": 2,
-        "round1": 47,
-        "round2": 46,
+        "round1": 51,
+        "round2": 50,
     }
 
 
 def test_two_round_wins_end_the_match_early_and_win_it() -> None:
-    state = fresh(players=2, rounds=5)
-    end_by_two_rows(state)
-    state.auctioneer = 0
-    end_by_two_rows(state)
+    b = table(players=2, rounds=5)
+    state = b.state
+    end_by_two_rows(b)
+    end_by_two_rows(b.on_turn(0))
     assert state.phase == OVER and state.round == 2
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 2)
 
 
-def stall_round(state: EstatesState, money: list[int], cash_box: list[int]) -> None:
-    """End the round at the next turn start (no rooftops left) with only cash boxes scoring."""
-    state.money, state.cash_box = money, cash_box
-    state.roofs_left = []
+def stall_round(b: EstatesBuilder, money: list[int], cash_box: list[int]) -> None:
+    """End the round after this turn (no rooftops left) with only cash boxes scoring."""
+    state = b.money(money, cash_box).build()
+    state.roofs_left = []  # unreachable (the builder refuses it): a quick end to the round
     take(state, "mayor")
     RULES.apply(state, state.auctioneer, A("discard"))
 
@@ -952,23 +927,22 @@ def test_a_round_tied_on_points_goes_to_most_checks_in_hand_plus_cash_box() -> N
     decide the two-round-wins ending, so a round ranking that forgot the tie-break (or
     counted only the checks in hand) would hand out a wrong round win.
     """
-    state = fresh(players=2, rounds=3)
-    arrange(state, A=[(["red3"], 0)])  # seat 0 holds red: an unroofed 3 in an incomplete row, -3
+    b = table(players=2, rounds=3).row("A", (["red3"], 0))  # seat 0 holds red: an unroofed 3, -3
+    state = b.money([8, 9], [5, 2]).build()  # points: -3 + 5 = 2 and 0 + 2 = 2, a tie
     events: list[Event] = []
-    state.money, state.cash_box = [8, 10], [5, 2]  # points: -3 + 5 = 2 and 0 + 2 = 2, a tie
-    state.roofs_left = []
+    state.roofs_left = []  # unreachable (the builder refuses it): the round stalls after this turn
     events += take(state, "mayor")
     events += RULES.apply(state, state.auctioneer, A("discard"))  # the next turn cannot start: stalled
     ended = next(e for e in events if e.kind == "round_ended")
     assert ended.params["buildings"] == [-3, 0]
     assert [r.scores for r in state.results] == [[2, 2]]
-    # Checks: 8 + 5 = 13 against 10 + 2 = 12.  In hand alone seat 1 would be ahead (10 to 8).
+    # Checks: 8 + 5 = 13 against 9 + 2 = 11.  In hand alone seat 1 would be ahead (9 to 8).
     assert ended.params["winners"] == [0]
     assert RULES.view(state, None)["round_wins"] == [1, 0]
     assert state.round == 2 and RULES.outcome(state) is None
 
     # Round 2: tied on points and on checks -> both win the round (chosen: a shared place).
-    stall_round(state, [6, 6], [1, 1])
+    stall_round(b, [11, 11], [1, 1])
     assert state.results[-1].scores == [1, 1] and state.results[-1].winners == [0, 1]
     # Seat 0 now has two round wins: the match ends and seat 0 wins it.
     assert state.phase == OVER
@@ -977,11 +951,12 @@ def test_a_round_tied_on_points_goes_to_most_checks_in_hand_plus_cash_box() -> N
 
 
 def test_two_round_wins_beat_a_higher_total() -> None:
-    state = fresh(players=2, rounds=5)
-    stall_round(state, [12, 0], [0, 12])  # seat 1 wins round 1, 0 to 12
-    stall_round(state, [11, 12], [1, 0])  # seat 0 wins round 2, 1 to 0
+    b = table(players=2, rounds=5)
+    state = b.state
+    stall_round(b, [12, 0], [0, 12])  # seat 1 wins round 1, 0 to 12
+    stall_round(b, [11, 12], [1, 0])  # seat 0 wins round 2, 1 to 0
     assert state.round == 3 and RULES.outcome(state) is None
-    stall_round(state, [11, 12], [1, 0])  # seat 0 wins round 3: two wins end the match
+    stall_round(b, [11, 12], [1, 0])  # seat 0 wins round 3: two wins end the match
     assert state.phase == OVER and state.round == 3
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.scores == (2, 12) and outcome.ranks == (1, 2)
@@ -992,12 +967,11 @@ def test_two_round_wins_beat_a_higher_total() -> None:
 
 
 def test_public_view_does_not_depend_on_money() -> None:
-    state = fresh(players=4)
+    b = table(players=4)
+    state = b.build()
     RULES.apply(state, 0, A("stow"))
     public = RULES.view(state, None)
-    state.money = [3, 20, 10, 14]
-    state.cash_box = [0, 0, 0, 1]
-    state.stowed = False
+    b.money([3, 20, 10, 14], [0, 0, 0, 1]).on_turn(0).build()  # other money, and no stow this turn
     assert RULES.view(state, None) == public
     text = json.dumps(public)
     assert "money" not in text and "cash_box" not in text
@@ -1016,8 +990,7 @@ def test_public_view_does_not_depend_on_money() -> None:
 
 
 def test_view_shape() -> None:
-    state = fresh(players=3)
-    arrange(state, A=[(["red4", "blue2"], 3)])
+    state = table(players=3).row("B", (["red4", "blue2"], 3)).build()  # (A1 is white dirt: one cube)
     RULES.apply(state, 0, A("pick", ("mayor",)))
     RULES.apply(state, 1, A("bid", (2,)))
     view = RULES.view(state, None)
@@ -1027,17 +1000,19 @@ def test_view_shape() -> None:
     assert [lot["lot"] for lot in a["lots"] if lot["white_dirt"]] == [1, 7]
     assert [lot["lot"] for lot in view["rows"][1]["lots"] if lot["white_dirt"]] == [3, 5]
     assert [lot["lot"] for lot in view["rows"][2]["lots"] if lot["white_dirt"]] == [2]
-    lot1 = a["lots"][0]
+    lot1 = view["rows"][1]["lots"][0]
     assert (
         [c["cube"] for c in lot1["cubes"]] == ["red4", "blue2"] and lot1["roof"] == 3 and lot1["value"] == 9
     )
-    assert lot1["points"] == -9 and a["requirement"] == 4 and a["complete"] is False
+    assert (
+        lot1["points"] == -9 and view["rows"][1]["requirement"] == 4 and view["rows"][1]["complete"] is False
+    )
     assert sum(c["selectable"] for line in view["display"] for c in line) == len(
         board.selectable_cubes(state)
     )
     assert view["auction"]["piece"] == "mayor" and view["auction"]["to_bid"] == 2
     assert view["auction"]["bids"] == [{"seat": 1, "amount": 2}] and view["auction"]["min_bid"] == 3
-    assert view["waiting_for"] == [2] and view["rooftops_left"] == 12
+    assert view["waiting_for"] == [2] and view["rooftops_left"] == 11  # one is on B1
     assert {c["colour"] for c in view["certificates"] if c["owner"] == 0} == {"red", "blue"}
 
 
@@ -1092,12 +1067,12 @@ def test_every_public_move_is_recorded_as_the_last_move_and_a_stow_is_not() -> N
 
 
 def test_a_new_round_clears_the_last_move_and_the_final_move_stays() -> None:
-    state = fresh(players=2, rounds=2)
-    end_by_two_rows(state)
+    b = table(players=2, rounds=2)
+    state = b.state
+    end_by_two_rows(b)
     assert state.round == 2 and state.last is None, "a fresh board: nothing to highlight"
-    state.auctioneer = 0
-    end_by_two_rows(state)
-    assert state.phase == OVER and state.last == last("roofed", 0, "roof", "A", 4)
+    end_by_two_rows(b.on_turn(0))
+    assert state.phase == OVER and state.last == last("roofed", 0, "roof", "B", 4)
 
 
 def test_an_old_save_without_the_last_move_still_loads() -> None:

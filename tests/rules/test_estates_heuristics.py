@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from rules.core import Action
 from rules.estates import HINTS, RULES, data
+from rules.estates.builder import EstatesBuilder
 from rules.estates.heuristics import (
     MAX_PICKS,
     auction_check,
@@ -25,50 +26,13 @@ from rules.search import Budget, choose
 CUBE = data.TOKEN_CUBE
 
 
-def table(players: int = 3, seed: int = 7) -> EstatesState:
-    """A fresh round with seat 0 to choose and nothing built."""
-    state = RULES.setup(players, {}, seed)
-    state.auctioneer = state.first_player = 0
-    return state
+def table(players: int = 3, seed: int = 7) -> EstatesBuilder:
+    """A fresh round with seat 0 to choose and nothing built, to build on (``rules.estates.builder``)."""
+    return EstatesBuilder(players, seed=seed).first(0)
 
 
-def build(state: EstatesState, r: int, lots: list[tuple[list[str], int]], owner: int) -> None:
-    """Put buildings (cube tokens bottom to top, roof) on row ``r``, out of the display or the box;
-    their colours' certificates go to ``owner`` unless already held."""
-    row = Row()
-    for tokens, roof in lots:
-        cubes = [CUBE[t] for t in tokens]
-        for c in cubes:
-            for line in state.display:
-                if c in line:
-                    line.remove(c)
-            if c in state.out_of_game:
-                state.out_of_game.remove(c)
-                spare = next(x for line in state.display for x in line if x not in cubes)
-                for line in state.display:
-                    if spare in line:
-                        line.remove(spare)
-                state.out_of_game = sorted([*state.out_of_game, spare])
-            if state.certificates[data.CUBE_COLOUR[c]] is None:
-                state.certificates[data.CUBE_COLOUR[c]] = owner
-        row.stacks.append(cubes)
-        row.roofs.append(roof)
-        if roof:
-            state.roofs_left.remove(roof)
-    state.rows[r] = row
-
-
-def to_front(state: EstatesState, token: str) -> None:
-    """Put a cube at the left end of the first display row (from elsewhere in the display, or
-    swapped in from the box for that row's last cube)."""
-    cube = CUBE[token]
-    for line in state.display:
-        if cube in line:
-            line.remove(cube)
-    if cube in state.out_of_game:
-        state.out_of_game.remove(cube)
-        state.out_of_game = sorted([*state.out_of_game, state.display[0].pop()])
-    state.display[0].insert(0, cube)
+ROW_A = ((["red5"], 4), (["blue6", "blue3"], 2), (["green4"], 1), (["yellow6"], 3))
+"""Row A built to its four lots and roofed: complete."""
 
 
 def positions(players: int, seeds: range) -> Iterator[EstatesState]:
@@ -81,23 +45,20 @@ def positions(players: int, seeds: range) -> Iterator[EstatesState]:
 
 
 def test_a_complete_row_is_counted_on_and_a_row_short_of_rooftops_is_not() -> None:
-    state = table()
-    build(state, 0, [(["red5"], 4), (["blue6", "blue3"], 2), (["green4"], 1), (["yellow6"], 3)], owner=1)
+    state = table().row("A", *ROW_A, owner=1).build()
     chances = row_chances(state)
     assert chances[0] > 0.9 and chances[1] == chances[2] < chances[0]
-    state.roofs_left = []
+    state.roofs_left = []  # unreachable (the round would be over; the builder refuses it)
     state.rows[1] = Row([[CUBE["gray2"]]], [0])
     assert row_chances(state)[1] == 0.0 and row_chances(state)[2] == 0.0
 
 
 def test_expected_points_go_to_the_top_colour_and_count_the_mayor() -> None:
-    state = table()
-    build(state, 0, [(["red5"], 4), (["blue6", "blue3"], 2), (["green4"], 1), (["yellow6"], 3)], owner=1)
-    state.certificates[data.COLOURS.index("green")] = 2
-    assert RULES.invariants(state) == []
+    b = table().row("A", *ROW_A, owner=1).certificate("green", 2)
+    state = b.build()
     before = expected_points(state)
     assert before[0] == 0 and before[1] > 20 and 0 < before[2] < 6
-    state.mayor_row = 0
+    b.mayor("A").build()
     assert expected_points(state)[1] > 1.9 * before[1]
     assert len(standing(state)) == 3
 
@@ -105,11 +66,8 @@ def test_expected_points_go_to_the_top_colour_and_count_the_mayor() -> None:
 def test_a_cube_that_takes_a_sure_building_is_worth_bidding_on() -> None:
     """Seat 1 holds green; a green 1 on top of the red 5 in an almost complete row takes that
     building from seat 0 and completes nothing yet: well worth more than the minimum bid."""
-    state = table()
-    build(state, 0, [(["yellow6"], 3), (["red5"], 0), (["blue6", "blue3"], 2), (["green4"], 1)], owner=0)
-    state.certificates[data.COLOURS.index("green")] = 1
-    to_front(state, "green1")
-    assert RULES.invariants(state) == []
+    b = table().row("A", (["yellow6"], 3), (["red5"], 0), (["blue6", "blue3"], 2), (["green4"], 1))
+    state = b.certificate("green", 1).to_front("green1").build()
     RULES.apply(state, 0, Action("pick", ("green1",)))
     assert state.phase == BID and state.bidder == 1
     assert piece_value(state, 1) > 4  # the building (6) in a row almost sure to complete, less the risk
@@ -125,9 +83,10 @@ def test_a_cube_that_takes_a_sure_building_is_worth_bidding_on() -> None:
 
 
 def test_a_broke_bidder_only_passes_and_no_check_applies() -> None:
-    state = table()
+    b = table()
+    state = b.build()
     RULES.apply(state, 0, Action("pick", ("mayor",)))
-    state.money = [12 + state.money[1], 0, state.money[2]]
+    b.pay(1, 0, state.money[1]).build()  # seat 1 is broke
     assert not bid_is_profitable(state, 1) and auction_check(state, 1, PASS) is None
     assert HINTS.candidates(state, 1, RULES.legal_actions(state, 1)) == [PASS]
 
@@ -135,9 +94,10 @@ def test_a_broke_bidder_only_passes_and_no_check_applies() -> None:
 def test_the_auctioneer_stows_first_while_it_has_money_to_spare() -> None:
     """A sure point for a check that scores nothing in hand; down to its last check, the stow is
     weighed against the few most valuable pieces to auction."""
-    state = table()
+    b = table()
+    state = b.build()
     assert HINTS.candidates(state, 0, RULES.legal_actions(state, 0)) == [STOW]
-    state.money[0], state.money[1] = 1, state.money[1] + 11
+    b.pay(0, 1, 11).build()  # down to its last check
     kept = HINTS.candidates(state, 0, RULES.legal_actions(state, 0))
     assert STOW in kept and 0 < sum(a.kind == "pick" for a in kept) <= MAX_PICKS
 
@@ -169,7 +129,7 @@ def test_valuing_a_piece_leaves_the_state_as_it_was() -> None:
 def test_a_bots_move_cannot_depend_on_what_its_seat_cannot_see() -> None:
     """Two tables that differ only in rivals' money and every future draw: seat 0 sees one view,
     so with the same seed its search makes the same move, here settling an auction."""
-    state = table(players=4, seed=9)
+    state = table(players=4, seed=9).build()
     RULES.apply(state, 0, Action("stow"))
     RULES.apply(state, 0, Action("pick", ("mayor",)))
     other = RULES.load(RULES.dump(state))

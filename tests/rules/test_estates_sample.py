@@ -15,6 +15,7 @@ import pytest
 
 from rules.core import Action
 from rules.estates import RULES, data
+from rules.estates.builder import EstatesBuilder
 from rules.estates.pieces import PICK_ROOF
 from rules.estates.sample import sample_state
 from rules.estates.state import BID, CHOOSE, DECIDE, OVER, PLACE, EstatesState
@@ -168,8 +169,7 @@ def test_tables_differing_only_in_hidden_things_give_the_same_sample() -> None:
 
 def test_bids_on_the_table_bound_the_money_drawn() -> None:
     """A rival who bid $n holds at least $n; after the auctioneer bought, its bidder at least 2n."""
-    state = RULES.setup(3, {}, 8)
-    state.auctioneer = state.first_player = 0
+    state = EstatesBuilder(3, seed=8).first(0).build()
     RULES.apply(state, 0, Action("pick", ("mayor",)))
     RULES.apply(state, 1, Action("bid", (9,)))
     RULES.apply(state, 2, Action("pass"))
@@ -185,8 +185,7 @@ def test_bids_on_the_table_bound_the_money_drawn() -> None:
 
 def test_a_rivals_cash_box_grows_at_most_one_a_turn() -> None:
     """Early in a round a rival had few turns, so its drawn cash box is at most that many."""
-    state = RULES.setup(4, {}, 3)
-    state.auctioneer = state.first_player = 0
+    state = EstatesBuilder(4, seed=3).first(0).build()
     view = RULES.view(state, 0)
     for seed in range(20):
         sample = sample_state(view, 0, seed)

@@ -5,14 +5,13 @@ from __future__ import annotations
 from rules.core import Action
 from rules.estates import RULES, data
 from rules.estates.state import BID, CHOOSE, DECIDE, PLACE
-from tests.rules.test_estates import A, arrange, fresh, take
+from tests.rules.test_estates import A, fresh, table, take
 
 PASS, SELL, DISCARD = A("pass"), A("sell"), A("discard")
 
 
 def test_the_auctioneer_picks_the_first_piece_offered_and_never_stows() -> None:
-    state = fresh(3)
-    arrange(state, display=[["red5", "blue2"], ["green6"], []])
+    state = table(3).to_front("red5").build()
     assert state.phase == CHOOSE
     legal = RULES.legal_actions(state, 0)
     assert legal[0] == A("stow")
@@ -52,14 +51,12 @@ def test_permits_and_the_cancel_cube_are_discarded() -> None:
 
 
 def test_a_cube_or_a_rooftop_goes_to_the_first_legal_spot() -> None:
-    state = fresh(3)
-    arrange(state, display=[["blue2"], [], []], A=[(["red5"], 0)])
+    state = table(3).row("A", (["red5"], 0)).to_front("blue2").build()
     take(state, "blue2")
     legal = RULES.legal_actions(state, 0)
     # A1 is white dirt (one cube only), so the first spot is the next lot of row A.
     assert legal[0] == A("place", ("A", 2)) and RULES.timeout_action(state, 0) == legal[0]
-    state = fresh(3)
-    arrange(state, B=[(["red5"], 0), (["blue4"], 0)])
+    state = table(3).row("B", (["red5"], 0), (["blue4"], 0)).build()
     take(state, "roof")
     assert RULES.timeout_action(state, 0) == A("place", ("B", 1))
 

@@ -1,9 +1,10 @@
-"""Last Will engine: builders for arranged positions, then options, setup, round 1 and random play.
+"""Last Will engine: arranged positions, then options, setup, round 1 and random play.
 
-The builders (``new``, ``hand``, ``put``, ``job``, ``actions_turn``, ``errand_turn``, ``refused``)
-arrange a position by card id while keeping every card in exactly one place and the money
-accounted, so each test can check the engine's invariants as well as the rule it is about.  The
-other ``test_lastwill_*`` files import them from here.
+Positions are arranged with the game's position builder (``rules/lastwill/builder.py``), which
+keeps every card in exactly one place and the money accounted.  The short helpers here (``new``,
+``hand``, ``put``, ``money``, ``job``, ``actions_turn``, ``errand_turn``, ``refused``) are the
+builder's steps on a state a test already holds, so a test can rearrange it halfway through;
+the other ``test_lastwill_*`` files import them from here.
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ import pytest
 
 from rules.core import Action, Event, IllegalAction, InvalidOptions
 from rules.lastwill import RULES, data
-from rules.lastwill.cards import PROPERTIES
-from rules.lastwill.state import ACTIONS, DISCARD, ERRANDS, PLANNING, LastWillState, Owned, PlanSpace
-from rules.lastwill.turn import start_turn
+from rules.lastwill.builder import LastWillBuilder
+from rules.lastwill.state import DISCARD, PLANNING, LastWillState, Owned
 from rules.play import canonical, random_playthrough
 from tests.helpers import kinds
 
-# --- builders ----------------------------------------------------------------------------------
+# --- arranging positions -------------------------------------------------------------------------
 
 
 def new(players: int = 3, seed: int = 1, **options: object) -> LastWillState:
@@ -30,106 +30,65 @@ def new(players: int = 3, seed: int = 1, **options: object) -> LastWillState:
     return RULES.setup(players, options, seed)
 
 
-def take(state: LastWillState, card: str) -> None:
-    """Lift a card from wherever it is, so a builder can put it somewhere else."""
-    for cards in (*state.decks.values(), *state.piles.values(), state.gone, *state.held):
-        if card in cards:
-            cards.remove(card)
-            return
-    for player in state.players:
-        if card in player.hand:
-            player.hand.remove(card)
-            return
-        for item in player.board:
-            if item.card == card:
-                player.board.remove(item)
-                return
-    for slot in state.offering:
-        if slot.card == card:
-            slot.card = ""
-            return
-    raise AssertionError(f"{card} is nowhere")
+def build(state: LastWillState) -> LastWillBuilder:
+    """The position builder, going on from ``state`` (its steps change ``state`` itself)."""
+    return LastWillBuilder.from_state(state)
 
 
-def hand(state: LastWillState, seat: int, *cards: str, clear: bool = True) -> None:
+def hand(state: LastWillState, seat: int, *cards: str) -> None:
     """Set a seat's hand to exactly these cards (the old hand goes to its piles)."""
-    player = state.players[seat]
-    if clear:
-        for old in list(player.hand):
-            player.hand.remove(old)
-            _bury(state, old)
-    for card in cards:
-        take(state, card)
-        player.hand.append(card)
-
-
-def _bury(state: LastWillState, card: str) -> None:
-    from rules.lastwill import piles
-
-    piles.discard(state, card)
+    build(state).hand(seat, *cards)
 
 
 def put(
-    state: LastWillState, seat: int, card: str, kind: str = "", step: int = 0, tokens: Iterable[str] = ()
+    state: LastWillState,
+    seat: int,
+    card: str,
+    kind: str = "",
+    step: int = 0,
+    tokens: Iterable[str] = (),
+    *,
+    done: bool = False,
 ) -> Owned:
-    """Put a card on a seat's board (a property as its first type unless ``kind`` says)."""
-    take(state, card)
-    prop = PROPERTIES.get(card)
-    item = Owned(card, kind or (prop.types[0].value if prop else ""), step, list(tokens))
-    state.players[seat].board.append(item)
-    return item
+    """Put a card on a seat's board (a property as its first type unless ``kind`` says); ``done``:
+    maintained (a property) or used (an expense) this round."""
+    build(state).board(seat, card, kind=kind, step=step, tokens=tokens, done=done)
+    return state.players[seat].board[-1]
 
 
 def money(state: LastWillState, seat: int, amount: int) -> None:
     """Set a seat's money; the bank's books move with it so the money invariant holds."""
-    state.paid_out += amount - state.players[seat].money
-    state.players[seat].money = amount
+    build(state).money(seat, amount)
 
 
 def job(state: LastWillState, seat: int, job_id: str = "", covered: Iterable[int] = ()) -> None:
     """Give a seat this job (another seat holding it gets a free one), or none with ""."""
-    for other, player in enumerate(state.players):
-        if other != seat and job_id and player.job == job_id:
-            used = {p.job for p in state.players}
-            spare = next(e.id for e in data.EMPLOYMENT_CARDS if e.id not in used)
-            player.job = spare
-            player.covered = [False] * len(data.EMPLOYMENT[spare].lines)
-    player = state.players[seat]
-    player.job = job_id
-    lines = len(data.EMPLOYMENT[job_id].lines) if job_id else 0
-    player.covered = [i in set(covered) for i in range(lines)]
+    if job_id:
+        build(state).job(seat, job_id, covered)
+    else:
+        build(state).unemployed(seat)
 
 
 def unemploy_all(state: LastWillState) -> None:
-    for seat in range(state.count):
-        job(state, seat, "")
+    build(state).unemployed()
 
 
-def _plans(state: LastWillState, first: int, boys: int, actions: int, cards: int = 0) -> None:
-    """Give every seat a plan, ``first`` in position 1 with these numbers, the others after it."""
-    order = [first] + [s for s in range(state.count) if s != first]
-    state.plans = [PlanSpace(pos, cards, boys, actions) for pos in range(1, len(state.plans) + 1)]
-    for pos, seat in enumerate(order, start=1):
-        state.players[seat].plan = pos
-    state.order = order
-    state.cursor = 0
-    state.need = [0] * state.count
-    state.pending = None
+def plans(state: LastWillState, first: int, boys: int, actions: int, cards: int = 0) -> LastWillBuilder:
+    """Every plan gives these numbers; ``first`` holds position 1, the others follow in seat order."""
+    builder = build(state)
+    for space in state.plans:
+        builder.plan_space(space.pos, cards=cards, boys=boys, actions=actions)
+    return builder.order(first, *(s for s in range(state.count) if s != first))
 
 
-def actions_turn(state: LastWillState, seat: int, actions: int = 3) -> list[Event]:
+def actions_turn(state: LastWillState, seat: int, actions: int = 3) -> None:
     """The Actions phase with ``seat`` first on turn, its plan giving ``actions`` actions."""
-    _plans(state, seat, 1, actions)
-    state.phase = ACTIONS
-    return start_turn(state)
+    plans(state, seat, 1, actions).actions(seat)
 
 
 def errand_turn(state: LastWillState, seat: int, boys: int = 1) -> None:
     """The Errands phase, pass 1, with ``seat`` first to place; every plan gives ``boys`` boys."""
-    _plans(state, seat, boys, 1)
-    state.phase = ERRANDS
-    state.errand_pass = 1
-    state.errands = {}
+    plans(state, seat, boys, 1).errands(seat)
 
 
 def act(state: LastWillState, seat: int, text: str) -> list[Event]:
@@ -162,10 +121,10 @@ def pending_kind(state: LastWillState) -> str | None:
     return None if state.pending is None else state.pending.step
 
 
-# --- the builders themselves -------------------------------------------------------------------
+# --- the helpers themselves ----------------------------------------------------------------------
 
 
-def test_builders_keep_the_invariants() -> None:
+def test_helpers_keep_the_invariants() -> None:
     state = new(3, last_will="lw-4a")
     hand(state, 0, "ER1", "ER2", "WG1")
     put(state, 1, "N1", "manor", step=2)
@@ -226,15 +185,46 @@ def test_bad_options_are_refused_with_a_reason(
     assert params.items() <= info.value.params.items()
 
 
-def test_the_base_game_starts_with_the_options_the_host_fills_in() -> None:
-    """The host passes every option with its default: employment=full and plans=tiles with the
-    expansion off are what leaving them out means, not a request for the expansion's parts."""
-    from rules.core import validate_options
+@pytest.mark.parametrize(
+    ("options", "named", "value"),
+    [
+        ({"expansion": "off", "employment": "full"}, "employment", "full"),
+        ({"expansion": "off", "plans": "tiles"}, "plans", "tiles"),
+        ({"expansion": "off", "employment": "none", "plans": "original"}, "employment", "none"),
+    ],
+)
+def test_expansion_only_options_are_refused_named_at_all_with_the_expansion_off(
+    options: dict[str, object], named: str, value: str
+) -> None:
+    """Components §1 (chosen): with expansion off, naming employment or plans at all is refused,
+    even with the value a table gets by leaving it out; the lobby's check and setup agree."""
+    for check in (RULES.table_options, lambda o: RULES.setup(3, o, 1)):
+        with pytest.raises(InvalidOptions) as info:
+            check(options)
+        assert (info.value.key, info.value.params) == ("needs_expansion", {"option": named, "value": value})
 
-    filled = validate_options(RULES.options, {"expansion": "off"})
-    assert filled["employment"] == "full" and filled["plans"] == "tiles"
-    state = RULES.setup(3, filled, 1)
-    assert not state.expansion and state.employment == "none"
+
+def test_expansion_only_options_are_fine_with_the_expansion_on_or_left_out() -> None:
+    on = {"expansion": "on", "employment": "full", "plans": "tiles"}
+    assert RULES.table_options(on) == {
+        **on,
+        "expansion": True,
+        "last_will": "random",
+        "end_property_penalty": 0,
+    }
+    assert RULES.setup(3, on, 1).employment == "full"
+    assert RULES.setup(3, {"plans": "original"}, 1).plans_mode == "original"
+    state = RULES.setup(3, {"expansion": "off"}, 1)
+    assert not state.expansion and state.employment == "none" and state.plans_mode == "original"
+
+
+def test_a_base_game_table_starts_from_the_options_the_lobby_stored() -> None:
+    """The lobby stores what ``table_options`` returns and hands it to ``setup`` at Start (and at
+    every replay): with the expansion off it leaves employment and plans out, so the table starts."""
+    stored = RULES.table_options({"expansion": "off"})
+    assert stored == {"expansion": False, "last_will": "random", "end_property_penalty": 0}
+    state = RULES.setup(3, stored, 1)
+    assert not state.expansion and state.employment == "none" and state.plans_mode == "original"
 
 
 def test_named_last_will_cards_and_modes() -> None:
@@ -363,14 +353,8 @@ def test_discard_refusals() -> None:
 # --- planning and drawing -----------------------------------------------------------------------
 
 
-def _through_round_one_discards(state: LastWillState) -> None:
-    for seat in range(state.count):
-        act(state, seat, "discard." + ".".join(state.players[seat].hand[:2]))
-
-
 def test_planning_is_sequential_from_the_start_player() -> None:
-    state = new(3, seed=4)
-    _through_round_one_discards(state)
+    state = LastWillBuilder(3, seed=4).past_setup().build()
     start = state.start
     assert RULES.waiting_for(state) == frozenset({start})
     refused(state, (start + 1) % 3, "plan.1", "not_your_plan")
@@ -386,8 +370,7 @@ def test_planning_is_sequential_from_the_start_player() -> None:
 
 
 def test_drawing_names_decks_first_then_draws_privately() -> None:
-    state = new(3, seed=4)
-    _through_round_one_discards(state)
+    state = LastWillBuilder(3, seed=4).past_setup().build()
     for seat in (state.start, (state.start + 1) % 3, (state.start + 2) % 3):
         act(state, seat, f"plan.{[8, 1, 2][seat]}")
     drawer = state.order[0]
@@ -420,19 +403,15 @@ def test_drawing_names_decks_first_then_draws_privately() -> None:
 
 def test_a_deck_runs_dry_then_reshuffles_its_pile() -> None:
     state = new(3, seed=4)
-    _plans(state, 0, 1, 1, cards=3)
-    state.phase = "drawing"
-    deck = state.decks["companion"]
-    state.piles["companion"].extend(deck[:-1])
-    del deck[:-1]  # one card left in the deck, the rest face up on its pile
+    plans(state, 0, 1, 1, cards=3).drawing(0).deck_size("companion", 1)  # the rest face up on its pile
     for _ in range(3):
         act(state, 0, "draw.companion")
     events = act(state, 0, "drawok")
     assert only(events, "reshuffled").params["deck"] == "companion"
     assert state.piles["companion"] == []
     assert sum(data.CARDS[c].deck is data.Deck.COMPANION for c in state.players[0].hand) == 3
-    state.players[2].hand += state.decks["event"] + state.piles["event"]
-    state.decks["event"], state.piles["event"] = [], []
+    build(state).give(2, *state.decks["event"], *state.piles["event"])
+    assert state.decks["event"] == state.piles["event"] == []
     assert "draw.event" not in legal(state, 1)
     refused(state, 1, "draw.event", "deck_empty")
 
@@ -539,8 +518,7 @@ def test_public_events_name_only_cards_face_up_before_or_after(seed: int) -> Non
 def test_school_chums_add_cards_to_the_draw() -> None:
     """SC5 adds 2 cards of any regular decks to the choice; SC3/SC4 add 3 companions / events."""
     state = new(3, seed=5)
-    _plans(state, 0, 1, 1, cards=1)
-    state.phase = "drawing"
+    plans(state, 0, 1, 1, cards=1).drawing(0)
     for card in ("SC5", "SC3", "SC4"):
         put(state, 0, card)
     hand(state, 0)
@@ -554,14 +532,15 @@ def test_school_chums_add_cards_to_the_draw() -> None:
 
 
 def test_a_player_with_nothing_to_choose_draws_without_being_asked() -> None:
-    state = new(3, seed=5)
-    _plans(state, 0, 1, 1, cards=0)
-    state.plans[1].cards = 2  # seat 1's plan
-    put(state, 0, "SC3")
-    hand(state, 0)
-    from rules.lastwill.planning import start_drawing
-
-    events = start_drawing(state)
+    """The last plan chosen starts the drawing: seat 0 (plan 1, no cards of its choice, SC3's
+    companions) draws at once, and the drawing waits for seat 1 (plan 2, two cards to name)."""
+    builder = LastWillBuilder(3, seed=5).past_setup().planning(first=0).board(0, "SC3").hand(0)
+    for space in builder.state.plans:
+        builder.plan_space(space.pos, cards=2 if space.pos == 2 else 0, boys=1, actions=1)
+    state = builder.build()
+    act(state, 0, "plan.1")
+    act(state, 1, "plan.2")
+    events = act(state, 2, "plan.3")
     assert [e.seat for e in events if e.kind == "drew" and e.visible_to is None] == [0]
     assert RULES.waiting_for(state) == frozenset({1})
 

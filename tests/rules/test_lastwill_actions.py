@@ -8,33 +8,32 @@ from __future__ import annotations
 
 from rules.core import Action
 from rules.lastwill import RULES, buy_price, data
+from rules.lastwill.builder import LastWillBuilder
 from rules.lastwill.state import LastWillState
 from tests.rules.test_lastwill import (
     act,
     actions_turn,
+    build,
     hand,
     job,
     kinds,
     legal,
     money,
-    new,
     only,
     pending_kind,
+    plans,
     put,
     refused,
-    unemploy_all,
 )
 
 
 def table(players: int = 3, actions: int = 3, seed: int = 1, **options: object) -> LastWillState:
-    """Seat 0 on turn with empty hands and boards, nobody employed, £50 each."""
-    state = new(players, seed, last_will="lw-4a", **options)
-    unemploy_all(state)
+    """Round 1 past its setup, seat 0 on turn with empty hands and boards, nobody employed, £50 each."""
+    builder = LastWillBuilder(players, seed=seed, last_will="lw-4a", **options).past_setup().unemployed()
     for seat in range(players):
-        hand(state, seat)
-        money(state, seat, 50)
-    actions_turn(state, 0, actions)
-    return state
+        builder.hand(seat).money(seat, 50)
+    actions_turn(builder.state, 0, actions)
+    return builder.build()
 
 
 # --- events and companions -----------------------------------------------------------------------
@@ -202,7 +201,8 @@ def test_the_valet_pays_only_for_white_cards() -> None:
 def test_old_friend_grants_its_action_at_turn_start_and_when_laid() -> None:
     state = table(actions=1)
     put(state, 0, "S1-OF1")
-    events = actions_turn(state, 0, 1)
+    plans(state, 2, 1, 1).actions(2)  # seat 0 plays second: its turn starts when seat 2 is done
+    events = act(state, 2, "done")
     assert only(events, "turn_started").params["actions"] == 2
     hand(state, 0, "S1-OF2")
     act(state, 0, "lay.S1-OF2")
@@ -438,7 +438,8 @@ def test_selling_receives_value_with_market_and_estate_agents_never_below_zero()
     put(state, 0, "S3-EA")  # non-farm sale -£4
     put(state, 0, "F3")
     put(state, 0, "X1", step=5)  # worth £3
-    state.market.update({"farm": 3, "town": -2, "manor": 1, "mansion": -3})
+    build(state).market("farm", 3).market("town", -2).market("manor", 1)
+    assert state.market["mansion"] == -3
     actions_turn(state, 0, 1)
     events = act(state, 0, "sell.F3")  # the free action
     assert only(events, "sold").params["price"] == 8 + 3 - 2
@@ -478,8 +479,7 @@ def test_board_space_limits_and_extensions() -> None:
     hand(state, 0, "SEA1", "F1")
     refused(state, 0, "lay.SEA1", "no_space")
     refused(state, 0, "buy.F1", "no_space")
-    state.players[0].extensions = 1
-    state.extensions_left -= 1
+    build(state).extensions(0, 1)
     act(state, 0, "lay.SEA1")
 
 
@@ -501,7 +501,7 @@ def test_lost_at_cards_may_sell_without_an_action_ignoring_the_market() -> None:
     state = table(actions=1)
     put(state, 0, "EA1")  # non-farm sale -£2
     put(state, 0, "T1", step=1)  # £13
-    state.market["town"] = 3
+    build(state).market("town", 3)
     hand(state, 0, "S1-LAC")
     act(state, 0, "special.S1-LAC")
     assert legal(state, 0) == {"target.T1", "go"}
@@ -597,10 +597,10 @@ def test_token_refusals() -> None:
     refused(state, 0, "token.T1.DOG1", "no_slot")
     act(state, 0, "token.F3.DOG1")
     refused(state, 0, "token.F3.HOR1", "no_slot")
-    state.actions_left = 0
+    build(state).actions_left(0)
     put(state, 0, "F1")
     refused(state, 0, "token.F1.HOR1", "no_actions", actions=1)
-    state.actions_left = 0
+    build(state).actions_left(0)
     refused(state, 0, "sell.F1", "no_actions", actions=1)
     refused(state, 0, "keep.F1", "no_actions", actions=1)
 
@@ -613,7 +613,7 @@ def test_expense_and_maintenance_cash_refusals() -> None:
     money(state, 0, 2)
     refused(state, 0, "use.GC1", "too_dear", amount=5, money=2, floor=0)
     refused(state, 0, "keep.F1", "too_dear", amount=3, money=2, floor=0)
-    state.actions_left = 0
+    build(state).actions_left(0)
     money(state, 0, 20)
     refused(state, 0, "use.GC1", "no_actions", actions=1)
 

@@ -5,31 +5,30 @@ from __future__ import annotations
 
 from rules.core import Event
 from rules.lastwill import RULES, data
+from rules.lastwill.builder import LastWillBuilder
 from rules.lastwill.state import DISCARD, OVER, PLANNING, LastWillState
 from tests.rules.test_lastwill import (
     act,
     actions_turn,
+    build,
     hand,
     job,
     kinds,
     legal,
     money,
-    new,
     only,
     put,
     refused,
-    unemploy_all,
 )
 
 
 def table(players: int = 3, **options: object) -> LastWillState:
-    state = new(players, 1, last_will="lw-4a", **options)
-    unemploy_all(state)
+    """Round 1 past its setup, seat 0 on turn with empty hands and boards, nobody employed, £40 each."""
+    builder = LastWillBuilder(players, seed=1, last_will="lw-4a", **options).past_setup().unemployed()
     for seat in range(players):
-        hand(state, seat)
-        money(state, seat, 40)
-    actions_turn(state, 0, 2)
-    return state
+        builder.hand(seat).money(seat, 40)
+    actions_turn(builder.state, 0, 2)
+    return builder.build()
 
 
 def finish_round(state: LastWillState) -> list[Event]:
@@ -47,8 +46,7 @@ def finish_round(state: LastWillState) -> list[Event]:
 def test_depreciation_at_the_end_of_the_round() -> None:
     state = table()
     t2 = put(state, 0, "T2")  # bought this round, not maintained: still depreciates (chosen)
-    t1 = put(state, 0, "T1")
-    t1.done = True  # maintained
+    t1 = put(state, 0, "T1", done=True)  # maintained
     f1 = put(state, 0, "F1")  # a farm never depreciates
     n3 = put(state, 1, "N3", tokens=["guest"])  # a token on its ◆ slot: 2 steps
     x1 = put(state, 1, "X1", step=5)  # already on its last step
@@ -117,8 +115,8 @@ def test_a_new_round_passes_the_start_marker_refills_and_pays_income() -> None:
 
 def test_round_seven_ends_the_game_with_final_income_and_valuation() -> None:
     state = table(end_property_penalty="2")
-    state.round = 7
-    state.market.update({"farm": 3, "town": -3, "manor": 1, "mansion": -2})
+    build(state).round(7).market("farm", 3).market("town", -3).market("manor", 1)
+    assert state.market["mansion"] == -2
     job(state, 0, "E1", covered=[0, 1])  # still employed: income £2 once more
     put(state, 1, "F1")  # 16 + 3
     put(state, 1, "N2", "mansion", step=3)  # dual 12: manor 13, mansion 10 -> the lower, 10
@@ -143,11 +141,10 @@ def test_round_seven_ends_the_game_with_final_income_and_valuation() -> None:
 
 def test_least_money_wins_and_ties_go_to_fewer_properties_then_are_shared() -> None:
     state = table()
-    state.round = 7
-    state.market.update({"farm": 0, "town": 0, "manor": 0, "mansion": 0})
+    build(state).round(7).market("mansion", 3)
     money(state, 0, 10)
-    money(state, 1, 4)
-    put(state, 1, "X2")  # 8-6: unmaintained, it depreciates to 6 before it is valued
+    money(state, 1, 1)
+    put(state, 1, "X2")  # 8-6: unmaintained, it depreciates to 6 before it is valued (+3 market)
     money(state, 2, 10)
     finish_round(state)
     outcome = RULES.outcome(state)
@@ -158,7 +155,7 @@ def test_least_money_wins_and_ties_go_to_fewer_properties_then_are_shared() -> N
 
 def test_if_everyone_is_still_employed_nobody_wins() -> None:
     state = table()
-    state.round = 7
+    build(state).round(7)
     for seat in range(3):
         job(state, seat, f"E{seat + 1}")
     finish_round(state)

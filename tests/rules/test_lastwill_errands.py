@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from rules.lastwill import RULES, data
+from rules.lastwill.builder import LastWillBuilder
 from rules.lastwill.employment import income
 from rules.lastwill.state import LastWillState
 from tests.rules.test_lastwill import (
     act,
     actions_turn,
+    build,
     errand_turn,
     hand,
     job,
@@ -19,19 +21,16 @@ from tests.rules.test_lastwill import (
     pending_kind,
     put,
     refused,
-    unemploy_all,
 )
 
 
 def errands(players: int = 3, boys: int = 1, seed: int = 1, **options: object) -> LastWillState:
     """Seat 0 places first; every seat's plan gives ``boys`` boys; nobody employed; £30 each."""
-    state = new(players, seed, **options)
-    unemploy_all(state)
+    builder = LastWillBuilder(players, seed=seed, **options).past_setup().unemployed()
     for seat in range(players):
-        hand(state, seat)
-        money(state, seat, 30)
-    errand_turn(state, 0, boys)
-    return state
+        builder.hand(seat).money(seat, 30)
+    errand_turn(builder.state, 0, boys)
+    return builder.build()
 
 
 # --- spaces ------------------------------------------------------------------------------------
@@ -117,7 +116,8 @@ def test_an_extension_adds_a_space_while_any_remain() -> None:
     act(base, 1, "boy.ext")
     assert "boy.ext" not in legal(base, 2)
     late = errands()
-    late.players[1].extensions, late.extensions_left = data.EXTENSIONS, 0
+    build(late).extensions(1, data.EXTENSIONS)
+    assert late.extensions_left == 0
     assert "boy.ext" not in legal(late, 0)
 
 
@@ -140,7 +140,7 @@ def test_the_demotion_space_covers_any_line_highest_first() -> None:
 def test_a_player_who_already_earned_the_demotion_may_block_the_space() -> None:
     state = errands(3, last_will="lw-4a")
     job(state, 0, "E3")
-    state.players[0].demoted = True
+    build(state).demoted(0)
     assert "boy.demote" in legal(state, 0)
     events = act(state, 0, "boy.demote")
     assert state.pending is None and "demoted" not in kinds(events)
@@ -252,7 +252,7 @@ def test_unemployed_and_no_employment_use_it_only_for_an_extension() -> None:
 
 def test_passes_follow_plan_order_and_each_plan_s_boys() -> None:
     state = errands(3, boys=1)
-    state.plans[0].boys = 3  # seat 0's plan
+    build(state).plan_space(1, cards=0, boys=3, actions=1)  # seat 0's plan
     assert [p["boys_left"] for p in RULES.view(state, None)["players"]] == [3, 1, 1]
     act(state, 0, "hold")
     act(state, 1, "boy.ext")
@@ -268,11 +268,10 @@ def test_passes_follow_plan_order_and_each_plan_s_boys() -> None:
 
 def test_a_boy_with_nowhere_to_go_is_held_without_asking() -> None:
     state = errands(3, boys=1)
-    for slot in state.offering:
-        if slot.card:
-            state.gone.append(slot.card)
-            slot.card = ""
-    state.errands = {"opera": [2], "market": [2], "ext": [2], "demext": [2], "one": [1]}
+    builder = build(state).clear_offering()
+    for space in ("opera", "market", "ext", "demext"):
+        builder.occupy(space, 2)
+    builder.occupy("one", 1)
     events = act(state, 0, "hold")
     held = [e for e in events if e.kind == "held"]
     assert [(e.seat, e.params["forced"]) for e in held] == [(0, False), (1, True)]

@@ -21,7 +21,7 @@ from rules.lastwill.heuristics import (
 from rules.lastwill.state import DRAWING, LastWillState
 from rules.rng import Rng
 from rules.search import Budget, choose
-from tests.rules.test_lastwill import act, hand, job, money, put
+from tests.rules.test_lastwill import act, build, hand, job, money, put
 from tests.rules.test_lastwill_actions import table
 
 
@@ -62,7 +62,7 @@ def test_income_to_come_counts_against_an_employed_seat() -> None:
 
 def test_a_seat_with_more_lines_than_rounds_left_stands_like_any_stuck_seat() -> None:
     state = table()
-    state.round = 6
+    build(state).round(6)
     job(state, 0, "E1")
     job(state, 1, "E2", covered=[0])
     job(state, 2, "E3", covered=[0, 1])

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from rules.lastwill.builder import LastWillBuilder
 from rules.lastwill.state import LastWillState
 from tests.rules.test_lastwill import (
     act,
@@ -18,18 +19,15 @@ from tests.rules.test_lastwill import (
     pending_kind,
     put,
     refused,
-    unemploy_all,
 )
 
 
 def table(seat: int = 0) -> LastWillState:
-    state = new(3, 1, last_will="lw-4a")
-    unemploy_all(state)
+    builder = LastWillBuilder(3, seed=1, last_will="lw-4a").past_setup().unemployed()
     for other in range(3):
-        hand(state, other)
-        money(state, other, 50)
-    actions_turn(state, seat, 3)
-    return state
+        builder.hand(other).money(other, 50)
+    actions_turn(builder.state, seat, 3)
+    return builder.build()
 
 
 def test_an_open_choice_must_be_answered_first_and_only_by_its_seat() -> None:

@@ -10,7 +10,7 @@ from rules.lastwill.state import DISCARD, DRAWING, PLANNING, LastWillState
 from rules.lastwill.timeout import MAX_CODE, usefulness
 from rules.play import canonical, random_playthrough
 from tests.host.test_contract import play_timeouts
-from tests.rules.test_lastwill import act, hand, job, new, pending_kind, put
+from tests.rules.test_lastwill import act, build, hand, job, new, pending_kind, put
 from tests.rules.test_lastwill_actions import table
 from tests.rules.test_lastwill_errands import errands
 
@@ -65,7 +65,7 @@ def test_a_long_discard_is_split_to_fit_a_custom_id() -> None:
     act(state, 2, "discard." + ".".join(state.players[2].hand[:2]))
     cards = [f"{kind}{n}" for kind in ("HOR", "DOG", "GST") for n in range(1, 6)]
     hand(state, 0, *cards, "BOAT-A", "BOAT-B")
-    state.need[0] = len(cards)
+    build(state).discards({0: len(cards)}, kind="keep")
     first = default(state, 0)
     assert len(first) <= MAX_CODE and first.count(".") < len(cards)
     while state.phase == DISCARD:
@@ -149,7 +149,7 @@ def test_a_demotion_covers_the_highest_income_line() -> None:
 def test_the_demotion_or_extension_space_extends_when_no_line_can_be_covered() -> None:
     state = errands(4, last_will="lw-4a")
     job(state, 0, "E1")
-    state.players[0].demoted = True  # this round's demotion is spent
+    build(state).demoted(0)  # this round's demotion is spent
     act(state, 0, "boy.demext")
     assert pending_kind(state) == "dx" and timeout(state, 0) == "dx.ext"
     assert state.players[0].extensions == 1

@@ -1,15 +1,19 @@
-"""Monopoly California Dreaming: every rule on constructed positions, the guide's examples, refusals."""
+"""Monopoly California Dreaming: every rule on constructed positions, the guide's examples, refusals.
+
+Positions come from ``rules.monopoly.builder.MonopolyBuilder``: dice are queued in the state's own
+generator and cards stacked in its decks, so nothing here edits a field or patches the engine.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
-from rules.monopoly import RULES, data, engine, parse_space, space_token
+from rules.monopoly import RULES, data, parse_space, space_token
+from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import BUY, END, OVER, ROLL, MonopolyState
 from rules.play import canonical, random_playthrough, replay
 from tests.helpers import kinds, refusal
@@ -17,31 +21,17 @@ from tests.helpers import kinds, refusal
 A = Action
 P = parse_space
 
+ROUND: dict[str, Any] = {"auction": "round"}
+"""The options of the tests that bid round-robin (one bidder at a time, in seat order): open
+auctions are the default."""
+
 
 # --- helpers ---------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def dice(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[int]]]:
-    """Queue dice rolls: append [a, b] pairs; the engine takes them in order ([0, 1] moves one space)."""
-    queue: list[list[int]] = []
-
-    def rigged(state: MonopolyState) -> list[int]:
-        state.rng.next64()
-        return queue.pop(0)
-
-    monkeypatch.setattr(engine, "_dice", rigged)
-    yield queue
-    assert queue == [], "every rigged roll was used"
-
-
-def fresh(players: int = 3, **options: Any) -> MonopolyState:
-    """A game past the opening rolls, seat 0 on turn."""
-    state = RULES.setup(players, options, 7)
-    state.rolling = []
-    state.phase = ROLL
-    state.turn = 0
-    return state
+def table(players: int = 3, **options: Any) -> MonopolyBuilder:
+    """A game past the opening rolls, seat 0 on turn (seed 7, the decks' order fixed)."""
+    return MonopolyBuilder(players, seed=7, **options).started(first=0)
 
 
 def act(state: MonopolyState, seat: int, text: str) -> list[Event]:
@@ -55,19 +45,9 @@ def refused(state: MonopolyState, seat: int, text: str, key: str, **params: obje
     assert refusal(RULES, state, seat, Action.decode(text)) == str(IllegalAction(key, **params))
 
 
-def give(state: MonopolyState, seat: int, *tokens: str) -> None:
-    for token in tokens:
-        state.owner[P(token)] = seat  # deeds handed out for free in tests: no money moves
-
-
-def build_up(state: MonopolyState, levels: dict[str, int]) -> None:
-    for token, level in levels.items():
-        pos = P(token)
-        state.level[pos] = level
-        if level == data.HOTEL:
-            state.hotels -= 1
-        else:
-            state.houses -= level
+def rolled_all(state: MonopolyState) -> None:
+    """Every queued die was rolled (a test that queued too many rolls meant another path)."""
+    assert state.rng.queued == []
 
 
 # --- setup and the opening ---------------------------------------------------------------------
@@ -86,9 +66,8 @@ def test_setup_cash_tokens_and_options() -> None:
     assert RULES.setup(2, {"turns": "5", "rent": "ask"}, 1).rent_mode == "ask"
 
 
-def test_highest_opening_roll_starts_and_ties_reroll(dice: list[list[int]]) -> None:
-    state = RULES.setup(3, {}, 1)
-    dice += [[6, 5], [6, 5], [2, 1], [3, 3], [1, 2]]
+def test_highest_opening_roll_starts_and_ties_reroll() -> None:
+    state = MonopolyBuilder(3, seed=1).next_dice((6, 5), (6, 5), (2, 1), (3, 3), (1, 2)).build()
     act(state, 0, "roll")
     act(state, 1, "roll")
     events = act(state, 2, "roll")
@@ -99,14 +78,14 @@ def test_highest_opening_roll_starts_and_ties_reroll(dice: list[list[int]]) -> N
     events = act(state, 0, "roll")
     assert state.phase == ROLL and state.turn == 1
     assert kinds(events)[-1] == "turn_started"
+    rolled_all(state)
 
 
 # --- a turn ------------------------------------------------------------------------------------
 
 
-def test_roll_move_buy_and_end(dice: list[list[int]]) -> None:
-    state = fresh()
-    dice.append([1, 2])
+def test_roll_move_buy_and_end() -> None:
+    state = table().next_dice((1, 2)).build()
     act(state, 0, "roll")
     assert state.position[0] == 3 and state.phase == BUY
     refused(state, 0, "end", "buy_or_decline", space=3)
@@ -117,55 +96,43 @@ def test_roll_move_buy_and_end(dice: list[list[int]]) -> None:
     assert state.turn == 1 and state.phase == ROLL
 
 
-def test_go_salary_when_passing_and_landing(dice: list[list[int]]) -> None:
-    state = fresh()
-    state.position[0] = 38
-    dice.append([1, 3])  # 38 -> 2 (Tip Jar): passes GO
-    state.decks["tipjar"] = [6, *[i for i in range(16) if i != 6]]  # Holiday fund $100
-    act(state, 0, "roll")
+def test_go_salary_when_passing_and_landing() -> None:
+    state = table().at(0, 38).next_dice((1, 3)).top_card("tipjar", "holiday").build()
+    act(state, 0, "roll")  # 38 -> 2 (Tip Jar): passes GO, then the Holiday fund's $100
     assert state.cash[0] == 1500 + 200 + 100
-    state = fresh()
-    state.position[0] = 36
-    dice.append([1, 3])  # lands exactly on GO
-    act(state, 0, "roll")
+    state = table().at(0, 36).next_dice((1, 3)).build()
+    act(state, 0, "roll")  # lands exactly on GO
     assert state.position[0] == 0 and state.cash[0] == 1700
 
 
-def test_doubles_roll_again_and_third_double_goes_to_the_pool_party(dice: list[list[int]]) -> None:
-    state = fresh()
-    dice += [[1, 1], [2, 2], [3, 3]]
-    act(state, 0, "roll")  # to 2 (Tip Jar)
-    state.phase = ROLL  # whatever the card did, keep rolling
-    act(state, 0, "roll")
-    state.phase = ROLL
+def test_doubles_roll_again_and_third_double_goes_to_the_pool_party() -> None:
+    state = table().next_dice((1, 1), (1, 1), (3, 3)).top_card("tipjar", "holiday").build()
+    act(state, 0, "roll")  # to 2 (Tip Jar): the Holiday fund
+    assert state.phase == ROLL
+    act(state, 0, "roll")  # to 4 (Income Tax)
+    assert state.phase == ROLL
     before = state.position[0]
     events = act(state, 0, "roll")
     assert "sent_to_pool" in kinds(events)
     assert state.position[0] == data.POOL != before and state.pool[0] == 0 and state.phase == END
+    rolled_all(state)
 
 
-def test_doubles_give_another_roll(dice: list[list[int]]) -> None:
-    state = fresh()
-    dice += [[2, 2]]  # to 4: Income Tax
+def test_doubles_give_another_roll() -> None:
+    state = table().next_dice((2, 2)).build()  # to 4: Income Tax
     act(state, 0, "roll")
     assert state.cash[0] == 1300 and state.phase == ROLL
     refused(state, 0, "end", "roll_again_first")
 
 
-def test_taxes_free_parking_and_go_to_pool_party(dice: list[list[int]]) -> None:
-    state = fresh()
-    state.position[0] = 35
-    dice.append([1, 2])  # 38 Luxury Tax
+def test_taxes_free_parking_and_go_to_pool_party() -> None:
+    state = table().at(0, 35).next_dice((1, 2)).build()  # 38 Luxury Tax
     act(state, 0, "roll")
     assert state.cash[0] == 1400
-    state = fresh()
-    state.position[0] = 17
-    dice.append([1, 2])  # 20 Free Parking
+    state = table().at(0, 17).next_dice((1, 2)).build()  # 20 Free Parking
     events = act(state, 0, "roll")
     assert state.cash[0] == 1500 and kinds(events) == ["rolled", "moved"]
-    state = fresh()
-    state.position[0] = 27
-    dice.append([1, 2])  # 30 Go to Pool Party: no salary, turn ends
+    state = table().at(0, 27).next_dice((1, 2)).build()  # 30 Go to Pool Party: no salary, turn ends
     act(state, 0, "roll")
     assert state.position[0] == data.POOL and state.pool[0] == 0 and state.phase == END
 
@@ -173,61 +140,45 @@ def test_taxes_free_parking_and_go_to_pool_party(dice: list[list[int]]) -> None:
 # --- rent ----------------------------------------------------------------------------------------
 
 
-def test_site_rent_doubles_for_a_full_unmortgaged_set_and_buildings(dice: list[list[int]]) -> None:
-    state = fresh()
-    give(state, 1, "route-66")
-    dice.append([0, 1])
-    act(state, 0, "roll")
-    assert state.cash[0] == 1498 and state.cash[1] == 1502
-    give(state, 1, "mojave-desert")
-    state.position[0], state.phase = 0, ROLL
-    dice.append([0, 1])
-    act(state, 0, "roll")
-    assert state.cash[0] == 1494  # doubled: $4
-    state.mortgaged[P("mojave-desert")] = True
-    state.position[0], state.phase = 0, ROLL
-    dice.append([0, 1])
-    act(state, 0, "roll")
-    assert state.cash[0] == 1492  # a mortgaged site in the set: not doubled
-    state.mortgaged[P("mojave-desert")] = False
-    build_up(state, {"route-66": 2, "mojave-desert": 2})
-    state.position[0], state.phase = 0, ROLL
-    dice.append([0, 1])
-    act(state, 0, "roll")
-    assert state.cash[0] == 1492 - 30
+def test_site_rent_doubles_for_a_full_unmortgaged_set_and_buildings() -> None:
+    def rent_on_route_66(position: MonopolyBuilder) -> int:
+        """What seat 0 pays landing on Route 66 from Luxury Tax (passing GO on the way)."""
+        state = position.at(0, "luxury-tax").next_dice((1, 2)).build()
+        act(state, 0, "roll")
+        assert state.position[0] == P("route-66")
+        return 1500 + data.GO_SALARY - state.cash[0]
+
+    assert rent_on_route_66(table().owns(1, "route-66")) == 2
+    assert rent_on_route_66(table().owns(1, "route-66", "mojave-desert")) == 4  # doubled
+    # a mortgaged site in the set: not doubled
+    assert rent_on_route_66(table().owns(1, "route-66").owns(1, "mojave-desert", mortgaged=True)) == 2
+    assert rent_on_route_66(table().owns(1, "route-66", "mojave-desert", houses=2)) == 30
 
 
-def test_airport_rent_counts_airports_and_no_rent_when_mortgaged(dice: list[list[int]]) -> None:
-    state = fresh()
-    give(state, 1, "lax-airport", "sfo-airport", "san-diego-airport")
-    state.mortgaged[P("sfo-airport")] = True  # still counts (chosen)
-    dice.append([2, 3])
+def test_airport_rent_counts_airports_and_no_rent_when_mortgaged() -> None:
+    def airports() -> MonopolyBuilder:
+        # SFO is mortgaged but still counts (chosen)
+        return table().owns(1, "lax-airport", "san-diego-airport").owns(1, "sfo-airport", mortgaged=True)
+
+    state = airports().next_dice((2, 3)).build()
     act(state, 0, "roll")
     assert state.cash[0] == 1400
-    state.position[0], state.phase = 10, ROLL
-    dice.append([2, 3])  # SFO itself is mortgaged: nothing
+    state = airports().at(0, 10).next_dice((2, 3)).build()  # SFO itself is mortgaged: nothing
     act(state, 0, "roll")
-    assert state.cash[0] == 1400
+    assert state.position[0] == P("sfo-airport") and state.cash[0] == 1500
 
 
-def test_utility_rent_is_four_or_ten_times_the_dice(dice: list[list[int]]) -> None:
-    state = fresh()
-    give(state, 1, "electric-company")
-    state.position[0] = 9
-    dice.append([1, 2])
+def test_utility_rent_is_four_or_ten_times_the_dice() -> None:
+    state = table().owns(1, "electric-company").at(0, 9).next_dice((1, 2)).build()
     act(state, 0, "roll")
     assert state.cash[0] == 1500 - 12
-    give(state, 1, "water-works")
-    state.position[0], state.phase = 25, ROLL
-    dice.append([1, 2])
+    state = table().owns(1, "electric-company", "water-works").at(0, 25).next_dice((1, 2)).build()
     act(state, 0, "roll")
-    assert state.cash[0] == 1500 - 12 - 30
+    assert state.position[0] == P("water-works") and state.cash[0] == 1500 - 30
 
 
-def test_own_property_costs_nothing(dice: list[list[int]]) -> None:
-    state = fresh()
-    give(state, 0, "mojave-desert")
-    dice.append([1, 2])
+def test_own_property_costs_nothing() -> None:
+    state = table().owns(0, "mojave-desert").next_dice((1, 2)).build()
     act(state, 0, "roll")
     assert state.cash[0] == 1500 and state.phase == END
 
@@ -235,9 +186,8 @@ def test_own_property_costs_nothing(dice: list[list[int]]) -> None:
 # --- auctions ------------------------------------------------------------------------------------
 
 
-def test_declined_property_is_auctioned_among_everyone_round_robin(dice: list[list[int]]) -> None:
-    state = fresh(3)
-    dice.append([1, 2])
+def test_declined_property_is_auctioned_among_everyone_round_robin() -> None:
+    state = table(3, **ROUND).next_dice((1, 2)).build()
     act(state, 0, "roll")
     act(state, 0, "decline")
     assert state.auction is not None and state.auction.active == [1, 2, 0]
@@ -255,9 +205,8 @@ def test_declined_property_is_auctioned_among_everyone_round_robin(dice: list[li
     assert state.phase == END
 
 
-def test_auction_without_bids_leaves_property_with_the_bank(dice: list[list[int]]) -> None:
-    state = fresh(2)
-    dice.append([1, 2])
+def test_auction_without_bids_leaves_property_with_the_bank() -> None:
+    state = table(2, **ROUND).next_dice((1, 2)).build()
     act(state, 0, "roll")
     act(state, 0, "decline")
     act(state, 1, "pass")
@@ -265,9 +214,8 @@ def test_auction_without_bids_leaves_property_with_the_bank(dice: list[list[int]
     assert kinds(events)[-1] == "auction_unsold" and state.owner[3] is None
 
 
-def test_bid_ladder_is_listed_and_any_amount_applies(dice: list[list[int]]) -> None:
-    state = fresh(2)
-    dice.append([1, 2])
+def test_bid_ladder_is_listed_and_any_amount_applies() -> None:
+    state = table(2, **ROUND).next_dice((1, 2)).build()
     act(state, 0, "roll")
     act(state, 0, "decline")
     listed = RULES.legal_actions(state, 1)
@@ -280,18 +228,11 @@ def test_bid_ladder_is_listed_and_any_amount_applies(dice: list[list[int]]) -> N
 # --- the Pool Party --------------------------------------------------------------------------------
 
 
-def at_pool(state: MonopolyState, seat: int = 0, tries: int = 0) -> None:
-    state.position[seat] = data.POOL
-    state.pool[seat] = tries
-
-
-def test_pool_party_pay_fine_then_a_normal_turn(dice: list[list[int]]) -> None:
-    state = fresh()
-    at_pool(state)
+def test_pool_party_pay_fine_then_a_normal_turn() -> None:
+    state = table(**ROUND).in_pool(0).next_dice((3, 3)).build()
     act(state, 0, "fine")
     assert state.cash[0] == 1450 and state.pool[0] is None and state.phase == ROLL
-    dice.append([3, 3])  # 16 Big Sur; doubles: roll again (chosen)
-    act(state, 0, "roll")
+    act(state, 0, "roll")  # 16 Big Sur; doubles: roll again (chosen)
     act(state, 0, "decline")
     act(state, 1, "pass")
     act(state, 2, "pass")
@@ -299,21 +240,16 @@ def test_pool_party_pay_fine_then_a_normal_turn(dice: list[list[int]]) -> None:
     assert state.phase == ROLL
 
 
-def test_pool_party_get_out_card_returns_to_the_bottom(dice: list[list[int]]) -> None:
-    state = fresh()
-    at_pool(state)
+def test_pool_party_get_out_card_returns_to_the_bottom() -> None:
+    state = table().in_pool(0).getout(0, "chance").build()
     card = data.GETOUT_CARD["chance"]
-    state.decks["chance"].remove(card)
-    state.getout["chance"] = 0
     refused(state, 1, "card.chance", "not_your_turn")
     act(state, 0, "card.chance")
     assert state.decks["chance"][-1] == card and state.getout["chance"] is None and state.pool[0] is None
 
 
-def test_pool_party_doubles_move_out_without_another_roll(dice: list[list[int]]) -> None:
-    state = fresh()
-    at_pool(state)
-    dice.append([4, 4])  # 18 Monterey Bay
+def test_pool_party_doubles_move_out_without_another_roll() -> None:
+    state = table(**ROUND).in_pool(0).next_dice((4, 4)).build()  # 18 Monterey Bay
     act(state, 0, "roll")
     assert state.position[0] == 18 and state.pool[0] is None
     act(state, 0, "decline")
@@ -322,26 +258,17 @@ def test_pool_party_doubles_move_out_without_another_roll(dice: list[list[int]])
     assert state.phase == END
 
 
-def test_pool_party_third_failure_pays_and_moves(dice: list[list[int]]) -> None:
-    state = fresh(2)
-    at_pool(state)
-    dice += [[1, 2]]
+def test_pool_party_third_failure_pays_and_moves() -> None:
+    state = table(2).in_pool(0).next_dice((1, 2)).build()
     act(state, 0, "roll")
     assert state.pool[0] == 1 and state.phase == END and state.position[0] == data.POOL
-    state.pool[0] = 2
-    state.phase = ROLL
-    dice.append([1, 2])
+    state = table(2).in_pool(0, tries=2).next_dice((1, 2)).build()
     act(state, 0, "roll")
     assert state.pool[0] is None and state.cash[0] == 1450 and state.position[0] == 13
 
 
-def test_pool_party_third_failure_in_debt_moves_once_paid(dice: list[list[int]]) -> None:
-    state = fresh(2)
-    at_pool(state, tries=2)
-    give(state, 0, "route-66")
-    state.bank += state.cash[0] - 30
-    state.cash[0] = 30
-    dice.append([1, 2])
+def test_pool_party_third_failure_in_debt_moves_once_paid() -> None:
+    state = table(2).in_pool(0, tries=2).owns(0, "route-66").cash(0, 30).next_dice((1, 2)).build()
     act(state, 0, "roll")
     assert state.debts and state.pending_move == 3 and state.position[0] == data.POOL
     refused(state, 0, "end", "owe_first", owed=50)
@@ -349,98 +276,70 @@ def test_pool_party_third_failure_in_debt_moves_once_paid(dice: list[list[int]])
     assert not state.debts and state.position[0] == 13 and state.cash[0] == 30 + 30 - 50
 
 
-def test_pool_party_players_still_build_and_collect(dice: list[list[int]]) -> None:
-    state = fresh()
-    at_pool(state, 1)
-    give(state, 1, "route-66", "mojave-desert")
+def test_pool_party_players_still_build_and_collect() -> None:
+    state = table().in_pool(1).owns(1, "route-66", "mojave-desert").build()
     assert A("build", (1,)) in RULES.legal_actions(state, 1)
 
 
 # --- cards ------------------------------------------------------------------------------------------
 
 
-def top(state: MonopolyState, deck: str, token: str) -> None:
-    index = next(i for i, c in enumerate(data.CARDS[deck]) if c.token == token)
-    state.decks[deck].remove(index)
-    state.decks[deck].insert(0, index)
-
-
-def test_cards_go_back_to_the_bottom_and_get_out_cards_are_kept(dice: list[list[int]]) -> None:
-    state = fresh()
-    top(state, "chance", "dividend")
-    dice.append([3, 4])
+def test_cards_go_back_to_the_bottom_and_get_out_cards_are_kept() -> None:
+    state = table().top_card("chance", "dividend").next_dice((3, 4)).build()
     act(state, 0, "roll")
     assert state.cash[0] == 1550 and data.CARDS["chance"][state.decks["chance"][-1]].token == "dividend"
-    state.position[0], state.phase, state.turn = 0, ROLL, 0
-    top(state, "chance", "float")
-    dice.append([3, 4])
+    state = table().top_card("chance", "float").next_dice((3, 4)).build()
     act(state, 0, "roll")
     assert state.getout["chance"] == 0 and len(state.decks["chance"]) == 15
     view = RULES.view(state, None)
     assert view["seats"][0]["getout"] == ["chance"]
 
 
-def test_nearest_airport_pays_twice_and_nearest_utility_rolls_ten_times(dice: list[list[int]]) -> None:
-    state = fresh()
-    give(state, 1, "sfo-airport")
-    top(state, "chance", "airport1")
-    dice.append([3, 4])
+def test_nearest_airport_pays_twice_and_nearest_utility_rolls_ten_times() -> None:
+    state = table().owns(1, "sfo-airport").top_card("chance", "airport1").next_dice((3, 4)).build()
     act(state, 0, "roll")
     assert state.position[0] == 15 and state.cash[0] == 1500 - 50
-    state = fresh()
-    give(state, 1, "water-works")
-    state.position[0] = 15
-    top(state, "chance", "utility")
-    dice += [[3, 4], [2, 3]]  # to 22, then the utility roll
+    utility = table().owns(1, "water-works").at(0, 15).top_card("chance", "utility")
+    state = utility.next_dice((3, 4), (2, 3)).build()  # to 22, then the utility roll
     act(state, 0, "roll")
     assert state.position[0] == 28 and state.cash[0] == 1500 - 50
+    rolled_all(state)
 
 
-def test_advance_cards_pay_salary_and_go_back_three(dice: list[list[int]]) -> None:
-    state = fresh()
-    state.position[0] = 29
-    top(state, "chance", "venice")
-    dice.append([3, 4])  # 29 -> 36 Chance -> Venice Beach (passes GO)
-    act(state, 0, "roll")
+def test_advance_cards_pay_salary_and_go_back_three() -> None:
+    state = table().at(0, 29).top_card("chance", "venice").next_dice((3, 4)).build()
+    act(state, 0, "roll")  # 29 -> 36 Chance -> Venice Beach (passes GO)
     assert state.position[0] == 11 and state.cash[0] == 1700 and state.phase == BUY
-    state = fresh()
-    top(state, "chance", "back3")
-    dice.append([3, 4])  # 7 -> 4 Income Tax
-    act(state, 0, "roll")
+    state = table().top_card("chance", "back3").next_dice((3, 4)).build()
+    act(state, 0, "roll")  # 7 -> 4 Income Tax
     assert state.position[0] == 4 and state.cash[0] == 1300
 
 
-def test_birthday_chairman_and_repairs(dice: list[list[int]]) -> None:
-    state = fresh(3)
-    top(state, "tipjar", "birthday")
-    dice.append([1, 1])
+def test_birthday_chairman_and_repairs() -> None:
+    state = table(3).top_card("tipjar", "birthday").next_dice((1, 1)).build()
     act(state, 0, "roll")
     assert state.cash == [1520, 1490, 1490]
-    state = fresh(3)
-    top(state, "chance", "chairman")
-    dice.append([3, 4])
+    state = table(3).top_card("chance", "chairman").next_dice((3, 4)).build()
     act(state, 0, "roll")
     assert state.cash == [1400, 1550, 1550]
-    state = fresh(3)
-    give(state, 0, "route-66", "mojave-desert")
-    build_up(state, {"route-66": 2, "mojave-desert": data.HOTEL})
-    top(state, "chance", "repairs")
-    dice.append([3, 4])
+    brown = (
+        table(3).owns(0, "route-66", "mojave-desert", houses=4).owns(0, "mojave-desert", houses=data.HOTEL)
+    )
+    state = brown.top_card("chance", "repairs").next_dice((3, 4)).build()
     act(state, 0, "roll")
-    assert state.cash[0] == 1500 - 2 * 25 - 100
+    assert state.cash[0] == 1500 - 4 * 25 - 100
 
 
 # --- building, selling, mortgaging -------------------------------------------------------------------
 
 
 def test_build_evenly_then_hotel_and_sell_back_at_half() -> None:
-    state = fresh()
-    give(state, 0, "route-66")
+    state = table().owns(0, "route-66").build()
     refused(state, 0, "build.1", "need_group", space=1, group="brown")
-    give(state, 0, "mojave-desert")
+    state = table().owns(0, "route-66", "mojave-desert").build()
     act(state, 0, "build.1")
     refused(state, 0, "build.1", "build_evenly", space=1, group="brown")
-    act(state, 1 - 1, "build.3")
+    act(state, 0, "build.3")
     for _ in range(3):
         act(state, 0, "build.1")
         act(state, 0, "build.3")
@@ -455,27 +354,31 @@ def test_build_evenly_then_hotel_and_sell_back_at_half() -> None:
     refused(state, 0, "mort.1", "sell_before_mortgage", space=1, group="brown")
 
 
+GREENS = ("golden-gate-park", "lombard-street", "pacific-coast-highway")
+ORANGES = ("big-sur", "monterey-bay", "carmel-by-the-sea")
+REDS = ("yosemite-valley", "lake-tahoe", "napa-valley")
+PINKS = ("venice-beach", "santa-monica-pier", "muscle-beach")
+
+
 def test_hotel_sells_down_to_what_the_bank_can_supply() -> None:
-    """Selling a hotel needs four houses from the bank; with two left the site goes down to two."""
-    state = fresh()
-    give(state, 2, "golden-gate-park", "lombard-street", "pacific-coast-highway")
-    give(state, 2, "big-sur", "monterey-bay", "carmel-by-the-sea")
-    give(state, 2, "yosemite-valley", "lake-tahoe", "napa-valley")
-    build_up(state, {"golden-gate-park": 4, "lombard-street": 4, "pacific-coast-highway": 4})
-    build_up(state, {"big-sur": 4, "monterey-bay": 4, "carmel-by-the-sea": 4})
-    build_up(state, {"yosemite-valley": 2, "lake-tahoe": 2, "napa-valley": 2})
-    give(state, 0, "route-66", "mojave-desert")
-    build_up(state, {"route-66": data.HOTEL, "mojave-desert": data.HOTEL})
-    assert state.houses == 2 and RULES.invariants(state) == []
+    """Selling a hotel needs four houses from the bank; with two left the group goes down evenly to
+    what two houses allow: one on each site, the other hotel too (chosen: groups stay even)."""
+    state = (
+        table()
+        .owns(2, *GREENS, *ORANGES, houses=4)
+        .owns(2, *REDS, houses=2)
+        .owns(0, "route-66", "mojave-desert", houses=data.HOTEL)
+        .bank_houses(2)
+        .build()
+    )
     cash = state.cash[0]
     act(state, 0, "sell.1")
-    assert state.level[1] == 2 and state.houses == 0 and state.hotels == 11
-    assert state.cash[0] == cash + 25 * 3  # the hotel and two houses, each at half of $50
+    assert state.level[1] == state.level[3] == 1 and state.houses == 0 and state.hotels == 12
+    assert state.cash[0] == cash + 25 * 8  # two hotels down to a house each: 8 levels at half of $50
 
 
 def test_mortgage_and_repay_with_ten_percent_rounded_up() -> None:
-    state = fresh()
-    give(state, 0, "beverly-hills-hotel")
+    state = table().owns(0, "beverly-hills-hotel").build()
     act(state, 0, "mort.37")
     assert state.cash[0] == 1675 and state.mortgaged[37]
     refused(state, 0, "mort.37", "already_mortgaged", space=37)
@@ -486,9 +389,7 @@ def test_mortgage_and_repay_with_ten_percent_rounded_up() -> None:
 
 
 def test_no_building_on_a_set_with_a_mortgaged_site_and_any_time_for_every_seat() -> None:
-    state = fresh()
-    give(state, 2, "route-66", "mojave-desert")
-    state.mortgaged[1] = True
+    state = table().owns(2, "mojave-desert").owns(2, "route-66", mortgaged=True).build()
     refused(state, 2, "build.3", "group_mortgaged", space=3)
     assert A("unmort", (1,)) in RULES.legal_actions(state, 2)
     assert A("mort", (3,)) in RULES.legal_actions(state, 2)
@@ -499,18 +400,16 @@ def test_no_building_on_a_set_with_a_mortgaged_site_and_any_time_for_every_seat(
 
 
 def shortage_table() -> MonopolyState:
-    state = fresh(3)
-    give(state, 0, "route-66", "mojave-desert")
-    give(state, 1, "lower-haight", "haight-ashbury", "castro-street")
-    give(state, 2, "venice-beach", "santa-monica-pier", "muscle-beach")
-    # Every other house is built on seat 2's greens... keep the count: 31 on a fake hotel-free board
-    give(state, 2, "golden-gate-park", "lombard-street", "pacific-coast-highway")
-    give(state, 2, "big-sur", "monterey-bay", "carmel-by-the-sea")
-    build_up(state, {"golden-gate-park": 4, "lombard-street": 4, "pacific-coast-highway": 4})
-    build_up(state, {"big-sur": 4, "monterey-bay": 4, "carmel-by-the-sea": 4})
-    build_up(state, {"venice-beach": 2, "santa-monica-pier": 2, "muscle-beach": 2})
-    assert state.houses == 32 - 30
-    return state
+    """Seat 2 has built 30 houses (greens and oranges at four, pinks at two): two are left."""
+    return (
+        table(3, **ROUND)
+        .owns(0, "route-66", "mojave-desert")
+        .owns(1, "lower-haight", "haight-ashbury", "castro-street")
+        .owns(2, *PINKS, houses=2)
+        .owns(2, *GREENS, *ORANGES, houses=4)
+        .bank_houses(32 - 30)
+        .build()
+    )
 
 
 def test_shortage_claims_then_auction_among_claimants() -> None:
@@ -549,11 +448,7 @@ def test_shortage_with_enough_for_every_claimant_sells_at_list_price() -> None:
 
 
 def test_deal_draft_send_accept_with_cash_and_a_card() -> None:
-    state = fresh(3)
-    give(state, 0, "route-66")
-    give(state, 1, "mojave-desert")
-    state.getout["tipjar"] = 1
-    state.decks["tipjar"].remove(data.GETOUT_CARD["tipjar"])
+    state = table(3).owns(0, "route-66").owns(1, "mojave-desert").getout(1, "tipjar").build()
     act(state, 0, "deal.1")
     act(state, 0, "give.1")
     act(state, 0, "want.3")
@@ -569,8 +464,7 @@ def test_deal_draft_send_accept_with_cash_and_a_card() -> None:
 
 
 def test_drafts_are_private_and_offers_lapse_when_holdings_change() -> None:
-    state = fresh(3)
-    give(state, 0, "route-66", "mojave-desert")
+    state = table(3).owns(0, "route-66", "mojave-desert").build()
     events = act(state, 0, "deal.2")
     assert all(e.visible_to == frozenset({0}) for e in events)
     act(state, 0, "give.1")
@@ -582,9 +476,7 @@ def test_drafts_are_private_and_offers_lapse_when_holdings_change() -> None:
 
 
 def test_deal_of_improved_property_is_refused_and_counter_swaps_sides() -> None:
-    state = fresh(3)
-    give(state, 0, "route-66", "mojave-desert")
-    build_up(state, {"route-66": 1})
+    state = table(3).owns(0, "route-66", "mojave-desert").owns(0, "route-66", houses=1).build()
     act(state, 0, "deal.1")
     refused(state, 0, "give.3", "trade_built_group", space=3)
     refused(state, 0, "send", "empty_deal")
@@ -598,9 +490,7 @@ def test_deal_of_improved_property_is_refused_and_counter_swaps_sides() -> None:
 
 
 def test_received_mortgaged_property_pays_ten_percent_or_repays() -> None:
-    state = fresh(2)
-    give(state, 0, "beverly-hills-hotel", "rodeo-drive")
-    state.mortgaged[37] = state.mortgaged[39] = True
+    state = table(2).owns(0, "beverly-hills-hotel", "rodeo-drive", mortgaged=True).build()
     act(state, 0, "deal.1")
     act(state, 0, "give.37")
     act(state, 0, "give.39")
@@ -618,15 +508,17 @@ def test_received_mortgaged_property_pays_ten_percent_or_repays() -> None:
 # --- debt and bankruptcy ---------------------------------------------------------------------------
 
 
-def test_debt_is_raised_by_mortgaging_and_paid_automatically(dice: list[list[int]]) -> None:
-    state = fresh(2)
-    give(state, 1, "rodeo-drive", "beverly-hills-hotel")
-    build_up(state, {"rodeo-drive": data.HOTEL, "beverly-hills-hotel": 4})
-    give(state, 0, "route-66")
-    state.bank += state.cash[0] - 1990
-    state.cash[0] = 1990
-    state.position[0] = 36
-    dice.append([1, 2])  # Rodeo Drive with a hotel: $2000
+def test_debt_is_raised_by_mortgaging_and_paid_automatically() -> None:
+    state = (
+        table(2)
+        .owns(1, "rodeo-drive", "beverly-hills-hotel", houses=4)
+        .owns(1, "rodeo-drive", houses=data.HOTEL)
+        .owns(0, "route-66")
+        .cash(0, 1990)
+        .at(0, 36)
+        .next_dice((1, 2))  # Rodeo Drive with a hotel: $2000
+        .build()
+    )
     act(state, 0, "roll")
     assert state.debts and RULES.waiting_for(state) == frozenset({0})
     refused(state, 0, "bankrupt", "can_raise", amount=2020, owed=2000)
@@ -638,16 +530,16 @@ def test_debt_is_raised_by_mortgaging_and_paid_automatically(dice: list[list[int
     assert not state.debts and state.cash == [20, 3500] and state.phase == END
 
 
-def test_bankruptcy_to_a_player_hands_over_everything(dice: list[list[int]]) -> None:
-    state = fresh(3)
-    give(state, 1, "rodeo-drive", "beverly-hills-hotel")
-    build_up(state, {"rodeo-drive": data.HOTEL, "beverly-hills-hotel": data.HOTEL})
-    give(state, 0, "route-66")
-    state.mortgaged[1] = True
-    state.getout["chance"] = 0
-    state.decks["chance"].remove(data.GETOUT_CARD["chance"])
-    state.position[0] = 36
-    dice.append([1, 2])
+def test_bankruptcy_to_a_player_hands_over_everything() -> None:
+    state = (
+        table(3)
+        .owns(1, "rodeo-drive", "beverly-hills-hotel", houses=data.HOTEL)
+        .owns(0, "route-66", mortgaged=True)
+        .getout(0, "chance")
+        .at(0, 36)
+        .next_dice((1, 2))
+        .build()
+    )
     act(state, 0, "roll")
     assert A("bankrupt") in RULES.legal_actions(state, 0)
     events = act(state, 0, "bankrupt")
@@ -659,16 +551,16 @@ def test_bankruptcy_to_a_player_hands_over_everything(dice: list[list[int]]) -> 
     assert state.cash[1] == 3000 - 3
 
 
-def test_bankruptcy_to_the_bank_auctions_property_unmortgaged(dice: list[list[int]]) -> None:
-    state = fresh(3)
-    give(state, 0, "route-66", "mojave-desert")
-    state.mortgaged[1] = state.mortgaged[3] = True
-    state.getout["tipjar"] = 0
-    state.decks["tipjar"].remove(data.GETOUT_CARD["tipjar"])
-    state.bank += state.cash[0] - 50
-    state.cash[0] = 50
-    state.position[0] = 1
-    dice.append([1, 2])  # Income Tax $200
+def test_bankruptcy_to_the_bank_auctions_property_unmortgaged() -> None:
+    state = (
+        table(3, **ROUND)
+        .owns(0, "route-66", "mojave-desert", mortgaged=True)
+        .getout(0, "tipjar")
+        .cash(0, 50)
+        .at(0, 1)
+        .next_dice((1, 2))  # Income Tax $200
+        .build()
+    )
     act(state, 0, "roll")
     act(state, 0, "bankrupt")
     assert state.getout["tipjar"] is None and state.decks["tipjar"][-1] == data.GETOUT_CARD["tipjar"]
@@ -680,17 +572,15 @@ def test_bankruptcy_to_the_bank_auctions_property_unmortgaged(dice: list[list[in
     assert state.auction is not None and state.auction.pos == 3
 
 
-def test_last_player_standing_wins(dice: list[list[int]]) -> None:
-    state = fresh(2)
-    give(state, 1, "rodeo-drive")
-    build_up(state, {})
-    state.bank += state.cash[0]
-    state.cash[0] = 0
-    state.owner[39] = 1
-    give(state, 1, "beverly-hills-hotel")
-    build_up(state, {"rodeo-drive": 1, "beverly-hills-hotel": 1})
-    state.position[0] = 36
-    dice.append([1, 2])
+def test_last_player_standing_wins() -> None:
+    state = (
+        table(2)
+        .cash(0, 0)
+        .owns(1, "rodeo-drive", "beverly-hills-hotel", houses=1)
+        .at(0, 36)
+        .next_dice((1, 2))
+        .build()
+    )
     act(state, 0, "roll")
     act(state, 0, "bankrupt")
     assert state.phase == OVER
@@ -702,39 +592,40 @@ def test_last_player_standing_wins(dice: list[list[int]]) -> None:
 # --- options ---------------------------------------------------------------------------------------
 
 
-def test_turns_limit_ends_by_net_worth_and_ties_share(dice: list[list[int]]) -> None:
-    state = fresh(2, turns="1")
-    dice += [[3, 4]]  # 7 Chance
-    top(state, "chance", "dividend")
+def test_turns_limit_ends_by_net_worth_and_ties_share() -> None:
+    state = (
+        table(2, turns="1")
+        .at(1, data.POOL)  # just visiting
+        .next_dice((3, 4), (3, 4))  # seat 0: 7 Chance; seat 1: 17 Tip Jar
+        .top_card("chance", "dividend")  # $50
+        .top_card("tipjar", "stock")  # $50 too
+        .build()
+    )
     act(state, 0, "roll")
     act(state, 0, "end")
-    dice += [[3, 4]]
-    top(state, "chance", "dividend")
     act(state, 1, "roll")
     events = act(state, 1, "end")
     assert kinds(events)[-1] == "game_over" and state.reason == "turns"
+    assert state.cash == [1550, 1550]
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 1)
 
 
-def test_rent_ask_must_be_collected_before_the_next_roll(dice: list[list[int]]) -> None:
-    state = fresh(3, rent="ask")
-    give(state, 2, "mojave-desert")
-    dice.append([1, 2])
+def test_rent_ask_must_be_collected_before_the_next_roll() -> None:
+    state = table(3, rent="ask").owns(2, "mojave-desert").next_dice((1, 2)).build()
     events = act(state, 0, "roll")
     assert "rent_claimable" in kinds(events) and state.cash[0] == 1500
     assert 2 in RULES.waiting_for(state)
     act(state, 2, "rent.3")
     assert state.cash[0] == 1496 and state.cash[2] == 1504
     refused(state, 2, "rent.3", "no_rent_claim")
-    # a second landing, not collected: forfeited once the next player rolls
-    state.position[0], state.phase = 0, ROLL
-    dice += [[1, 2], [5, 6]]
+    # a landing not collected: forfeited once the next player rolls
+    state = table(3, rent="ask").owns(2, "mojave-desert").next_dice((1, 2), (5, 6)).build()
     act(state, 0, "roll")
     assert len(state.claims) == 1
     act(state, 0, "end")
     events = act(state, 1, "roll")
-    assert "rent_forfeited" in kinds(events) and state.claims == [] and state.cash[2] == 1504
+    assert "rent_forfeited" in kinds(events) and state.claims == [] and state.cash[2] == 1500
 
 
 # --- the whole game ---------------------------------------------------------------------------------
@@ -776,13 +667,11 @@ def test_public_view_hides_deck_order_and_is_fresh() -> None:
 
 
 def test_fingerprint_names_property_facts_and_not_moments() -> None:
-    state = fresh()
-    give(state, 0, "route-66", "mojave-desert")
+    state = table().owns(0, "route-66", "mojave-desert").build()
     before = RULES.fingerprint(state, A("build", (1,)))
     assert before is not None and before.startswith("build:1:")
-    state.cash[2] -= 5
-    state.bank += 5
-    assert RULES.fingerprint(state, A("build", (1,))) == before
+    poorer = table().owns(0, "route-66", "mojave-desert").cash(2, 1495).build()
+    assert RULES.fingerprint(poorer, A("build", (1,))) == before  # another seat's cash: same meaning
     act(state, 0, "build.3")
     assert RULES.fingerprint(state, A("build", (1,))) != before
     assert RULES.fingerprint(state, A("roll")) is None
@@ -799,7 +688,7 @@ def test_tokens_both_ways() -> None:
 
 
 def test_unknown_and_malformed_actions_are_refused() -> None:
-    state = fresh()
+    state = table().build()
     refused(state, 0, "fly", "malformed")
     refused(state, 0, "buy", "nothing_to_buy")
     refused(state, 0, "fine", "not_in_pool")

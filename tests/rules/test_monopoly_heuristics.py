@@ -1,14 +1,16 @@
 """Monopoly's bot hints (``rules.monopoly.heuristics``): legal, quick, and sensible where it counts.
 
-Positions are arranged by hand (deeds handed out for free, cash set) past the opening, and the bot
-decides through the real search (``rules.search.choose``) from its seat's view, as at a table.
+Positions are arranged with ``MonopolyBuilder`` (deeds handed out for free, cash set) past the
+opening, and the bot decides through the real search (``rules.search.choose``) from its seat's
+view, as at a table.
 """
 
 from __future__ import annotations
 
 from rules.core import Action
 from rules.monopoly import HINTS, RULES, MonopolyState, heuristics, parse_space
-from rules.monopoly.state import BUY, ROLL, Auction, Debt, Offer, Terms
+from rules.monopoly.builder import MonopolyBuilder
+from rules.monopoly.state import BUY, Debt, Offer, Terms
 from rules.play import random_playthrough
 from rules.rng import Rng
 from rules.search import Budget, choose, playout
@@ -19,14 +21,11 @@ QUICK = Budget(playouts=40, depth=30)
 
 def table(players: int = 3) -> MonopolyState:
     """A game past the opening rolls, seat 0 on turn to roll, at its first turn."""
-    state = RULES.setup(players, {"turns": "20"}, 7)
-    state.rolling, state.phase, state.turn = [], ROLL, 0
-    return state
+    return MonopolyBuilder(players, seed=7, turns="20").started(first=0).build()
 
 
 def deal_out(state: MonopolyState, seat: int, *tokens: str) -> None:
-    for token in tokens:
-        state.owner[P(token)] = seat
+    MonopolyBuilder.of(state).owns(seat, *tokens)
 
 
 def decide(state: MonopolyState, seat: int, seed: int = 1) -> Action:
@@ -60,35 +59,33 @@ def test_quick_playouts_finish_games() -> None:
 def test_standings_follow_net_worth_sets_and_bankruptcy() -> None:
     state = table(3)
     assert len(set(HINTS.values(state))) == 1
-    state.cash[1] += 100
-    state.bank -= 100
+    MonopolyBuilder.of(state).cash(1, 1600)
     assert max(range(3), key=lambda s: HINTS.values(state)[s]) == 1
     deal_out(state, 2, "beverly-hills-hotel", "rodeo-drive")
-    state.cash[2] -= 750
-    state.bank += 750
+    MonopolyBuilder.of(state).cash(2, 750)
     values = HINTS.values(state)
     assert values[2] > values[1] > values[0]  # a complete set is worth more than its price
-    state.alive[0] = False
-    state.out = [0]
+    MonopolyBuilder.of(state).on_turn(1).out(0)
     assert HINTS.values(state)[0] < min(HINTS.values(state)[1:])
 
 
 def test_buys_what_it_can_afford_and_declines_what_it_cannot() -> None:
     state = table()
-    state.phase, state.position[0] = BUY, P("big-sur")
+    MonopolyBuilder.of(state).at(0, "big-sur").on_turn(0, BUY)
     assert decide(state, 0) == Action("buy")
-    state.cash[0] = 190
+    MonopolyBuilder.of(state).cash(0, 190)
     assert decide(state, 0) == Action("decline")
 
 
 def test_bids_below_its_worth_of_the_lot_and_passes_above() -> None:
-    state = table()
-    state.auction = Auction("property", P("rodeo-drive"), [0, 1, 2], 0)
-    first = decide(state, 0)
+    def lot(high: tuple[int, int] | None = None) -> MonopolyState:
+        """Rodeo Drive declined by seat 0 and auctioned to all three seats (open bidding)."""
+        return MonopolyBuilder.of(table()).auction("rodeo-drive", high=high).build()
+
+    first = decide(lot(), 0)
     assert first.kind == "bid" and 1 < int(first.args[0]) <= 400 // 3 + 1  # a leap, far below
-    state.auction.high, state.auction.high_bidder = 395, 1
-    assert decide(state, 0) == Action("bid", (396,))  # the minimum, close to its worth
-    state.auction.high = 420
+    assert decide(lot(high=(395, 1)), 0) == Action("bid", (396,))  # the minimum, close to its worth
+    state = lot(high=(420, 1))
     assert decide(state, 0) == Action("pass")
     deal_out(state, 0, "beverly-hills-hotel")  # now it completes the set: worth more
     assert decide(state, 0).kind == "bid"
@@ -98,15 +95,15 @@ def test_builds_on_a_set_with_spare_cash_only() -> None:
     state = table()
     deal_out(state, 0, "beverly-hills-hotel", "rodeo-drive")
     assert decide(state, 0) == Action("build", (P("rodeo-drive"),))
-    state.cash[0] = 300
+    MonopolyBuilder.of(state).cash(0, 300)
     assert decide(state, 0) == Action("roll")
 
 
 def test_pays_a_debt_by_mortgaging_outside_its_sets_first() -> None:
     state = table()
     deal_out(state, 0, "route-66", "mojave-desert", "lax-airport")
-    state.cash[0] = 10
-    state.debts = [Debt(0, [], 100, "tax")]
+    MonopolyBuilder.of(state).cash(0, 10)
+    state.debts = [Debt(0, [], 100, "tax")]  # no builder step: debts come from play
     assert decide(state, 0) == Action("mort", (P("lax-airport"),))
 
 
@@ -114,12 +111,11 @@ def test_accepts_a_good_offer_and_refuses_to_complete_a_rivals_set() -> None:
     state = table()
     deal_out(state, 0, "electric-company", "venice-beach")
     deal_out(state, 1, "santa-monica-pier", "muscle-beach")
-    state.offers = [Offer(1, 1, 0, Terms(cash=400), Terms(props=[P("electric-company")]))]
-    state.next_offer = 2
-    assert decide(state, 0) == Action("accept", (1,))
-    state.offers = [Offer(2, 1, 0, Terms(cash=200), Terms(props=[P("venice-beach")]))]
-    state.next_offer = 3
-    assert decide(state, 0) == Action("reject", (2,))
+    builder = MonopolyBuilder.of(state).offer(1, 0, cash=400, want=["electric-company"])
+    assert decide(state, 0) == Action("accept", (builder.offer_number(1, 0),))
+    RULES.apply(state, 1, Action("withdraw", (builder.offer_number(1, 0),)))
+    builder.offer(1, 0, cash=200, want=["venice-beach"])
+    assert decide(state, 0) == Action("reject", (builder.offer_number(1, 0),))
 
 
 def test_proposes_no_deal_a_sensible_player_would_refuse() -> None:
@@ -139,7 +135,7 @@ def test_two_bots_swap_deeds_that_complete_a_set_each() -> None:
     plan = heuristics.planned_deal(state, 0)
     assert plan is not None and plan.recipient == 1
     assert plan.give == (P("napa-valley"),) and plan.want == (P("carmel-by-the-sea"),)
-    moves = []
+    moves: list[str] = []
     while not state.offers and len(moves) < 10:
         action = decide(state, 0)
         moves.append(action.encode())
@@ -188,7 +184,7 @@ def test_a_decision_cannot_depend_on_what_the_seat_cannot_see() -> None:
     """Two tables that differ only in deck order, dice to come and another seat's draft: the bot
     sees one view, so with one seed it makes one move after the same search."""
     state = table()
-    state.pool[0] = 0  # at the Pool Party: rolling or paying is searched, not a lone move
+    MonopolyBuilder.of(state).in_pool(0)  # at the Pool Party: rolling or paying is searched, not a lone move
     other = RULES.load(RULES.dump(state))
     other.decks["chance"].reverse()
     other.rng = Rng(12345, 6)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.core import Action
-from rules.monopoly import RULES, MonopolyState, data, parse_space
+from rules.monopoly import RULES, MonopolyState, data
+from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import OPENING, OVER, ROLL, Offer, Terms
 from rules.play import canonical, random_playthrough
 from rules.rng import Rng
@@ -56,25 +57,17 @@ def stage(state: MonopolyState) -> set[str]:
 
 def shortage_table() -> MonopolyState:
     """Three seats each with a full set, two houses left in the bank: seat 0 asks for one."""
-    state = RULES.setup(3, {}, 7)
-    state.rolling, state.phase, state.turn = [], ROLL, 0
-    for seat, tokens in (
-        (0, ("route-66", "mojave-desert")),
-        (1, ("lower-haight", "haight-ashbury", "castro-street")),
-        (2, ("venice-beach", "santa-monica-pier", "muscle-beach", "big-sur", "monterey-bay")),
-        (2, ("carmel-by-the-sea", "golden-gate-park", "lombard-street", "pacific-coast-highway")),
-    ):
-        for token in tokens:
-            state.owner[parse_space(token)] = seat
-    for token, level in (("golden-gate-park", 4), ("lombard-street", 4), ("pacific-coast-highway", 4)):
-        state.level[parse_space(token)] = level
-    for token in ("big-sur", "monterey-bay", "carmel-by-the-sea"):
-        state.level[parse_space(token)] = 4
-    for token in ("venice-beach", "santa-monica-pier", "muscle-beach"):
-        state.level[parse_space(token)] = 2
-    state.houses = data.HOUSE_SUPPLY - 30
-    assert RULES.invariants(state) == []
-    return state
+    return (
+        MonopolyBuilder(3, seed=7)
+        .started(first=0)
+        .owns(0, "route-66", "mojave-desert")
+        .owns(1, "lower-haight", "haight-ashbury", "castro-street")
+        .owns(2, "golden-gate-park", "lombard-street", "pacific-coast-highway", houses=4)
+        .owns(2, "big-sur", "monterey-bay", "carmel-by-the-sea", houses=4)
+        .owns(2, "venice-beach", "santa-monica-pier", "muscle-beach", houses=2)
+        .bank_houses(data.HOUSE_SUPPLY - 30)
+        .build()
+    )
 
 
 def shortage_states() -> list[MonopolyState]:
@@ -133,7 +126,11 @@ def test_play_goes_on_from_a_sample_to_the_end() -> None:
 
 
 def test_other_seeds_draw_other_decks_and_dice() -> None:
-    state = next(s for s in positions(4, range(3, 4), "auto", every=300) if s.phase == ROLL)
+    state = next(
+        s
+        for s in positions(4, range(3, 4), "auto", every=300)
+        if s.phase == ROLL and Action("roll") in RULES.legal_actions(s, s.turn)
+    )
     view = RULES.view(state, 2)
     samples = [RULES.sample_state(view, 2, seed) for seed in range(6)]
     assert len({tuple(s.decks[data.CHANCE]) for s in samples}) == 6
@@ -147,9 +144,7 @@ def test_other_seeds_draw_other_decks_and_dice() -> None:
 
 
 def test_a_held_get_out_card_is_not_in_the_sampled_deck() -> None:
-    state = RULES.setup(3, {}, 4)
-    state.decks[data.CHANCE].remove(data.GETOUT_CARD[data.CHANCE])
-    state.getout[data.CHANCE] = 1
+    state = MonopolyBuilder(3, seed=4).getout(1, data.CHANCE).build()
     for seat in range(3):
         sample = check_sample(state, seat, seed=8)
         assert sorted(sample.decks[data.CHANCE]) == sorted(state.decks[data.CHANCE])
@@ -175,11 +170,13 @@ def test_what_the_seat_cannot_see_never_reaches_the_sample() -> None:
 
 
 def test_a_sample_keeps_the_seats_own_draft_and_the_offers() -> None:
-    state = RULES.setup(2, {}, 9)
-    state.rolling, state.phase, state.turn = [], ROLL, 0
-    state.owner[1] = 0
-    state.owner[5] = 1
-    state.mortgaged[5] = True
+    state = (
+        MonopolyBuilder(2, seed=9)
+        .started(first=0)
+        .owns(0, "route-66")
+        .owns(1, "lax-airport", mortgaged=True)
+        .build()
+    )
     for seat, text in (
         (0, "deal.1"),
         (0, "give.1"),

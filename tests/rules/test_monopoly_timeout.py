@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from rules.core import Action
 from rules.monopoly import RULES, data
+from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import BUY, END, OVER, MonopolyState
 from rules.play import canonical, random_playthrough
 from tests.host.test_contract import play_timeouts
-from tests.rules.test_monopoly import act, at_pool, build_up, dice, fresh, give, shortage_table
-
-__all__ = ["dice"]  # the rigged-dice fixture, used by name below
+from tests.rules.test_monopoly import ROUND, act, shortage_table, table
 
 A = Action
 
@@ -33,11 +32,10 @@ def test_every_opening_roller_rolls() -> None:
     assert [RULES.timeout_action(state, s) for s in range(3)] == [A("roll")] * 3
 
 
-def test_a_turn_of_timeouts_rolls_declines_passes_and_ends(dice: list[list[int]]) -> None:
-    state = fresh(3)
+def test_a_turn_of_timeouts_rolls_declines_passes_and_ends() -> None:
+    state = table(3, **ROUND).next_dice((1, 2)).build()  # to Mojave Desert, unowned
     assert RULES.timeout_action(state, 0) == A("roll")
     assert RULES.timeout_action(state, 1) is None
-    dice.append([1, 2])  # Mojave Desert, unowned
     act(state, 0, "roll")
     assert state.phase == BUY and A("buy") in RULES.legal_actions(state, 0)
     assert RULES.timeout_action(state, 0) == A("decline")
@@ -52,15 +50,13 @@ def test_a_turn_of_timeouts_rolls_declines_passes_and_ends(dice: list[list[int]]
 
 
 def test_the_pool_party_rolls_rather_than_paying() -> None:
-    state = fresh(3)
-    at_pool(state)
+    state = table(3).in_pool(0).build()
     assert A("fine") in RULES.legal_actions(state, 0)
     assert RULES.timeout_action(state, 0) == A("roll")
 
 
 def test_an_offer_to_an_absent_player_is_rejected() -> None:
-    state = fresh(3)
-    give(state, 1, "route-66")
+    state = table(3).owns(1, "route-66").build()
     act(state, 1, "deal.2")
     act(state, 1, "cash.50")
     act(state, 1, "send")
@@ -71,9 +67,7 @@ def test_an_offer_to_an_absent_player_is_rejected() -> None:
 
 
 def test_received_mortgages_are_kept_not_lifted() -> None:
-    state = fresh(2)
-    give(state, 0, "beverly-hills-hotel", "rodeo-drive")
-    state.mortgaged[37] = state.mortgaged[39] = True
+    state = table(2).owns(0, "beverly-hills-hotel", "rodeo-drive", mortgaged=True).build()
     for step in ("deal.1", "give.37", "give.39", "send"):
         act(state, 0, step)
     act(state, 1, "accept.1")
@@ -82,10 +76,8 @@ def test_received_mortgages_are_kept_not_lifted() -> None:
     assert state.mortgaged[37] and state.mortgaged[39]
 
 
-def test_an_owner_collects_asked_rent(dice: list[list[int]]) -> None:
-    state = fresh(3, rent="ask")
-    give(state, 2, "mojave-desert")
-    dice.append([1, 2])
+def test_an_owner_collects_asked_rent() -> None:
+    state = table(3, rent="ask").owns(2, "mojave-desert").next_dice((1, 2)).build()
     act(state, 0, "roll")
     assert RULES.timeout_action(state, 2) == A("rent", (3,))
     assert RULES.timeout_action(state, 0) == A("end")
@@ -99,45 +91,45 @@ def test_a_shortage_claim_is_declined() -> None:
     assert [RULES.timeout_action(state, s) for s in range(3)] == [None, A("noclaim"), A("noclaim")]
 
 
-def in_debt(dice: list[list[int]], cash: int) -> MonopolyState:
-    """Seat 0 lands on seat 1's Rodeo Drive with a hotel ($2000) holding ``cash``."""
-    state = fresh(2)
-    give(state, 1, "rodeo-drive", "beverly-hills-hotel")
-    build_up(state, {"rodeo-drive": data.HOTEL, "beverly-hills-hotel": 4})
-    state.bank += state.cash[0] - cash
-    state.cash[0] = cash
-    state.position[0] = 36
-    dice.append([1, 2])
+def debtor(cash: int) -> MonopolyBuilder:
+    """Seat 0, holding ``cash``, about to land on seat 1's Rodeo Drive with a hotel ($2000)."""
+    return (
+        table(2)
+        .owns(1, "rodeo-drive", "beverly-hills-hotel", houses=4)
+        .owns(1, "rodeo-drive", houses=data.HOTEL)
+        .cash(0, cash)
+        .at(0, 36)
+        .next_dice((1, 2))
+    )
+
+
+def in_debt(position: MonopolyBuilder) -> MonopolyState:
+    """``position`` (a :func:`debtor`'s) once seat 0 has rolled onto Rodeo Drive and owes."""
+    state = position.build()
     act(state, 0, "roll")
     assert state.debts
     return state
 
 
-def test_a_debtor_mortgages_the_cheapest_property_outside_a_set_first(dice: list[list[int]]) -> None:
-    state = in_debt(dice, 1900)
-    give(state, 0, "route-66", "mojave-desert", "lax-airport", "venice-beach")
+def test_a_debtor_mortgages_the_cheapest_property_outside_a_set_first() -> None:
+    state = in_debt(debtor(1900).owns(0, "route-66", "mojave-desert", "lax-airport", "venice-beach"))
     assert timeouts(state, 0) == ["mort.11", "mort.5"]  # Venice Beach ($70), then LAX ($100)
     assert not state.debts and not state.mortgaged[1] and not state.mortgaged[3]
     assert state.cash[0] == 1900 + 70 + 100 - 2000 and state.phase == END
 
 
-def test_a_debtor_sells_the_cheapest_houses_only_when_nothing_can_be_mortgaged(
-    dice: list[list[int]],
-) -> None:
-    state = in_debt(dice, 1900)
-    give(state, 0, "lower-haight", "haight-ashbury", "castro-street", "big-sur", "monterey-bay")
-    give(state, 0, "carmel-by-the-sea")
-    build_up(state, {"lower-haight": 1, "haight-ashbury": 1, "castro-street": 1})
-    build_up(state, {"big-sur": 1, "monterey-bay": 1, "carmel-by-the-sea": 1})
+def test_a_debtor_sells_the_cheapest_houses_only_when_nothing_can_be_mortgaged() -> None:
+    light_blue = ("lower-haight", "haight-ashbury", "castro-street")
+    orange = ("big-sur", "monterey-bay", "carmel-by-the-sea")
+    state = in_debt(debtor(1900).owns(0, *light_blue, *orange, houses=1))
     # $25 back for each light blue house, then the unimproved set can be mortgaged ($50).
     assert timeouts(state, 0) == ["sell.6", "sell.8", "sell.9", "mort.6"]
     assert [state.level[p] for p in (16, 18, 19)] == [1, 1, 1]  # the orange houses stand
     assert not state.debts
 
 
-def test_bankruptcy_only_when_nothing_is_left_to_raise(dice: list[list[int]]) -> None:
-    state = in_debt(dice, 100)
-    give(state, 0, "route-66")
+def test_bankruptcy_only_when_nothing_is_left_to_raise() -> None:
+    state = in_debt(debtor(100).owns(0, "route-66"))
     assert RULES.timeout_action(state, 0) == A("mort", (1,))
     act(state, 0, "mort.1")
     assert RULES.timeout_action(state, 0) == A("bankrupt")
