@@ -26,6 +26,7 @@ import simcord
 from benchmarks.torture_discord_common import quick_settle
 from bot.client import GameBot
 from rules.monopoly import MonopolyRules, MonopolyState, parse_space
+from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import BUY
 from tests.helpers import ArrangedSetup, en, fr, member_at, private_text, public_click, saved_state
 from tests.host.discord_kit import Table, labels, make_bot, words_of
@@ -41,8 +42,7 @@ class Arranged(ArrangedSetup, MonopolyRules):
 
 
 def on_castro(state: MonopolyState) -> None:
-    state.rolling, state.phase, state.turn = [], BUY, 0
-    state.position[0] = CASTRO
+    MonopolyBuilder.of(state).started(first=0).at(0, CASTRO).on_turn(0, BUY)
 
 
 @contextlib.asynccontextmanager

@@ -14,35 +14,17 @@ from typing import Any
 
 import pytest
 
-from rules.core import Action, Event, GameClock, IllegalAction, InvalidOptions
+from rules.core import Action, Event, GameClock, InvalidOptions
 from rules.monopoly import HINTS, RULES, MonopolyState, data, parse_space
 from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import END
 from rules.play import canonical, random_playthrough
-from tests.helpers import kinds, refusal
+from tests.helpers import kinds
+from tests.rules.test_monopoly import ROUND, act, refused, table
 
 A = Action
 P = parse_space
 MOJAVE = P("mojave-desert")
-
-
-ROUND: dict[str, Any] = {"auction": "round"}
-
-
-def table(players: int = 3, **options: Any) -> MonopolyBuilder:
-    """A game past the opening rolls, seat 0 on turn (seed 7, the decks' order fixed)."""
-    return MonopolyBuilder(players, seed=7, **options).started(first=0)
-
-
-def act(state: MonopolyState, seat: int, text: str) -> list[Event]:
-    events = RULES.apply(state, seat, Action.decode(text))
-    assert RULES.invariants(state) == []
-    return events
-
-
-def refused(state: MonopolyState, seat: int, text: str, key: str, **params: object) -> None:
-    """``text`` is refused for ``key`` with ``params``, and the state's dump is unchanged."""
-    assert refusal(RULES, state, seat, Action.decode(text)) == str(IllegalAction(key, **params))
 
 
 def declined(position: MonopolyBuilder | None = None) -> tuple[MonopolyState, list[Event]]:
