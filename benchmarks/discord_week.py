@@ -7,7 +7,7 @@ the failures that only appear when many tables share Discord's budgets and a ser
 
 What runs: the real bot (``bot.client.GameBot``, its own SQLite file, every ``GAMEHOST`` setting at
 its default) inside SimCord with the tests' Discord rules layer
-(``tests/discord_rules.py``: threads archive, lock and vanish, a server's thread cap, 50 requests a
+(``harness/discord_rules.py``: threads archive, lock and vanish, a server's thread cap, 50 requests a
 second, per-route buckets, 3 s to answer a click, invalid requests counted).
 
 - ``--tables`` tables (all four games, round robin) in ``--servers`` servers, opened in the first
@@ -127,10 +127,11 @@ from benchmarks.torture_discord_common import (
 from bot.client import GameBot
 from bot.config import Settings
 from bot.session import LiveGame
+from bot.storage import GameStatus
 from bot.storage.store import Store
+from harness.discord_rules import DEFAULT_LIMITS, DiscordRules, Limits, enforce, route_of, rules_for
+from harness.messages import words_of
 from rules.core import Action
-from tests.discord_rules import DEFAULT_LIMITS, DiscordRules, Limits, enforce, route_of, rules_for
-from tests.host.discord_kit import words_of
 
 GAMES = ("california", "estates", "monopoly", "lastwill")
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86_400.0
@@ -230,7 +231,7 @@ class Plan:
 class Person:
     name: str
     server: int
-    member: Any
+    member: simcord.MemberActor
     user_id: int
     notify: str = "thread"
     tables: list[int] = field(default_factory=list)
@@ -606,7 +607,7 @@ class Week:
             await self.click(host, lobby, f"l:{game_id}:{level}")
         await self.click(host, lobby, f"l:{game_id}:start")
         status = self.db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-        if status != "active":
+        if status != GameStatus.ACTIVE:
             self.tally.example(f"table {game_id} ({game}) did not start: {status}")
             return
         by_user = {p.user_id: p for p in chosen}
@@ -666,7 +667,7 @@ class Week:
             played = False
             for _ in range(budget):
                 status, _, _, parked = self.row(game_id)
-                if status != "active" or parked is not None:
+                if status != GameStatus.ACTIVE or parked is not None:
                     break
                 live = await self.bot.sessions.load(game_id)
                 if seat not in live.waiting() and not await self.wait_for_bots(game_id, seat):
@@ -687,8 +688,8 @@ class Week:
         while waited < BOT_PATIENCE:
             live = await self.bot.sessions.load(game_id)
             waiting = live.waiting()
-            if live.status != "active" or not waiting or not all(live.is_bot(s) for s in waiting):
-                return live.status == "active" and seat in waiting
+            if live.status != GameStatus.ACTIVE or not waiting or not all(live.is_bot(s) for s in waiting):
+                return live.status == GameStatus.ACTIVE and seat in waiting
             self.tally.waited_on_bots += 1
             pause = self.rng.uniform(*THINK)
             await self.env.advance_time(pause)
@@ -793,9 +794,11 @@ class Week:
             return False
         for code in path:
             opener = f"u:{game_id}:{version}:{code}"
-            found = await self.find(
-                person, where, game_id, lambda m, o=opener: o if o in enabled(m) else None
-            )
+
+            def wanted(message: Any, opener: str = opener) -> str | None:
+                return opener if opener in enabled(message) else None
+
+            found = await self.find(person, where, game_id, wanted)
             if found is None:
                 return False
             result = await self.click(person, found[0], found[1])
@@ -873,7 +876,7 @@ class Week:
             status, _, thread, parked = self.row(game_id)
             if (
                 table.server == server
-                and status == "active"
+                and status == GameStatus.ACTIVE
                 and thread
                 and parked is None
                 and game_id not in avoid
@@ -920,7 +923,9 @@ class Week:
         mine_text = words_of(mine.response) if mine.response else ""
         self.disturbed["list_shows_parked"] = f"#{game_id}" in listing and "parked" in listing
         self.disturbed["list_tables_in_server"] = sum(
-            1 for t in self.tables.values() if t.server == table.server and self.row(t.game_id)[0] == "active"
+            1
+            for t in self.tables.values()
+            if t.server == table.server and self.row(t.game_id)[0] == GameStatus.ACTIVE
         )
         self.disturbed["mine_shows_parked"] = f"#{game_id}" in mine_text and "parked" in mine_text
 
@@ -1014,7 +1019,7 @@ class Week:
             "SELECT id, status, channel_id, thread_id FROM games ORDER BY id"
         ).fetchall():
             statuses[status] += 1
-            if status != "active":
+            if status != GameStatus.ACTIVE:
                 continue
             reason = self.row(game_id)[3]
             if reason is not None:

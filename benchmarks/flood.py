@@ -39,7 +39,8 @@ import simcord
 
 from benchmarks.torture_discord_common import close_bots, make_bot, quick_settle, register_toy, scratch_dir
 from bot.services.server_settings import BURST, DEFAULT_LIMITS
-from tests.host.discord_kit import Table, labels
+from bot.storage import OPEN_STATUSES, GameStatus
+from harness.messages import Table, labels, response_of
 
 
 def _threads(env: simcord.Env, since: int) -> int:
@@ -63,7 +64,7 @@ def _figures(
 
 
 async def _lobbies(bot: Any, guild_id: int) -> int:
-    return len(await bot.store.games(guild_id=guild_id, statuses=("lobby", "active", "abandoned")))
+    return len(await bot.store.games(guild_id=guild_id, statuses=(*OPEN_STATUSES, GameStatus.ABANDONED)))
 
 
 async def run(count: int) -> dict[str, Any]:
@@ -93,7 +94,7 @@ async def run(count: int) -> dict[str, Any]:
                 # A finished table of another member's, for Rematch then Cancel.
                 ann = guild.add_member(env.create_user("ann"))
                 home = guild.create_text_channel("home")
-                lobby = (await ann.slash(home, "game new", name="toy", options="target=3")).response.message
+                lobby = response_of(await ann.slash(home, "game new", name="toy", options="target=3")).message
                 await flo.click(lobby, label="Join")
                 await ann.click(lobby, label="Start")
                 table = Table(env, home, [ann, flo])
@@ -104,9 +105,9 @@ async def run(count: int) -> dict[str, Any]:
                         await player.click(table.table_message(), label="gg")
                 final = table.messages()[-1]
                 # flo's own lobbies are closed first, so only the cooldown stands in the way.
-                for row in await bot.store.games(guild_id=guild.id, statuses=("lobby",)):
+                for row in await bot.store.games(guild_id=guild.id, statuses=(GameStatus.LOBBY,)):
                     await bot.lobby.close(
-                        row.id, flo.id, moderator=True, status="abandoned", reason="cancelled"
+                        row.id, flo.id, moderator=True, status=GameStatus.ABANDONED, reason="cancelled"
                     )
                 await env.advance_time(DEFAULT_LIMITS.cooldown_seconds + 1)
                 cursor, before = len(env.http_requests), len(home.history())

@@ -43,7 +43,7 @@ from bot.export import replay_export
 from bot.registry import REGISTRY, Registry
 from bot.services.prune import database_bytes, prune
 from bot.session import SessionService, places
-from bot.storage import Store
+from bot.storage import GameStatus, Store
 from rules.play import canonical, random_playthrough
 
 T0 = 1_800_000_000.0
@@ -214,7 +214,7 @@ async def hot_share(url: str, clicks: int, *, old_index: bool) -> dict[str, Any]
     """
     import asyncpg
 
-    import tests.toygame  # noqa: F401  (registers the toy game)
+    import harness.toygame  # noqa: F401  (registers the toy game)
     from bot.lobby import LobbyService
 
     store = await Store.open(url)
@@ -250,7 +250,7 @@ async def hot_share(url: str, clicks: int, *, old_index: bool) -> dict[str, Any]
             rng = random.Random(5)
             while played < clicks:
                 game = await sessions.load(rng.choice(tables))
-                if game.status != "active":
+                if game.status != GameStatus.ACTIVE:
                     continue
                 (seat,) = game.waiting()
                 await sessions.act(game.id, game.user_of(seat), _add(), version=game.public_version)
@@ -329,7 +329,7 @@ async def _plan(con: Any, sql: str) -> str:
 async def hot_updates(clicks: int) -> dict[str, Any]:
     import asyncpg
 
-    from tests.backends import database_url, start_server
+    from harness.postgres import database_url, start_server
 
     with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -70,7 +70,7 @@ def postgres_server(url: str | None) -> Iterator[str]:
     if url is not None:
         yield url
         return
-    from tests.backends import start_server
+    from harness.postgres import start_server
 
     server = start_server(Path(tempfile.mkdtemp(prefix="scale-pg-")))
     try:
@@ -80,7 +80,7 @@ def postgres_server(url: str | None) -> Iterator[str]:
 
 
 async def new_database(server: str, name: str) -> str:
-    from tests.backends import create_database
+    from harness.postgres import create_database
 
     return await create_database(server, f"{name}_{os.getpid()}_{time.monotonic_ns()}")
 
@@ -116,7 +116,7 @@ async def latency(server: str, levels: list[int], clicks: int) -> dict[str, Any]
 
 async def open_tables(url: str, count: int) -> list[int]:
     """``count`` running two-player toy tables, each in a server of its own (two shards' worth)."""
-    import tests.toygame  # noqa: F401  (registers the toy game)
+    import harness.toygame  # noqa: F401  (registers the toy game)
     from bot.lobby import LobbyService
     from bot.registry import REGISTRY
     from bot.session import SessionService
@@ -145,15 +145,15 @@ async def open_tables(url: str, count: int) -> list[int]:
 
 async def child(url: str, seed: int, seconds: float, workers: int) -> None:
     """One bot process: ``workers`` players clicking random legal moves at random running tables."""
-    import tests.toygame  # noqa: F401
+    import harness.toygame  # noqa: F401
     from bot.registry import REGISTRY
     from bot.session import Refusal, SessionService
-    from bot.storage import Store, VersionConflict
+    from bot.storage import GameStatus, Store, VersionConflict
     from rules.core import IllegalAction
 
     store = await Store.open(url, pool_size=workers)
     sessions = SessionService(store, REGISTRY)
-    ids = [g.id for g in await store.games(statuses=("active",))]
+    ids = [g.id for g in await store.games(statuses=(GameStatus.ACTIVE,))]
     out = sys.stdout
     stale = 0
     out.write("READY\n")
@@ -166,7 +166,7 @@ async def child(url: str, seed: int, seconds: float, workers: int) -> None:
         while time.monotonic() < end:
             game_id = rng.choice(ids)
             game = await sessions.load(game_id)
-            if game.status != "active":
+            if game.status != GameStatus.ACTIVE:
                 continue
             seat = rng.choice(sorted(game.waiting()))
             action = rng.choice(game.entry.rules.legal_actions(game.state, seat))
@@ -259,9 +259,9 @@ def finish(proc: subprocess.Popen[str], run: Run) -> Run:
 
 async def check_database(url: str, runs: list[Run]) -> dict[str, Any]:
     """Every acknowledged move logged once with its action; logs without gaps; snapshots = replays."""
-    import tests.toygame  # noqa: F401
+    import harness.toygame  # noqa: F401
     from bot.registry import REGISTRY
-    from bot.storage import Store, standing_log
+    from bot.storage import STARTED_STATUSES, Store, standing_log
     from rules.play import canonical, replay
 
     acked: dict[tuple[int, int], str] = {}
@@ -278,11 +278,13 @@ async def check_database(url: str, runs: list[Run]) -> dict[str, Any]:
             for g, v, a in await store._fetch("SELECT game_id, version, action FROM actions")
         }
         gaps = mismatched = 0
-        for row in await store.games(statuses=("active", "finished")):
+        for row in await store.games(statuses=STARTED_STATUSES):
             entries = await store.log_entries(row.id)
             if [e.version for e in entries] != list(range(1, row.version + 1)):
                 gaps += 1
-            rules = REGISTRY.get(row.game).rules  # type: ignore[union-attr]
+            entry = REGISTRY.get(row.game)
+            assert entry is not None, row.game
+            rules = entry.rules
             log, _ = standing_log(entries)
             seats = await store.seats(row.id)
             state = replay(rules, len(seats), row.options, row.seed or 0, log)

@@ -62,7 +62,8 @@ from bot.services.reminders import Reminders
 from bot.services.scheduler import Scheduler
 from bot.services.timers import Timers
 from bot.session import Applied, LiveGame, SessionService
-from bot.storage import NEXT_DUE_SQL, Store
+from bot.storage import NEXT_DUE_SQL, GameStatus, Store
+from bot.storage.sqlite import SqliteDatabase
 from bot.ui.publisher import FINAL_WINDOW, Publisher
 from rules.core import Action
 from rules.play import canonical
@@ -148,7 +149,7 @@ def stored_rows(
         name = names[game_id % len(names)]
         players, snapshot, waited = kinds[name]
         running = game_id > ended
-        status = "active" if running else "finished"
+        status = GameStatus.ACTIVE if running else GameStatus.FINISHED
         version = 0 if running else LOGGED_MOVES
         guild = 1 + game_id % 50
         created = T0 - rng.uniform(1, 90) * 24 * HOUR
@@ -246,6 +247,7 @@ async def host(path: Path, clock: Callable[[], float]) -> Host:
     counters = Counters()
     scheduler = Scheduler(sessions, Reminders(sessions, counters), Timers(sessions, counters))
     statements: list[str] = []
+    assert isinstance(store._db, SqliteDatabase), "the scheduler benchmark counts SQLite statements"
     await store._db.connection.set_trace_callback(statements.append)
     return Host(store, sessions, scheduler, counters, statements)
 

@@ -31,7 +31,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import tests.toygame  # noqa: F401  (registers the toy game)
+import harness.toygame  # noqa: F401  (registers the toy game)
 from bot.registry import REGISTRY
 from bot.services.bot_players import BotPlayers
 from bot.session import SessionService

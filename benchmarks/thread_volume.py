@@ -95,9 +95,10 @@ from benchmarks.torture_discord_common import (
     scratch_dir,
     stored_of,
 )
+from bot.storage import GameStatus
+from harness.messages import payload_words
 from rules.core import Action
 from rules.monopoly import data
-from tests.host.discord_kit import payload_words
 
 PLAYERS = 3
 GOAL_IMAGES = 1
@@ -218,14 +219,14 @@ class Driver:
         started = time.perf_counter()
         while self.figures.clicks < MAX_CLICKS:
             live = await self.bot.sessions.load(game_id)
-            if live.status != "active":
+            if live.status != GameStatus.ACTIVE:
                 break
             await self.step(live)
             self.look()
             if self.drain_due():
                 await drain(self.env)
         live = await self.bot.sessions.load(game_id)
-        self.figures.finished = live.status == "finished"
+        self.figures.finished = live.status == GameStatus.FINISHED
         self.figures.seconds = time.perf_counter() - started
         self.figures.calls = len(self.env.backend.http_requests) - start_calls
         self.figures.actions = len(await self.bot.store.actions(game_id))

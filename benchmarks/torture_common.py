@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY, Registry
 from bot.session import LiveGame, SessionService
-from bot.storage import UNDONE, GameRow, Store, standing_log
+from bot.storage import UNDONE, GameRow, GameStatus, Store, standing_log
 from rules.core import Action, Rules
 from rules.play import canonical
 
@@ -39,7 +39,7 @@ def scratch_folder(prefix: str, parent: Path | None) -> Path:
 
 def register_toy() -> None:
     """The test-only toy game (private action, several seats waited on at once); tests register it too."""
-    import tests.toygame  # noqa: F401  (importing registers it)
+    import harness.toygame  # noqa: F401  (importing registers it)
 
 
 def parse_games(text: str) -> tuple[str, ...]:
@@ -206,8 +206,8 @@ async def check_game(
         found.gaps.append(f"game {gid}: log versions {_span(versions)} but the row says {row.version}")
     if row.seed is None:
         if (row.status, row.version, row.snapshot, len(log)) not in (
-            ("lobby", 0, None, 0),
-            ("abandoned", 0, None, 0),
+            (GameStatus.LOBBY, 0, None, 0),
+            (GameStatus.ABANDONED, 0, None, 0),
         ):
             found.status.append(f"game {gid}: no seed but status {row.status}, {len(log)} logged actions")
         return found
@@ -228,7 +228,7 @@ async def check_game(
         found.mismatch.append(f"game {gid} v{row.version}: stored snapshot != replay of seed + log")
     if row.public_version != public:
         found.public.append(f"game {gid}: public_version {row.public_version}, the log implies {public}")
-    expected = "finished" if rules.outcome(state) is not None else "active"
+    expected = GameStatus.FINISHED if rules.outcome(state) is not None else GameStatus.ACTIVE
     if row.status != expected:
         found.status.append(f"game {gid}: status {row.status}, the replayed game is {expected}")
     try:

@@ -41,8 +41,8 @@ from simcord.results import InteractionResult, ResponseMessage
 from bot.client import GameBot
 from bot.config import Settings
 from bot.registry import REGISTRY, Registry
+from harness.messages import controls, payload_words, words_of
 from rules.core import Action
-from tests.host.discord_kit import controls, payload_words, words_of
 
 REPO = Path(__file__).resolve().parent.parent
 DISCORD_CONTENT_LIMIT = 2000
@@ -95,7 +95,7 @@ async def close_bots() -> None:
 
 
 def register_toy() -> None:
-    import tests.toygame  # noqa: F401  (importing registers the test-only toy game)
+    import harness.toygame  # noqa: F401  (importing registers the test-only toy game)
 
 
 # -- logs ------------------------------------------------------------------------------------------
@@ -311,8 +311,9 @@ def oversized_requests(env: simcord.Env, cursor: int) -> list[str]:
     """
     found = []
     for entry in env.backend.http_requests[cursor:]:
-        payload = entry.json if isinstance(entry.json, dict) else {}
-        data = payload.get("data") if isinstance(payload.get("data"), dict) else {}
+        payload: dict[str, Any] = entry.json if isinstance(entry.json, dict) else {}
+        inner = payload.get("data")
+        data: dict[str, Any] = inner if isinstance(inner, dict) else {}
         for content in (payload.get("content"), data.get("content")):
             if isinstance(content, str) and len(content) > DISCORD_CONTENT_LIMIT:
                 found.append(f"{entry.method} {entry.path.split('/')[1]}: {len(content)} characters")

@@ -1,7 +1,7 @@
 """Discord input fuzz: a seeded storm of wrong, stale, malformed and oversized input through SimCord.
 
 What runs: the real bot (``bot.client.GameBot``, its own SQLite file) inside
-SimCord 3.2.1, with live tables of the toy game (``tests/toygame``),
+SimCord 3.2.1, with live tables of the toy game (``harness/toygame``),
 California and The Estates in one server, a table in a second server, a lobby
 that never starts, a stranger, and a user who writes to the bot in DMs.  One
 seeded random mix, every item one real interaction through discord.py:
@@ -106,8 +106,9 @@ from benchmarks.torture_discord_common import (
 from bot.client import GameBot
 from bot.registry import REGISTRY
 from bot.session import stamp
+from bot.storage import CLOSED_STATUSES, ENDED_STATUSES, OPEN_STATUSES, STARTED_STATUSES, GameStatus
+from harness.messages import controls
 from rules.core import Action
-from tests.host.discord_kit import controls
 
 GOAL_INPUTS = 20_000
 MAINTAIN_EVERY = 150
@@ -467,7 +468,7 @@ class Fuzz:
     ) -> None:
         wrong: list[str] = []
         for game_id in after.keys() - before.keys():
-            if not expect.new_games or after[game_id].status != "lobby":
+            if not expect.new_games or after[game_id].status != GameStatus.LOBBY:
                 wrong.append(f"game {game_id} appeared ({after[game_id].brief()})")
         for game_id in before.keys() - after.keys():
             wrong.append(f"game {game_id} disappeared")
@@ -485,16 +486,16 @@ class Fuzz:
                     new.public_version,
                     new.snapshot,
                 )
-                if new.status == "active" and new.version == 0 and new.public_version == 0:
+                if new.status == GameStatus.ACTIVE and new.version == 0 and new.public_version == 0:
                     continue
-                if new.status == "abandoned" and unchanged:
+                if new.status == GameStatus.ABANDONED and unchanged:
                     continue
             if game_id == expect.game_id and expect.action is not None and new.version == old.version + 1:
                 logged = self.db.action(game_id, new.version)
                 if (
                     logged == (expect.seat, expect.action)
                     and new.public_version in (old.public_version, old.public_version + 1)
-                    and new.status in ("active", "finished")
+                    and new.status in STARTED_STATUSES
                 ):
                     accepted = True
                     continue
@@ -555,7 +556,7 @@ class Fuzz:
         if facts is None:
             return NOTHING
         seat = self.db.seats(game_id).get(user_id)
-        if seat is None or facts.status != "active":
+        if seat is None or facts.status != GameStatus.ACTIVE:
             return NOTHING
         state = state_of(facts)
         entry = REGISTRY.get(facts.game)
@@ -607,18 +608,18 @@ class Fuzz:
         count = len(self.db.seats(game_id))
         if (
             op == "start"
-            and facts.status == "lobby"
+            and facts.status == GameStatus.LOBBY
             and user_id == facts.host_id
             and entry is not None
             and entry.rules.min_players <= count <= entry.rules.max_players
         ):
-            return Expect(transitions=((game_id, "lobby", "active"),))
-        if op == "cancel" and user_id == facts.host_id and facts.status in ("lobby", "active"):
+            return Expect(transitions=((game_id, GameStatus.LOBBY, GameStatus.ACTIVE),))
+        if op == "cancel" and user_id == facts.host_id and facts.status in OPEN_STATUSES:
             # The host may close the table at any time (/game abandon); a lobby's old Cancel button
             # does the same to a running game, without asking (noted in the report, not counted).
-            return Expect(transitions=((game_id, facts.status, "abandoned"),))
-        if op == "withdraw" and facts.status == "active" and seated:
-            return Expect(transitions=((game_id, "active", "abandoned"),))
+            return Expect(transitions=((game_id, facts.status, GameStatus.ABANDONED),))
+        if op == "withdraw" and facts.status == GameStatus.ACTIVE and seated:
+            return Expect(transitions=((game_id, GameStatus.ACTIVE, GameStatus.ABANDONED),))
         return NOTHING
 
     def expect_form(self, modal_id: str, user_id: int, value: str) -> Expect:
@@ -766,7 +767,7 @@ class Fuzz:
 
     def board(self, table: Table) -> tuple[GameFacts, Any] | None:
         facts = self.facts(table)
-        if facts is None or facts.status != "active":
+        if facts is None or facts.status != GameStatus.ACTIVE:
             return None
         message = live_board(self.env, facts.table_channel, facts.id)
         return (facts, message) if message is not None else None
@@ -788,7 +789,9 @@ class Fuzz:
 
     async def legit(self) -> None:
         """One legal move of a random table by whoever may make it, through the UI a player would use."""
-        active = [t for t in self.tables if (f := self.facts(t)) is not None and f.status == "active"]
+        active = [
+            t for t in self.tables if (f := self.facts(t)) is not None and f.status == GameStatus.ACTIVE
+        ]
         if not active:
             return
         table = self.rng.choice(active)
@@ -1075,7 +1078,7 @@ class Fuzz:
             )
         elif kind == 13:
             # another server's table, or a finished one
-            ended = [g.id for g in self.db.games(("finished", "abandoned"))]
+            ended = [g.id for g in self.db.games(ENDED_STATUSES)]
             target = rng.choice(ended or games)
             text = f"g:{target}:{rng.randint(0, 50)}:" + rng.choice(
                 ("add.1", "knock", "coin", "pass", "gg", "stow")
@@ -1112,7 +1115,7 @@ class Fuzz:
         target: tuple[Table, GameFacts] | None = None
         for table in self.rng.sample(self.tables, k=len(self.tables)):
             facts = self.facts(table)
-            if facts is not None and facts.status == "active":
+            if facts is not None and facts.status == GameStatus.ACTIVE:
                 target = (table, facts)
                 break
         if target is None:
@@ -1344,10 +1347,10 @@ class Fuzz:
         forget_attachments(self.env)
         for table in list(self.tables):
             facts = self.facts(table)
-            if facts is None or facts.status in ("finished", "abandoned", "broken"):
+            if facts is None or facts.status in CLOSED_STATUSES:
                 self.tables.remove(table)
                 self.history.pop(table.game_id, None)
-                if facts is not None and facts.status == "finished":
+                if facts is not None and facts.status == GameStatus.FINISHED:
                     self.stats.games_finished += 1
                 if table.guild.id == self.guild.id:
                     await self.add_table(table.game)
@@ -1359,7 +1362,7 @@ class Fuzz:
                         self.tables.append(fresh)
         if self.lobby_table is not None:
             facts = self.facts(self.lobby_table)
-            if facts is None or facts.status != "lobby":
+            if facts is None or facts.status != GameStatus.LOBBY:
                 self.lobby_table = await self.open_table(
                     self.guild, self.channel, "toy", self.pool[:2], start=False
                 )

@@ -104,6 +104,7 @@ from benchmarks.torture_pairs import (
     run_options,
 )
 from bot.registry import REGISTRY, GameEntry, Registry
+from bot.storage import GameStatus
 from rules.core import Action, Event, IllegalAction
 from rules.lastwill import LastWillRules, LastWillState, data
 from rules.lastwill.cards import DECK_OF
@@ -825,7 +826,7 @@ class HiddenHands(PairHarness[Side, Figures]):
         while limit is None or moves < limit:
             facts_a, sa = self.state(a)
             facts_b, sb = self.state(b)
-            if facts_a.status != "active" or facts_b.status != "active":
+            if facts_a.status != GameStatus.ACTIVE or facts_b.status != GameStatus.ACTIVE:
                 stop = "finished"
                 if facts_a.status != facts_b.status:
                     self.differ("status", f"move {moves}", facts_a.status, facts_b.status)

@@ -70,6 +70,7 @@ from benchmarks.torture_pairs import (
     run_options,
 )
 from bot.registry import REGISTRY, GameEntry, Registry
+from bot.storage import GameStatus
 from rules.core import Action
 
 GOAL_PAIRS = 500
@@ -225,7 +226,7 @@ class HiddenMoney(PairHarness[Side, Figures]):
         while limit is None or moves < limit:
             facts_a, state_a = self.state(a)
             facts_b, state_b = self.state(b)
-            if facts_a.status != "active" or facts_b.status != "active":
+            if facts_a.status != GameStatus.ACTIVE or facts_b.status != GameStatus.ACTIVE:
                 finished = True
                 break
             waiting = sorted(self.rules.waiting_for(state_a))
@@ -247,7 +248,7 @@ class HiddenMoney(PairHarness[Side, Figures]):
             log_cursor_a, log_cursor_b = len(a.logs), len(b.logs)
             await self.public_move(a, b, seat, action)
             moves += 1
-            done_a = (self.db.game(a.game_id) or facts_a).status != "active"
+            done_a = (self.db.game(a.game_id) or facts_a).status != GameStatus.ACTIVE
             if done_a:
                 # The move that ended the game: its logs and final message may carry the standings.
                 del a.logs[log_cursor_a:]
@@ -261,7 +262,7 @@ class HiddenMoney(PairHarness[Side, Figures]):
                 await self.game_list(a, b, f"after move {moves}")
         if limit is None:
             self.figures.full_games += 1
-        finished = finished or (self.db.game(a.game_id) or self.state(a)[0]).status != "active"
+        finished = finished or (self.db.game(a.game_id) or self.state(a)[0]).status != GameStatus.ACTIVE
         self.compare(a, b, "whole thread at the end", newest=None, finished=finished)
         await self.close_pair(a, b)
 

@@ -86,7 +86,7 @@ from benchmarks.torture_common import (
 )
 from bot.registry import REGISTRY
 from bot.session import LiveGame, SessionService
-from bot.storage import Store
+from bot.storage import OPEN_STATUSES, GameStatus, Store
 
 GOAL_KILLS = 500
 ZERO_FIGURES = (
@@ -116,15 +116,15 @@ async def child_main(db: str, seed: int, tables: int, games: tuple[str, ...]) ->
     rng = random.Random(seed)
     services = await open_services(db)
     sessions, lobby, store = services.sessions, services.lobby, services.store
-    leftovers = await store.games(statuses=("lobby", "active"))
+    leftovers = await store.games(statuses=OPEN_STATUSES)
     pending = [row.id for row in leftovers]
-    active = sum(row.status == "active" for row in leftovers)
+    active = sum(row.status == GameStatus.ACTIVE for row in leftovers)
     _say(f"READY {active} {len(leftovers) - active}")
 
     async def next_game() -> LiveGame:
         if pending:
             live = await sessions.load(pending.pop(0))
-            if live.status != "lobby":
+            if live.status != GameStatus.LOBBY:
                 return live
         else:
             name = rng.choice(games)
@@ -146,7 +146,7 @@ async def child_main(db: str, seed: int, tables: int, games: tuple[str, ...]) ->
         while True:
             live = await next_game()
             rules = live.entry.rules
-            while live.status == "active":
+            while live.status == GameStatus.ACTIVE:
                 move = choose_move(rules, live.state, rng, any_seat=0.05, players=len(live.seats))
                 if move is None:
                     raise RuntimeError(f"game {live.id} is active but nobody can act")
@@ -368,7 +368,7 @@ async def _check(db: Path, ledger: Ledger, touched: set[int], *, full: bool) -> 
             ):
                 if found:
                     bucket.add(row.id)
-            if row.id in ledger.started and (row.seed is None or row.status == "lobby"):
+            if row.id in ledger.started and (row.seed is None or row.status == GameStatus.LOBBY):
                 ledger.lost_tables.add(row.id)
                 ledger.note(f"game {row.id}: STARTED was acknowledged but it is a lobby again")
             logged = {version: (seat, action.encode()) for version, seat, action in log}

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TextIO, TypeVar
 
+import discord
 import simcord
 from simcord.results import InteractionResult, ResponseMessage
 
@@ -60,9 +61,10 @@ from benchmarks.torture_discord_common import (
 )
 from bot.client import GameBot
 from bot.registry import Registry, Renderer
+from bot.storage import GameStatus
+from harness.messages import alt_texts, words_of
 from renderers.kit import Words
 from rules.core import Rules
-from tests.host.discord_kit import alt_texts, words_of
 
 NAMES = ("ana", "bob", "cy", "dee", "fay")
 BYSTANDER = "zed"
@@ -364,7 +366,7 @@ class PairHarness(abc.ABC, Generic[S, F]):
         self.next_seed = seed
         started = await self.act(side, "start", host.click(side.lobby, custom_id=f"l:{side.game_id}:start"))
         row = self.db.db.execute("SELECT seed, status FROM games WHERE id = ?", (side.game_id,)).fetchone()
-        if row is None or row[1] != "active" or int(row[0]) != seed:
+        if row is None or row[1] != GameStatus.ACTIVE or int(row[0]) != seed:
             said = reply_text(started)[:300] if started is not None else "no answer"
             raise RuntimeError(
                 f"{side.label}: table {side.game_id} did not start with seed {seed}: {row}: {said!r}"
@@ -377,7 +379,7 @@ class PairHarness(abc.ABC, Generic[S, F]):
         self.figures.pairs += 1
         for side in (a, b):
             facts = self.db.game(side.game_id)
-            if facts is not None and facts.status == "active":
+            if facts is not None and facts.status == GameStatus.ACTIVE:
                 await self.act(side, "abandon", side.players[0].slash(side.thread(), "game abandon"))
             side.reset()
         self.check_errors("between pairs")
@@ -484,7 +486,12 @@ class PairHarness(abc.ABC, Generic[S, F]):
             self.differ("game_list", where, texts[0], texts[1])
 
     async def press(
-        self, side: S, seat: int, message: ResponseMessage, custom_id: str, values: list[str] | None = None
+        self,
+        side: S,
+        seat: int,
+        message: discord.Message | ResponseMessage,
+        custom_id: str,
+        values: list[str] | None = None,
     ) -> InteractionResult | None:
         """``seat`` clicks the button ``custom_id`` on ``message``, or picks ``values`` on that select."""
         player = side.players[seat]

@@ -99,7 +99,7 @@ from benchmarks.torture_common import (
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.session import Applied, LiveGame, Refusal, SessionService
-from bot.storage import Store
+from bot.storage import GameStatus, Store
 from rules.core import Action, IllegalAction, Rules
 from rules.play import canonical
 
@@ -266,7 +266,7 @@ class RaceRun:
     def retire_finished(self) -> None:
         keep: list[Table] = []
         for table in self.pool:
-            if self.checker.row(table.game_id).status == "active":
+            if self.checker.row(table.game_id).status == GameStatus.ACTIVE:
                 keep.append(table)
             else:
                 self.f.games_finished += 1
@@ -507,7 +507,7 @@ class RaceRun:
     async def check_progress(self, table: Table, kind: str, cache: str) -> None:
         """Is the game stuck?  Then evict it and see whether that cures it."""
         truth = self.checker.row(table.game_id)
-        if truth.status != "active":
+        if truth.status != GameStatus.ACTIVE:
             return
         which = "b" if kind == "two_processes" and self.rng.random() < 0.5 else "a"
         reason = await self.stuck_reason(table, truth, which)

@@ -155,11 +155,11 @@ def _say(line: str) -> None:
 
 
 async def child_main(db: str, scenario: str, seed: int, moves: int) -> None:
-    import tests.toygame  # noqa: F401  (registers the toy game)
+    import harness.toygame  # noqa: F401  (registers the toy game)
     from bot.lobby import LobbyService
     from bot.registry import REGISTRY
     from bot.session import Refusal, SessionService
-    from bot.storage import Store, StoreError
+    from bot.storage import GameStatus, Store, StoreError
     from bot.storage.base import Unconfirmed
 
     rng = random.Random(seed)
@@ -205,7 +205,7 @@ async def child_main(db: str, scenario: str, seed: int, moves: int) -> None:
             _say(f"TRY {game_id} 0")
             _say(f"NOTSAVED {game_id} 0 load: {type(exc).__name__}")
             continue
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             continue
         seat = rng.choice(sorted(game.waiting()))
         action = rng.choice(game.entry.rules.legal_actions(game.state, seat))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.registry import Registry
-from bot.storage import LogEntry, Store
+from bot.storage import How, LogEntry, Store
 from rules.core import Action, IllegalAction, StateError
 from rules.play import canonical, replay
 
@@ -51,7 +51,7 @@ async def export_game(store: Store, game_id: int) -> dict[str, Any]:
 def _exported(entry: LogEntry) -> list[Any]:
     item: list[Any] = [entry.seat, entry.action.to_json()]
     notes: dict[str, Any] = {}
-    if entry.how != "player":
+    if entry.how != How.PLAYER:
         notes["how"] = entry.how
     if entry.undone:
         notes["undone"] = True

@@ -16,7 +16,7 @@ from bot.registry import GameEntry
 from bot.services.deadlines import plan_waits
 from bot.services.server_settings import BURST, check_opening, limits_in_force
 from bot.session import LiveGame, Refusal, SessionService
-from bot.storage import SeatRow
+from bot.storage import ENDED_STATUSES, OPEN_STATUSES, GameStatus, SeatRow
 from rules.core import SHARED_OPTION_PROBLEMS, InvalidOptions, check_players
 from rules.play import canonical
 
@@ -143,7 +143,7 @@ class LobbyService:
         """
         async with self.sessions.lock(game_id):
             old = await self.sessions.load(game_id)
-            if old.status not in ("finished", "abandoned"):
+            if old.status not in ENDED_STATUSES:
                 raise Refusal("host.rematch.not_over")
             if old.seat_of(user_id) is None:
                 raise Refusal("host.refuse.not_seated")
@@ -175,7 +175,7 @@ class LobbyService:
 
     async def _lobby(self, game_id: int) -> LiveGame:
         game = await self.sessions.load(game_id)
-        if game.status != "lobby":
+        if game.status != GameStatus.LOBBY:
             raise Refusal("host.refuse.lobby_closed")
         return game
 
@@ -291,9 +291,11 @@ class LobbyService:
         """
         async with self.sessions.lock(game_id):
             game = await self.sessions.load(game_id)
-            if lobby_only and game.status != "lobby":
-                raise Refusal("host.refuse.cancel_started" if game.status == "active" else "host.refuse.over")
-            if game.status not in ("lobby", "active", "broken"):
+            if lobby_only and game.status != GameStatus.LOBBY:
+                raise Refusal(
+                    "host.refuse.cancel_started" if game.status == GameStatus.ACTIVE else "host.refuse.over"
+                )
+            if game.status not in (*OPEN_STATUSES, GameStatus.BROKEN):
                 raise Refusal("host.refuse.over")
             if user_id != game.row.host_id and not moderator:
                 raise Refusal("host.refuse.host_or_moderator")
@@ -305,12 +307,12 @@ class LobbyService:
         """A seated player leaves a running game; turn-based games cannot go on without them."""
         async with self.sessions.lock(game_id):
             game = await self.sessions.load(game_id)
-            if game.status != "active":
+            if game.status != GameStatus.ACTIVE:
                 raise Refusal("host.refuse.over")
             if game.seat_of(user_id) is None:
                 raise Refusal("host.refuse.not_seated")
             await self.store.set_status(
-                game_id, "abandoned", reason=f"left:{name}", now=self.sessions.clock()
+                game_id, GameStatus.ABANDONED, reason=f"left:{name}", now=self.sessions.clock()
             )
             self.sessions.forget(game_id)
             return await self.sessions.load(game_id)

@@ -31,7 +31,18 @@ from typing import Any, Literal
 from bot.i18n import Phrase, clip
 from bot.registry import GameEntry, Registry
 from bot.services.deadlines import DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS, Hours, plan_waits
-from bot.storage import GameRow, SeatRow, Store, StoreError, VersionConflict, WaitPlanner, standing_log
+from bot.storage import (
+    STARTED_STATUSES,
+    GameRow,
+    GameStatus,
+    How,
+    SeatRow,
+    Store,
+    StoreError,
+    VersionConflict,
+    WaitPlanner,
+    standing_log,
+)
 from rules.core import Action, Event, GameClock, IllegalAction, Outcome, StateError
 from rules.play import canonical, replay
 
@@ -105,7 +116,7 @@ class LiveGame:
         return [s.user_id for s in self.seats if s.bot is None]
 
     def waiting(self) -> frozenset[int]:
-        if self.status != "active":
+        if self.status != GameStatus.ACTIVE:
             return frozenset()
         return self.entry.rules.waiting_for(self.state)
 
@@ -126,7 +137,7 @@ class Applied:
     waiting_after: frozenset[int]
     finished: bool
     millis: float
-    how: str = "player"
+    how: str = How.PLAYER
     """``timeout``: the default move the turn timer made for ``seat``."""
 
 
@@ -139,7 +150,7 @@ class Step:
     events: list[Event]
     public_version: int
     """The game's public version once this action was applied."""
-    how: str = "player"
+    how: str = How.PLAYER
     """``timeout``: a default move the turn timer made (its line says whose time ran out)."""
 
 
@@ -388,11 +399,11 @@ class SessionService:
             raise Refusal("host.refuse.game_unavailable", game=row.game)
         seats = await self.store.seats(game_id)
         state: Any = None
-        if row.status in ("active", "finished") and row.seed is not None:
+        if row.status in STARTED_STATUSES and row.seed is not None:
             state = await self._restore(row, entry, seats)
         status = row.status
-        if state is None and status in ("active", "finished"):
-            status = "broken"
+        if state is None and status in STARTED_STATUSES:
+            status = GameStatus.BROKEN
             row = await self.store.game(game_id) or row
         return LiveGame(row, entry, seats, state, row.version, status, self.lock(game_id), row.public_version)
 
@@ -417,7 +428,7 @@ class SessionService:
             AssertionError,
         ) as exc:
             log.error("game %s marked broken: could not rebuild from the action log: %s", row.id, exc)
-            await self.store.set_status(row.id, "broken", reason="replay_failed", now=self.clock())
+            await self.store.set_status(row.id, GameStatus.BROKEN, reason="replay_failed", now=self.clock())
             return None
 
     def moved(self, game_id: int) -> None:
@@ -488,7 +499,7 @@ class SessionService:
             game, action, version
         ):
             raise Refusal("host.refuse.changed" if lasting is not None else "host.refuse.stale")
-        return await self._commit(game, seat, user_id, action, "player", started)
+        return await self._commit(game, seat, user_id, action, How.PLAYER, started)
 
     async def _commit(
         self, game: LiveGame, seat: int, user_id: int | None, action: Action, how: str, started: float
@@ -513,7 +524,7 @@ class SessionService:
             log.exception("game %s: engine error on %s", game_id, action)
             raise Refusal("host.refuse.internal") from None
         finished = rules.outcome(work) is not None
-        status = "finished" if finished else "active"
+        status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
         after = rules.waiting_for(work) if not finished else frozenset()
         clock = rules.game_clock(work) if not finished else None
         public = is_public(finished, before, after, events)
@@ -590,7 +601,7 @@ class SessionService:
             actor=seat,
             before=before,
             after=after,
-            timed_out=how == "timeout",
+            timed_out=how == How.TIMEOUT,
             defaults=defaults,
             clock_before=clocks[0],
             clock=clocks[1],
@@ -623,7 +634,7 @@ class SessionService:
                 if action is None:
                     raise Refusal("host.refuse.internal", reason="the game has no default move here")
                 try:
-                    return await self._commit(game, seat, None, action, "timeout", started)
+                    return await self._commit(game, seat, None, action, How.TIMEOUT, started)
                 except VersionConflict:
                     self.forget(game_id)  # another process moved the game: read it again
                     if last_try:
@@ -637,8 +648,10 @@ class SessionService:
         ``Refusal`` when the game has no log to replay (a lobby, a broken game).
         """
         game = await self.load(game_id)
-        if game.row.seed is None or game.status not in ("active", "finished"):
-            raise Refusal("host.refuse.not_started" if game.status == "lobby" else "host.refuse.over")
+        if game.row.seed is None or game.status not in STARTED_STATUSES:
+            raise Refusal(
+                "host.refuse.not_started" if game.status == GameStatus.LOBBY else "host.refuse.over"
+            )
         entries = await self.store.log_entries(game_id)
         moves, bumps = standing_log(entries)
         try:
@@ -697,9 +710,9 @@ class SessionService:
 
     @staticmethod
     def _check_playable(game: LiveGame) -> None:
-        if game.status == "lobby":
+        if game.status == GameStatus.LOBBY:
             raise Refusal("host.refuse.not_started")
-        if game.status == "broken":
+        if game.status == GameStatus.BROKEN:
             raise Refusal("host.refuse.broken", reason=closed_reason(game.row.reason))
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             raise Refusal("host.refuse.over")

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.session import Applied, LiveGame
+from bot.storage import GameStatus
 from bot.ui.presenter import Button, Control, Panel, Presenter, Style
 from renderers.california import render_mansion
 from rules.california import (
@@ -139,7 +140,7 @@ class CaliforniaPresenter(Presenter):
             Button(self.t("california.button.coin", lang), action=COIN, style="primary", row=0),
         ]
         turn = view.get("turn")
-        if isinstance(turn, int) and game.status == "active":
+        if isinstance(turn, int) and game.status == GameStatus.ACTIVE:
             # The player on turn's own loan buttons, when the engine would take them from them
             # (anybody else is told they are that player's: :meth:`owner`); every seat finds its
             # own, at any time, in My mansion.
@@ -222,7 +223,7 @@ class CaliforniaPresenter(Presenter):
         view = self.view_of(game, seat)
         me = (view.get("players") or [])[seat]
         text = self.t("california.panel.mansion", lang, summary=self.summary(game, me))
-        legal = game.entry.rules.legal_actions(game.state, seat) if game.status == "active" else []
+        legal = game.entry.rules.legal_actions(game.state, seat) if game.status == GameStatus.ACTIVE else []
         controls: list[Control] = []
         if LOAN in legal:
             controls.append(Button(self.t("california.button.loan", lang), action=LOAN, row=0))

@@ -52,6 +52,7 @@ import discord
 
 from bot.i18n import DEFAULT_LANGUAGE, words
 from bot.session import LiveGame
+from bot.storage import GameStatus
 from bot.ui.auction import AuctionKit
 from bot.ui.presenter import Button, Control, ModalSpec, Panel, Presenter
 from renderers.estates import cube_label, render_holdings
@@ -531,7 +532,7 @@ class EstatesPresenter(Presenter):
         lines = [self.purse_line(game, you)]
         if you["stowed_this_turn"]:
             lines.append(self.t("estates.panel.stowed_this_turn", lang))
-        elif game.status == "active" and STOW in game.entry.rules.legal_actions(game.state, seat):
+        elif game.status == GameStatus.ACTIVE and STOW in game.entry.rules.legal_actions(game.state, seat):
             lines.append(self.t("estates.panel.stow_offer", lang))
         lines.extend(self.round_lines(game, you))
         return lines

@@ -19,8 +19,9 @@ from bot.export import export_game
 from bot.i18n import available_languages
 from bot.services.clocks import MAX_AWAY_DAYS, ClockReport, hours_option
 from bot.session import LiveGame, Refusal
-from bot.storage import StoreError
+from bot.storage import CLOSED_STATUSES, OPEN_STATUSES, STARTED_STATUSES, GameStatus, StoreError
 from bot.ui import safe
+from bot.ui.access import is_manager, server_and_channel, server_of
 from bot.ui.components import lobby_button
 from bot.ui.translator import choice
 
@@ -29,14 +30,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-OPEN = ("lobby", "active")
 LANGUAGES = [app_commands.Choice(name=name, value=code) for code, name in available_languages()]
 """``/game new``'s ``language`` choices: one per catalog in ``bot/locales``, named in itself
 (never translated: a French speaker looks for "Français", an English one for "English")."""
 NOTIFY = "commands.game.notify.choice.how."
 RESET = "commands.game.settings.choice.reset."
 """Catalog keys of the choices' names, for their translations (:mod:`bot.ui.translator`)."""
-ENDED = ("finished", "abandoned", "broken")
 
 
 class LobbyCog(commands.Cog):
@@ -73,17 +72,16 @@ class LobbyCog(commands.Cog):
         With ``ended``, a finished table's own thread also names it (``/game export`` or
         ``/game show`` typed in the thread of a game that is over).
         """
-        if interaction.guild_id is None:
-            raise Refusal("host.refuse.dm")
+        guild_id = server_of(interaction)
         if table is not None:
             game = await self.bot.sessions.load(table)
-            if game.row.guild_id != interaction.guild_id:
+            if game.row.guild_id != guild_id:
                 raise Refusal("host.refuse.no_game", game_id=table)
             return game
         channel_id = interaction.channel_id or 0
-        here = await self.bot.store.games_in_channel(channel_id, OPEN)
+        here = await self.bot.store.games_in_channel(channel_id, OPEN_STATUSES)
         if not here and ended:
-            over = await self.bot.store.games_in_channel(channel_id, ENDED)
+            over = await self.bot.store.games_in_channel(channel_id, CLOSED_STATUSES)
             here = [row for row in over if row.thread_id == channel_id][-1:]
         if not here:
             raise Refusal("host.refuse.no_table_here")
@@ -114,10 +112,8 @@ class LobbyCog(commands.Cog):
         lang = self.bot.reader(interaction)
         # The table's own language: asked for, else the server's when we have it, else the bot's.
         table_language = language.value if language is not None else self.bot.server_language(interaction)
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await self._refuse(interaction, Refusal("host.refuse.dm"))
-            return
         try:
+            guild_id, channel_id = server_and_channel(interaction)
             # The server may keep tables to one channel, and opening them to one role (/game settings).
             place = await self.bot.players.place(interaction)
             remind_hours, timer_hours = hours_option(remind), hours_option(timer)
@@ -128,13 +124,13 @@ class LobbyCog(commands.Cog):
                 options_text=options,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
-                guild_id=interaction.guild_id,
-                channel_id=place.id if place is not None else interaction.channel_id,
+                guild_id=guild_id,
+                channel_id=place.id if place is not None else channel_id,
                 language=table_language,
                 remind_hours=remind_hours,
                 timer_hours=timer_hours,
                 limited=True,
-                manager=_manager(interaction),
+                manager=is_manager(interaction),
             )
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
@@ -149,7 +145,7 @@ class LobbyCog(commands.Cog):
             # Nobody can see or join a lobby without its message: close it rather than leave a ghost.
             log.warning("game %s: the lobby message could not be posted (%s); closing it", game.id, message)
             await self.bot.lobby.close(
-                game.id, interaction.user.id, moderator=True, status="abandoned", reason="not_posted"
+                game.id, interaction.user.id, moderator=True, status=GameStatus.ABANDONED, reason="not_posted"
             )
             await safe.reply(interaction, self.t(lang, "host.internal_error"))
             return
@@ -176,10 +172,12 @@ class LobbyCog(commands.Cog):
         """Open tables, each with its status worded in the reader's language (a table that broke
         while loading shows as such): the stored status is a code, never shown as is."""
         lang = self.bot.reader(interaction)
-        if interaction.guild_id is None:
-            await self._refuse(interaction, Refusal("host.refuse.dm"))
+        try:
+            guild_id = server_of(interaction)
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
             return
-        rows = await self.bot.store.games(guild_id=interaction.guild_id, statuses=OPEN)
+        rows = await self.bot.store.games(guild_id=guild_id, statuses=OPEN_STATUSES)
         if not rows:
             await safe.reply(interaction, self.t(lang, "host.lobby.list_empty"))
             return
@@ -191,7 +189,7 @@ class LobbyCog(commands.Cog):
             if row.id in parked:
                 reason = self.t(lang, f"host.parked.{parked[row.id].parked}")
                 extra = self.t(lang, "host.lobby.list_parked", reason=reason, id=row.id)
-            elif game.status == "active":
+            elif game.status == GameStatus.ACTIVE:
                 waiting = ", ".join(game.names[s] for s in sorted(game.waiting()))
                 extra = self.t(lang, "host.lobby.list_waiting", players=waiting)
                 # The last *public* move: the moment of a hidden one (a stow) is hidden too.
@@ -219,11 +217,12 @@ class LobbyCog(commands.Cog):
         try:
             game = await self._table(interaction, table, ended=True)
             lang = self._for(interaction, game)
-            if game.status not in ("active", "finished", "abandoned"):
-                raise Refusal("host.refuse.not_started" if game.status == "lobby" else "host.refuse.over")
+            if game.status not in (*STARTED_STATUSES, GameStatus.ABANDONED):
+                raise Refusal(
+                    "host.refuse.not_started" if game.status == GameStatus.LOBBY else "host.refuse.over"
+                )
             # A repost moves the board to the bottom of the thread: the players' call, not a spectator's.
-            moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
-            if game.seat_of(interaction.user.id) is None and not moderator:
+            if game.seat_of(interaction.user.id) is None and not is_manager(interaction):
                 raise Refusal("host.refuse.players_only")
         except Refusal as refusal:
             await self._refuse(interaction, refusal, lang)
@@ -259,7 +258,7 @@ class LobbyCog(commands.Cog):
             lang = self._for(interaction, game)
             if game.seat_of(interaction.user.id) is None:
                 raise Refusal("host.refuse.not_seated")
-            if game.status == "lobby":
+            if game.status == GameStatus.LOBBY:
                 await self.bot.lobby.leave(game.id, interaction.user.id)
                 await safe.reply(interaction, self.t(lang, "host.lobby.left_lobby", id=game.id))
                 await self.bot.lobby_desk.edit(await self.bot.sessions.load(game.id))
@@ -280,19 +279,18 @@ class LobbyCog(commands.Cog):
         try:
             found = await self._table(interaction, table)
             lang = self._for(interaction, found)
-            moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
             game = await self.bot.lobby.close(
                 found.id,
                 interaction.user.id,
-                moderator=moderator,
-                status="abandoned",
+                moderator=is_manager(interaction),
+                status=GameStatus.ABANDONED,
                 reason=f"abandoned_by:{interaction.user.display_name}",
             )
         except Refusal as refusal:
             await self._refuse(interaction, refusal, lang)
             return
         await safe.reply(interaction, self.t(lang, "host.lobby.abandoned_done", id=game.id))
-        if found.status == "lobby":
+        if found.status == GameStatus.LOBBY:
             await self.bot.lobby_desk.edit(game)
         else:
             await self.bot.tables.close_table(
@@ -306,16 +304,15 @@ class LobbyCog(commands.Cog):
     async def export(self, interaction: discord.Interaction, table: int | None = None) -> None:
         lang = self.bot.reader(interaction)
         try:
-            if interaction.guild_id is None:
-                raise Refusal("host.refuse.dm")
+            guild_id = server_of(interaction)
             if table is None:
                 game = await self._table(interaction, None, ended=True)
             else:
                 game = await self.bot.sessions.load(table)
-                if game.row.guild_id != interaction.guild_id:
+                if game.row.guild_id != guild_id:
                     raise Refusal("host.refuse.no_game", game_id=table)
             lang = self._for(interaction, game)
-            if game.status in ("lobby", "active"):
+            if game.status in OPEN_STATUSES:
                 raise Refusal("host.refuse.export_running")
         except Refusal as refusal:
             await self._refuse(interaction, refusal, lang)
@@ -399,9 +396,8 @@ class LobbyCog(commands.Cog):
                     interaction, self.t(lang, "host.timer.clock", id=game.id, clock=self._clock(lang, report))
                 )
                 return
-            moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
             report = await self.bot.clocks.set_table(
-                game.id, interaction.user.id, moderator=moderator, remind=remind, timer=timer
+                game.id, interaction.user.id, moderator=is_manager(interaction), remind=remind, timer=timer
             )
         except Refusal as refusal:
             await self._refuse(interaction, refusal, lang)
@@ -512,7 +508,7 @@ class LobbyCog(commands.Cog):
         if (
             all(option is None for option in others)
             and interaction.guild_id is not None
-            and _manager(interaction)
+            and is_manager(interaction)
         ):
             # The bare command: the other settings were listed; the limits follow.
             lang = self.bot.reader(interaction)
@@ -533,9 +529,8 @@ class LobbyCog(commands.Cog):
         settings = self.bot.players.settings
         remind, timer, channel, role, reset_other = others
         try:
-            if interaction.guild_id is None:
-                raise Refusal("host.refuse.dm")
-            if not _manager(interaction):
+            guild_id = server_of(interaction)
+            if not is_manager(interaction):
                 raise Refusal("host.settings.managers_only")
             if channel is not None and not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
                 raise Refusal("host.settings.bad_channel")
@@ -543,18 +538,18 @@ class LobbyCog(commands.Cog):
             settings.check_limits(limits)
             if any(option is not None for option in others):
                 await settings.change(
-                    interaction.guild_id,
+                    guild_id,
                     remind=remind if isinstance(remind, str) else None,
                     timer=timer if isinstance(timer, str) else None,
                     channel_id=channel.id if isinstance(channel, discord.abc.Snowflake) else None,
                     opener_role_id=role.id if isinstance(role, discord.Role) else None,
                     reset=reset_other if isinstance(reset_other, str) else None,
                 )
-            await settings.change_limits(interaction.guild_id, limits, reset=reset)
+            await settings.change_limits(guild_id, limits, reset=reset)
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
             return
-        text = await self._limits_text(lang, interaction.guild_id, "host.limit.saved")
+        text = await self._limits_text(lang, guild_id, "host.limit.saved")
         if any(option is not None for option in others):
             text += "\n" + self.t(lang, "host.limit.others_saved")
         await safe.reply(interaction, text)
@@ -620,10 +615,14 @@ class LobbyCog(commands.Cog):
         in this channel or thread (its players read the rules in the words of its board), else
         the player's own (else the server's)."""
         if interaction.guild_id is not None and interaction.channel_id is not None:
-            here = await self.bot.store.games_in_channel(interaction.channel_id, OPEN + ENDED)
+            here = await self.bot.store.games_in_channel(
+                interaction.channel_id, OPEN_STATUSES + CLOSED_STATUSES
+            )
             channel = interaction.channel_id
             same = [
-                row for row in here if row.game == game and (row.status in OPEN or row.thread_id == channel)
+                row
+                for row in here
+                if row.game == game and (row.status in OPEN_STATUSES or row.thread_id == channel)
             ]
             if same:
                 return same[-1].language
@@ -638,7 +637,7 @@ class LobbyCog(commands.Cog):
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """Tell a table when one of its players leaves the server (needs the members intent)."""
-        for row in await self.bot.store.games(guild_id=payload.guild_id, statuses=("active",)):
+        for row in await self.bot.store.games(guild_id=payload.guild_id, statuses=(GameStatus.ACTIVE,)):
             game = await self.bot.sessions.load(row.id)
             seat = game.seat_of(payload.user.id)
             if seat is not None and row.table_channel_id:
@@ -647,12 +646,6 @@ class LobbyCog(commands.Cog):
                     content=self.t(game.row.language, "host.member_left", player=game.names[seat]),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
-
-
-def _manager(interaction: discord.Interaction) -> bool:
-    """Whether the member has Manage Server here (past the per-member limits, and /game settings)."""
-    permissions = getattr(interaction, "permissions", None)
-    return bool(permissions and permissions.manage_guild)
 
 
 def _here(interaction: discord.Interaction) -> tuple[int, int | None] | None:

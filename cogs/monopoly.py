@@ -57,7 +57,7 @@ import discord
 import renderers.monopoly
 from bot.i18n import Catalog
 from bot.session import Applied, LiveGame
-from bot.storage import Store, StoreError
+from bot.storage import GameStatus, Store, StoreError
 from bot.ui.auction import AuctionKit
 from bot.ui.offers import Draft, OfferKit
 from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Style
@@ -144,7 +144,7 @@ class MonopolyPresenter(Presenter):
         says how long the clock runs instead of when it ends."""
         if game.row.game != self.game:
             return
-        if self.store is None or game.state is None or game.status != "active":
+        if self.store is None or game.state is None or game.status != GameStatus.ACTIVE:
             self.clock_ends.pop(game.id, None)
             return
         if game.entry.rules.game_clock(game.state) is None:
@@ -666,7 +666,7 @@ class MonopolyPresenter(Presenter):
         return DEALS.on_ui(self, game, seat, code) or await super().on_ui(interaction, game, seat, code)
 
     def _legal(self, game: LiveGame, seat: int) -> list[Action]:
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             return []
         return list(game.entry.rules.legal_actions(game.state, seat))
 
@@ -930,7 +930,7 @@ class MonopolyPresenter(Presenter):
     def next_panel(self, game: LiveGame, seat: int, applied: Applied) -> Panel | None:
         """Drafting stays on the draft, holdings on "My properties" (on the debt panel while in
         debt, so the debtor sees the amount shrink); sending, answers and bankruptcy close."""
-        if game.status == "active" and applied.action.kind in HOLDING_KINDS:
+        if game.status == GameStatus.ACTIVE and applied.action.kind in HOLDING_KINDS:
             return self.debt_panel(game, seat) if self.in_debt(game, seat) else self.props_panel(game, seat)
         return DEALS.next_panel(self, game, seat, applied)
 

@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot.services.background import background
-from bot.storage import StoreError
+from bot.storage import OPEN_STATUSES, GameStatus, StoreError
 from bot.ui import safe
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class ReachCog(commands.Cog):
         """A running table's thread archived after a quiet week is opened again at once: the
         table lives there, and its players find it among the active threads."""
         try:
-            running = await self.bot.store.games_in_channel(thread_id, ("active",))
+            running = await self.bot.store.games_in_channel(thread_id, (GameStatus.ACTIVE,))
             if not running or (await self.bot.store.reach(running[0].id)).parked:
                 return
             with background():
@@ -86,7 +86,7 @@ class ReachCog(commands.Cog):
         store = self.bot.store
         try:
             with background():
-                for row in await store.games_in_channel(payload.thread_id, ("lobby", "active")):
+                for row in await store.games_in_channel(payload.thread_id, OPEN_STATUSES):
                     game = await self.bot.sessions.load(row.id)
                     parked = (await store.reach(row.id)).parked
                     if metadata["locked"] and parked is None:

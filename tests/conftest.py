@@ -12,10 +12,10 @@ from PIL import ImageDraw
 
 # Importing registers the test-only games: the toy (the smallest complete game) and the market
 # (offers, any-time moves, secret choices made at once: the host patterns of Monopoly and Last Will).
-import tests.toygame
+import harness.toygame  # noqa: F401
 import tests.toymarket  # noqa: F401
+from harness.discord_rules import Limits, enforce
 from tests.backends import postgres_server, store_target  # noqa: F401  (fixtures for every test)
-from tests.discord_rules import Limits, enforce
 from tests.helpers import clear_render_caches
 from tests.host.discord_kit import close_bots
 
@@ -29,7 +29,7 @@ call waits for a bucket.  The rate limits are enforced where they are the subjec
 
 @pytest.fixture(autouse=True)
 def _real_discord(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every SimCord backend a test makes runs on real Discord's rules (``tests/discord_rules.py``):
+    """Every SimCord backend a test makes runs on real Discord's rules (``harness/discord_rules.py``):
     threads archive, locked threads and the thread cap refuse, the three seconds of an
     interaction hold (its rate limits do not: :data:`SUITE_LIMITS`).  A test that needs other
     limits calls ``enforce`` again: the newest switch makes the backends."""

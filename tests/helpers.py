@@ -1,6 +1,7 @@
 """Helpers the tests share: reading events and refusals, arranging rules, and driving tables through SimCord.
 
-The SimCord basics (a bot, a table, a message's ids and labels) are in ``tests/host/discord_kit.py``;
+The SimCord basics are in ``harness/messages.py`` (a table, a message's words and labels, shared
+with the benchmarks) and ``tests/host/discord_kit.py`` (a bot, opening a table, custom ids);
 these are the steps the games' Discord tests (``tests/games``) and the host's pattern tests repeat:
 a private panel and its text, a public click, the saved state, who sits where, a message's
 buttons and selects, a pinned table seed, a bare game for a presenter below Discord, the shipped
@@ -24,11 +25,12 @@ import renderers.monopoly
 from bot.client import GameBot
 from bot.i18n import shipped
 from bot.registry import GameEntry
+from harness.messages import Table, controls, labels, words_of
 from renderers import kit
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
 from rules.rng import Rng
-from tests.host.discord_kit import Table, controls, ids, labels, words_of
+from tests.host.discord_kit import ids
 
 TINY_PNG = (
     b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4"

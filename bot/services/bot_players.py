@@ -19,6 +19,7 @@ from bot.registry import GameEntry
 from bot.services.background import background
 from bot.services.timers import Announcer
 from bot.session import LiveGame, Refusal, SessionService
+from bot.storage import GameStatus
 from rules.core import JSON, Action, IllegalAction
 from rules.search import Budget, SearchRules, choose, random_move
 
@@ -144,7 +145,7 @@ class BotPlayers:
             log.exception("game %s: a bot could not move; the table's timer will", game_id)
 
     def _waited_bot(self, game: LiveGame) -> int | None:
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             return None
         return next((s for s in sorted(game.waiting()) if game.is_bot(s)), None)
 

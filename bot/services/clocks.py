@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.services.deadlines import HOUR, Hours, parse_hours, plan_new_clocks, table_hours
 from bot.services.scheduler import Scheduler
 from bot.session import Refusal, SessionService
-from bot.storage import TableClocks
+from bot.storage import OPEN_STATUSES, TableClocks
 
 DAY = 24 * HOUR
 MAX_AWAY_DAYS = 60
@@ -83,7 +83,7 @@ class Clocks:
         timer_given, new_timer = self._option(timer)
         async with self.sessions.lock(game_id):
             game = await self.sessions.load(game_id)
-            if game.status not in ("lobby", "active"):
+            if game.status not in OPEN_STATUSES:
                 raise Refusal("host.refuse.over")
             if user_id != game.row.host_id and not moderator:
                 raise Refusal("host.refuse.host_or_moderator")

@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.session import Refusal, SessionService
-from bot.storage import StoreError
-
-OPEN = ("lobby", "active")
+from bot.storage import OPEN_STATUSES, GameStatus, MessageKind, StoreError
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +41,7 @@ class MyTable:
     @property
     def order(self) -> tuple[int, float, int]:
         """Waiting for you first, then running games (longest quiet first), lobbies, parked tables."""
-        group = 3 if self.parked else 0 if self.your_move else 1 if self.status == "active" else 2
+        group = 3 if self.parked else 0 if self.your_move else 1 if self.status == GameStatus.ACTIVE else 2
         return (group, self.last_move or 0.0, self.game_id)
 
 
@@ -55,18 +53,18 @@ class MineService:
     async def tables(self, user_id: int, *, guild_id: int | None = None) -> list[MyTable]:
         """``user_id``'s open tables in one server (or in all, ``guild_id=None``), in :attr:`MyTable.order`."""
         found: list[MyTable] = []
-        rows = await self.store.tables_of(user_id, guild_id=guild_id, statuses=OPEN)
+        rows = await self.store.tables_of(user_id, guild_id=guild_id, statuses=OPEN_STATUSES)
         parked = await self.store.reaches(row.id for row in rows)
         for row in rows:
             try:
                 game = await self.sessions.load(row.id)
             except (Refusal, StoreError):
                 continue  # a game this bot can no longer load is not one you can go and play
-            if game.status not in OPEN:
+            if game.status not in OPEN_STATUSES:
                 continue
             seat = game.seat_of(user_id)
-            waiting = game.waiting() if game.status == "active" else frozenset()
-            kind = "table" if game.status == "active" else "lobby"
+            waiting = game.waiting() if game.status == GameStatus.ACTIVE else frozenset()
+            kind = MessageKind.TABLE if game.status == GameStatus.ACTIVE else MessageKind.LOBBY
             messages = await self.store.live_messages(game.id, kind)
             message = messages[-1] if messages else None
             rules = game.entry.rules
@@ -82,7 +80,7 @@ class MineService:
                     min_players=rules.min_players,
                     max_players=rules.max_players,
                     host=row.host_id == user_id,
-                    last_move=row.public_at if game.status == "active" else None,
+                    last_move=row.public_at if game.status == GameStatus.ACTIVE else None,
                     channel_id=message.channel_id if message is not None else row.table_channel_id,
                     message_id=message.message_id if message is not None else None,
                     parked=parked[row.id].parked if row.id in parked else None,

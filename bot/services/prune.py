@@ -31,7 +31,7 @@ from typing import Any
 from bot.export import export_game, replay_export
 from bot.registry import Registry
 from bot.session import places
-from bot.storage import Store, StoreError
+from bot.storage import GameStatus, Store, StoreError
 from rules.core import StateError
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ async def database_bytes(store: Store) -> int | None:
 async def _write_places(store: Store, registry: Registry, game_id: int, data: dict[str, Any]) -> None:
     """Write a finished game's places from its snapshot (stats read them; usually already there,
     but a crash just after the last move can leave them to be filled from the snapshot)."""
-    if data.get("status") != "finished" or data.get("snapshot") is None:
+    if data.get("status") != GameStatus.FINISHED or data.get("snapshot") is None:
         return
     entry = registry.get(str(data["game"]))
     if entry is None:

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from bot.services.deadlines import HOUR, MAX_REMINDERS, next_reminder, table_hours
 from bot.session import LiveGame, Refusal, SessionService
-from bot.storage import WaitRow
+from bot.storage import GameStatus, WaitRow
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class Reminders:
             log.warning("game %s: reminder dropped (%s)", wait.game_id, refusal.key)
             await store.move_reminder(wait.game_id, wait.seat, due, None)
             return False
-        if game.status != "active" or not 0 <= wait.seat < len(game.seats):
+        if game.status != GameStatus.ACTIVE or not 0 <= wait.seat < len(game.seats):
             await store.clear_waits(wait.game_id)  # a leftover of a game that ended elsewhere
             return False
         clocks = await store.table_clocks(game.id)

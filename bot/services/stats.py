@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.session import Refusal, SessionService, places
-from bot.storage import BoardRow, PlayerRecord, StoreError
+from bot.storage import BoardRow, GameStatus, PlayerRecord, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,9 @@ class StatsService:
             except (Refusal, StoreError) as exc:
                 log.warning("game %s: no places for stats (%s)", game_id, exc)
                 continue
-            outcome = game.outcome() if game.state is not None and game.status == "finished" else None
+            outcome = (
+                game.outcome() if game.state is not None and game.status == GameStatus.FINISHED else None
+            )
             if outcome is not None:
                 await self.store.set_ranks(game_id, places(outcome))
                 filled += 1

@@ -34,7 +34,7 @@ from typing import Any
 
 from bot.services.deadlines import plan_waits
 from bot.session import LiveGame, Refusal, SessionService, is_public
-from bot.storage import LogEntry, UndoRequest, VersionConflict
+from bot.storage import GameStatus, How, LogEntry, UndoRequest, VersionConflict
 from rules.core import IllegalAction, StateError
 from rules.play import canonical
 
@@ -110,7 +110,7 @@ def plan_undo(
     target = standing[last_public]
     if target.seat != seat:
         raise Refusal("host.undo.refuse_not_yours", seat=target.seat)
-    if target.how != "player":
+    if target.how != How.PLAYER:
         raise Refusal("host.undo.refuse_timeout")
     state = rules.setup(players, options, seed)
     for entry in standing[:last_public]:
@@ -188,7 +188,7 @@ class UndoService:
     async def undoable(self, game: LiveGame) -> int | None:
         """:func:`undoable_seat` for ``game`` as it is now (its log read and replayed off the event
         loop), remembered for :meth:`known` until the game changes; ``None`` for a game not running."""
-        if game.status != "active" or game.row.seed is None or game.public_version == 0:
+        if game.status != GameStatus.ACTIVE or game.row.seed is None or game.public_version == 0:
             return None
         cached = self._verdicts.get(game.id)
         if cached is not None and cached[0] == game.version:
@@ -271,9 +271,9 @@ class UndoService:
 
     async def _seated(self, game_id: int, user_id: int) -> tuple[LiveGame, int]:
         game = await self.sessions.load(game_id)
-        if game.status == "lobby":
+        if game.status == GameStatus.LOBBY:
             raise Refusal("host.refuse.not_started")
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             raise Refusal("host.refuse.over")
         seat = game.seat_of(user_id)
         if seat is None:

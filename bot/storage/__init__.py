@@ -1,12 +1,22 @@
 """Persistence: the only package that speaks SQL.
 
 :class:`Store` (:mod:`bot.storage.store`) holds every query and hands out the plain rows of
-:mod:`bot.storage.rows`; :mod:`bot.storage.base` says what a backend provides;
+:mod:`bot.storage.rows`, with the stored codes (a game's status, a message's kind) named in
+:mod:`bot.storage.codes`; :mod:`bot.storage.base` says what a backend provides;
 :mod:`bot.storage.sqlite` (the embedded default, one file) and :mod:`bot.storage.postgres`
 (several processes on one server) are the two backends, chosen by ``Store.open``'s target.
 """
 
 from bot.storage.base import Dialect, StoreError, VersionConflict
+from bot.storage.codes import (
+    CLOSED_STATUSES,
+    ENDED_STATUSES,
+    OPEN_STATUSES,
+    STARTED_STATUSES,
+    GameStatus,
+    How,
+    MessageKind,
+)
 from bot.storage.rows import (
     PARK_REASONS,
     UNDONE,
@@ -32,16 +42,23 @@ from bot.storage.rows import (
 from bot.storage.store import NEXT_DUE_SQL, Store
 
 __all__ = [
+    "CLOSED_STATUSES",
+    "ENDED_STATUSES",
     "NEXT_DUE_SQL",
+    "OPEN_STATUSES",
     "PARK_REASONS",
+    "STARTED_STATUSES",
     "UNDONE",
     "UNDONE_WITH",
     "BoardRow",
     "Deadlines",
     "Dialect",
     "GameRow",
+    "GameStatus",
     "GuildSettings",
+    "How",
     "LogEntry",
+    "MessageKind",
     "MessageRow",
     "PlayerRecord",
     "PlayerRow",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.storage.codes import OPEN_STATUSES
 from bot.storage.store import Store
 
 LATE_AFTER_S = 300.0
@@ -24,7 +25,7 @@ DISCORD_FRESH_S = 300.0
 
 
 async def check(store: Store, *, now: float) -> dict[str, Any]:
-    counts = await store.count_games(("lobby", "active"))
+    counts = await store.count_games(OPEN_STATUSES)
     due = await store.next_due()
     overdue = None if due is None or due > now else round(now - due, 1)
     # SQLite's quick_check: left out of start-up (it reads the whole file), so a monitor runs it.

@@ -27,6 +27,15 @@ from bot.storage.base import (
     VersionConflict,
     is_postgres_url,
 )
+from bot.storage.codes import (
+    ENDED_STATUSES,
+    OPEN_STATUSES,
+    STARTED_STATUSES,
+    GameStatus,
+    How,
+    MessageKind,
+    sql_list,
+)
 from bot.storage.limits import GuildLimits, OpenCounts
 from bot.storage.rows import (
     UNDONE,
@@ -56,8 +65,11 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, options, seed, status, version, snapshot, host_id, "
     "language, reason, created_at, updated_at, public_version, public_at, pruned_at"
 )
-ENDED = ("finished", "abandoned")
-"""Statuses that stamp ``games.ended_at`` (migration 9): the sweeps' and ``prune``'s index."""
+_OPEN = sql_list(OPEN_STATUSES)
+_ENDED = sql_list(ENDED_STATUSES)
+_STARTED = sql_list(STARTED_STATUSES)
+"""The status groups as SQL ``IN`` lists, written into the query text as before (not bound), so
+each query keeps its one plan."""
 
 
 def _game(row: Sequence[Any]) -> GameRow:
@@ -325,7 +337,7 @@ class Store:
     async def rematch(self, game_id: int) -> GameRow | None:
         """The newest table opened as a rematch of ``game_id`` that is still open or running."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE rematch_of = ? AND status IN ('lobby', 'active')"
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE rematch_of = ? AND status IN {_OPEN}"
             " ORDER BY id DESC LIMIT 1",
             (game_id,),
         )
@@ -354,9 +366,9 @@ class Store:
         async with self._transaction() as db:
             await db.execute(
                 "UPDATE games SET status = ?, reason = ?, updated_at = ?, ended_at = ? WHERE id = ?",
-                (status, reason, now, now if status in ENDED else None, game_id),
+                (status, reason, now, now if status in ENDED_STATUSES else None, game_id),
             )
-            if status not in ("lobby", "active"):
+            if status not in OPEN_STATUSES:
                 await db.execute("DELETE FROM waits WHERE game_id = ?", (game_id,))
 
     async def start(
@@ -378,9 +390,9 @@ class Store:
                 [(game_id, s.seat, s.user_id, s.name, s.bot) for s in seats],
             )
             changed = await db.execute(
-                "UPDATE games SET status = 'active', seed = ?, snapshot = ?, version = 0, public_version = 0,"
-                " updated_at = ?, public_at = ?"
-                " WHERE id = ? AND status = 'lobby'",
+                f"UPDATE games SET status = '{GameStatus.ACTIVE}', seed = ?, snapshot = ?, version = 0,"
+                " public_version = 0, updated_at = ?, public_at = ?"
+                f" WHERE id = ? AND status = '{GameStatus.LOBBY}'",
                 (seed, snapshot, now, now, game_id),
             )
             if changed != 1:
@@ -420,7 +432,7 @@ class Store:
         status: str,
         public_version: int,
         now: float,
-        how: str = "player",
+        how: str = How.PLAYER,
         waits: WaitPlanner | None = None,
     ) -> int:
         """Append to the log and move the snapshot forward, atomically.
@@ -509,7 +521,7 @@ class Store:
             changed = await db.execute(
                 "UPDATE games SET version = ?, snapshot = ?, status = ?, public_version = ?, updated_at = ?,"
                 " public_at = CASE WHEN public_version = ? THEN public_at ELSE ? END, ended_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'active'",
+                f" WHERE id = ? AND version = ? AND status = '{GameStatus.ACTIVE}'",
                 (
                     new_version,
                     snapshot,
@@ -518,7 +530,7 @@ class Store:
                     now,
                     public_version,
                     now,
-                    now if status in ENDED else None,
+                    now if status in ENDED_STATUSES else None,
                     game_id,
                     expected_version,
                 ),
@@ -772,7 +784,7 @@ class Store:
             )
             found = await db.fetch(
                 "SELECT DISTINCT w.game_id FROM waits w JOIN seats s ON s.game_id = w.game_id AND s.seat = w.seat"
-                " JOIN games g ON g.id = w.game_id WHERE s.user_id = ? AND g.status = 'active' ORDER BY w.game_id",
+                f" JOIN games g ON g.id = w.game_id WHERE s.user_id = ? AND g.status = '{GameStatus.ACTIVE}' ORDER BY w.game_id",
                 (user_id,),
             )
             games = [int(r[0]) for r in found]
@@ -780,7 +792,7 @@ class Store:
                 await db.execute(
                     "UPDATE waits SET remind_due = remind_due + ?, timeout_due = timeout_due + ?"
                     " WHERE (game_id, seat) IN (SELECT s.game_id, s.seat FROM seats s"
-                    " JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND g.status = 'active')",
+                    f" JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND g.status = '{GameStatus.ACTIVE}')",
                     (shift, shift, user_id),
                 )
         return games
@@ -844,11 +856,11 @@ class Store:
         """Active games whose newest live table message was drawn for an older public version,
         or that still show an older table beside it (one whose folding failed)."""
         rows = await self._fetch(
-            f"SELECT g.id FROM games g WHERE g.status = 'active' AND {self._mine('g.guild_id')}"
+            f"SELECT g.id FROM games g WHERE g.status = '{GameStatus.ACTIVE}' AND {self._mine('g.guild_id')}"
             f" AND {_NOT_PARKED} AND (g.public_version != COALESCE("
-            " (SELECT m.version FROM messages m WHERE m.game_id = g.id AND m.kind = 'table' AND m.live = 1"
+            f" (SELECT m.version FROM messages m WHERE m.game_id = g.id AND m.kind = '{MessageKind.TABLE}' AND m.live = 1"
             "  ORDER BY m.message_id DESC LIMIT 1), -1)"
-            " OR (SELECT COUNT(*) FROM messages m WHERE m.game_id = g.id AND m.kind = 'table' AND m.live = 1) > 1)"
+            f" OR (SELECT COUNT(*) FROM messages m WHERE m.game_id = g.id AND m.kind = '{MessageKind.TABLE}' AND m.live = 1) > 1)"
             " ORDER BY g.id"
         )
         return [int(r[0]) for r in rows]
@@ -866,10 +878,10 @@ class Store:
         Bounded by time so the minutely sweep does not rescan every game that ever ended.
         """
         rows = await self._fetch(
-            "SELECT g.id FROM games g WHERE g.status IN ('finished', 'abandoned') AND g.ended_at >= ? AND g.pruned_at IS NULL"
+            f"SELECT g.id FROM games g WHERE g.status IN {_ENDED} AND g.ended_at >= ? AND g.pruned_at IS NULL"
             f" AND {self._mine('g.guild_id')} AND {_NOT_PARKED}"
-            " AND EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'table')"
-            " AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'final')"
+            f" AND EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = '{MessageKind.TABLE}')"
+            f" AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = '{MessageKind.FINAL}')"
             " ORDER BY g.id",
             (ended_since,),
         )
@@ -1033,9 +1045,9 @@ class Store:
         not archived yet, the oldest first."""
         server = "g.guild_id = ?" if guild_id is not None else self._mine("g.guild_id")
         rows = await self._fetch(
-            "SELECT g.id, g.thread_id FROM games g WHERE g.status IN ('finished', 'abandoned')"
+            f"SELECT g.id, g.thread_id FROM games g WHERE g.status IN {_ENDED}"
             f" AND g.thread_id IS NOT NULL AND g.ended_at >= ? AND g.ended_at <= ? AND {server}"
-            " AND EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = 'final')"
+            f" AND EXISTS (SELECT 1 FROM messages m WHERE m.game_id = g.id AND m.kind = '{MessageKind.FINAL}')"
             " AND NOT EXISTS (SELECT 1 FROM reach r WHERE r.game_id = g.id"
             "  AND (r.archived_at IS NOT NULL OR r.parked IS NOT NULL))"
             " ORDER BY g.ended_at LIMIT ?",
@@ -1155,7 +1167,7 @@ class Store:
         async with self._transaction() as db:
             changed = await db.execute(
                 "UPDATE games SET version = ?, snapshot = ?, public_version = ?, updated_at = ?, public_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'active'",
+                f" WHERE id = ? AND version = ? AND status = '{GameStatus.ACTIVE}'",
                 (new_version, snapshot, public_version, now, now, game_id, expected_version),
             )
             if changed != 1:
@@ -1185,7 +1197,7 @@ class Store:
         """Running games with a bot seat: their bots are moved again after a restart."""
         rows = await self._fetch(
             "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
-            f" WHERE g.status = 'active' AND s.bot IS NOT NULL AND {self._mine('g.guild_id')}"
+            f" WHERE g.status = '{GameStatus.ACTIVE}' AND s.bot IS NOT NULL AND {self._mine('g.guild_id')}"
             f" AND {_NOT_PARKED} ORDER BY g.id",
             (),
         )
@@ -1195,7 +1207,7 @@ class Store:
         """Finished games (of one server, or all) with a seat whose place was never written."""
         sql = (
             "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
-            " WHERE g.status = 'finished' AND s.rank IS NULL"
+            f" WHERE g.status = '{GameStatus.FINISHED}' AND s.rank IS NULL"
         )
         params: list[Any] = []
         if guild_id is not None:
@@ -1205,7 +1217,7 @@ class Store:
         return [int(r[0]) for r in rows]
 
     async def tables_of(
-        self, user_id: int, *, guild_id: int | None = None, statuses: Sequence[str] = ("lobby", "active")
+        self, user_id: int, *, guild_id: int | None = None, statuses: Sequence[str] = OPEN_STATUSES
     ) -> list[GameRow]:
         """The tables where ``user_id`` sits (in one server, or in every one), oldest first."""
         marks = ", ".join("?" for _ in statuses)
@@ -1286,9 +1298,9 @@ class Store:
         (read by the ``games_by_host`` and ``games_by_guild`` indexes)."""
         rows = await self._fetch(
             "SELECT"
-            " (SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND status = 'lobby'),"
-            " (SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND status IN ('lobby', 'active')),"
-            " (SELECT COUNT(*) FROM games WHERE guild_id = ? AND status IN ('lobby', 'active'))",
+            f" (SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND status = '{GameStatus.LOBBY}'),"
+            f" (SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND status IN {_OPEN}),"
+            f" (SELECT COUNT(*) FROM games WHERE guild_id = ? AND status IN {_OPEN})",
             (guild_id, user_id, guild_id, user_id, guild_id),
         )
         times = await self._fetch(
@@ -1316,20 +1328,20 @@ class Store:
             params.append(game)
         games = await self._fetch(
             "SELECT COUNT(*), COALESCE(SUM(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END), 0) FROM seats s JOIN games g ON g.id = s.game_id"
-            f" WHERE {where} AND g.status = 'finished'",
+            f" WHERE {where} AND g.status = '{GameStatus.FINISHED}'",
             params,
         )
         # A pruned game's log is gone; its seats keep the same three figures (migration 9).
         moves = await self._fetch(
             "SELECT COALESCE(SUM(n), 0), SUM(total), COALESCE(SUM(t), 0) FROM ("
-            " SELECT COUNT(a.waited) FILTER (WHERE a.how = 'player') AS n,"
-            " SUM(a.waited) FILTER (WHERE a.how = 'player') AS total,"
-            " COUNT(*) FILTER (WHERE a.how = 'timeout') AS t"
+            f" SELECT COUNT(a.waited) FILTER (WHERE a.how = '{How.PLAYER}') AS n,"
+            f" SUM(a.waited) FILTER (WHERE a.how = '{How.PLAYER}') AS total,"
+            f" COUNT(*) FILTER (WHERE a.how = '{How.TIMEOUT}') AS t"
             " FROM actions a JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat"
-            f" JOIN games g ON g.id = a.game_id WHERE {where} AND g.status IN ('active', 'finished')"
+            f" JOIN games g ON g.id = a.game_id WHERE {where} AND g.status IN {_STARTED}"
             " AND a.undone = 0"
             " UNION ALL SELECT s.moves, s.waited_total, s.timeouts FROM seats s JOIN games g ON g.id = s.game_id"
-            f" WHERE {where} AND g.status = 'finished' AND s.moves IS NOT NULL) AS figures",
+            f" WHERE {where} AND g.status = '{GameStatus.FINISHED}' AND s.moves IS NOT NULL) AS figures",
             [*params, *params],
         )
         played, won = (int(v) for v in games[0])
@@ -1349,7 +1361,7 @@ class Store:
             " (SELECT s2.name FROM seats s2 JOIN games g2 ON g2.id = s2.game_id"
             "  WHERE s2.user_id = s.user_id AND g2.guild_id = ? ORDER BY g2.id DESC LIMIT 1) AS name"
             " FROM seats s JOIN games g ON g.id = s.game_id"
-            " WHERE g.guild_id = ? AND g.game = ? AND g.status = 'finished' AND s.bot IS NULL"
+            f" WHERE g.guild_id = ? AND g.game = ? AND g.status = '{GameStatus.FINISHED}' AND s.bot IS NULL"
             " GROUP BY s.user_id) AS board"
             " ORDER BY won DESC, CAST(won AS DOUBLE PRECISION) / played DESC, played DESC, user_id LIMIT ?",
             (guild_id, guild_id, game, limit),
@@ -1370,7 +1382,7 @@ class Store:
         log, the oldest first (``games_by_end``)."""
         rows = await self._fetch(
             "SELECT id FROM games WHERE ended_at IS NOT NULL AND ended_at < ? AND pruned_at IS NULL"
-            " AND status IN ('finished', 'abandoned') ORDER BY ended_at, id LIMIT ?",
+            f" AND status IN {_ENDED} ORDER BY ended_at, id LIMIT ?",
             (ended_before, limit),
         )
         return [int(r[0]) for r in rows]
@@ -1382,16 +1394,16 @@ class Store:
             found = await db.fetch(
                 f"SELECT status, pruned_at FROM games WHERE id = ?{self.dialect.lock}", (game_id,)
             )
-            if not found or found[0][0] not in ENDED or found[0][1] is not None:
+            if not found or found[0][0] not in ENDED_STATUSES or found[0][1] is not None:
                 return False
             await db.execute(
                 "UPDATE seats SET"
                 " moves = (SELECT COUNT(a.waited) FROM actions a WHERE a.game_id = seats.game_id"
-                "  AND a.seat = seats.seat AND a.how = 'player' AND a.undone = 0),"
+                f"  AND a.seat = seats.seat AND a.how = '{How.PLAYER}' AND a.undone = 0),"
                 " waited_total = (SELECT SUM(a.waited) FROM actions a WHERE a.game_id = seats.game_id"
-                "  AND a.seat = seats.seat AND a.how = 'player' AND a.undone = 0),"
+                f"  AND a.seat = seats.seat AND a.how = '{How.PLAYER}' AND a.undone = 0),"
                 " timeouts = (SELECT COUNT(*) FROM actions a WHERE a.game_id = seats.game_id"
-                "  AND a.seat = seats.seat AND a.how = 'timeout' AND a.undone = 0)"
+                f"  AND a.seat = seats.seat AND a.how = '{How.TIMEOUT}' AND a.undone = 0)"
                 " WHERE game_id = ?",
                 (game_id,),
             )

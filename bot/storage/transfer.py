@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.storage.base import Connection, Database, Row, StoreError, is_postgres_url, public_url
+from bot.storage.codes import STARTED_STATUSES, GameStatus
 from bot.storage.rows import GameRow, LogEntry, standing_log
 from bot.storage.sqlite import sqlite_path
 from bot.storage.store import Store
@@ -414,7 +415,7 @@ def replay_problem(row: GameRow, seats: int, log: Sequence[LogEntry], rules: Rul
     if replayed != row.snapshot and replayed != _as_loaded(rules, row.snapshot):
         return "the replay of seed + log differs from the stored snapshot"
     over = rules.outcome(state) is not None
-    if over != (row.status == "finished"):
+    if over != (row.status == GameStatus.FINISHED):
         return f"its status is {row.status} but the replayed game is {'over' if over else 'still running'}"
     return None
 
@@ -443,7 +444,7 @@ async def verify(
             progress(f"game {game_id}: missing on {store.name}")
             failed.append(game_id)
             continue
-        if row.status not in ("active", "finished") or row.pruned_at is not None:
+        if row.status not in STARTED_STATUSES or row.pruned_at is not None:
             continue  # a lobby, an abandoned, broken or pruned game: nothing to replay
         problem = replay_problem(
             row, len(await store.seats(game_id)), await store.log_entries(game_id), rules_for(row.game)

@@ -13,7 +13,9 @@ import discord
 from bot.lobby import LobbyService, options_summary
 from bot.services.bot_players import Level, bot_name
 from bot.session import LiveGame, Refusal
+from bot.storage import GameStatus, MessageKind
 from bot.ui import safe
+from bot.ui.access import is_manager
 from bot.ui.components import Malformed, lobby_button, parse_lobby
 from bot.ui.tables import Tables
 
@@ -47,13 +49,13 @@ class LobbyDesk:
                 self.tables.sessions.moved(game.id)  # a bot may play first, once its table is out
                 return
             elif op == "cancel":
-                moderator = _is_moderator(interaction)
+                moderator = is_manager(interaction)
                 # An old lobby message must not end a running game: only a lobby is cancelled here.
                 game = await self.lobby.close(
                     game_id,
                     user.id,
                     moderator=moderator,
-                    status="abandoned",
+                    status=GameStatus.ABANDONED,
                     reason="cancelled",
                     lobby_only=True,
                 )
@@ -94,7 +96,7 @@ class LobbyDesk:
         user = interaction.user
         old = await self.tables.sessions.load(game_id)
         game, created = await self.lobby.rematch(
-            game_id, user.id, user.display_name, limited=True, manager=_is_moderator(interaction)
+            game_id, user.id, user.display_name, limited=True, manager=is_manager(interaction)
         )
         channel_id = game.row.table_channel_id or 0
         lang = game.row.language  # the rematch keeps the table's language
@@ -119,7 +121,12 @@ class LobbyDesk:
             )
         else:
             await self.lobby.close(
-                game.id, user.id, moderator=True, status="abandoned", reason="not_posted", lobby_only=True
+                game.id,
+                user.id,
+                moderator=True,
+                status=GameStatus.ABANDONED,
+                reason="not_posted",
+                lobby_only=True,
             )
             await safe.reply(interaction, self.tables.t("host.internal_error", mine))
 
@@ -167,7 +174,7 @@ class LobbyDesk:
                 self.tables.reach.crowded.add(game.row.guild_id)
             return False
         await self.tables.sessions.store.add_message(
-            game.id, created.thread.id, created.message.id, "lobby", 0
+            game.id, created.thread.id, created.message.id, MessageKind.LOBBY, 0
         )
         await self.lobby.set_thread(game.id, created.thread.id)
         return True
@@ -177,7 +184,9 @@ class LobbyDesk:
         channel allows one (else the game is played in the channel itself, as it is in a server
         at Discord's cap of active threads).  The thread archives after a week without a message,
         the longest Discord offers: a slow table may wait days on a player."""
-        await self.tables.sessions.store.add_message(game.id, message.channel.id, message.id, "lobby", 0)
+        await self.tables.sessions.store.add_message(
+            game.id, message.channel.id, message.id, MessageKind.LOBBY, 0
+        )
         if isinstance(message.channel, discord.TextChannel):
             thread = await safe.create_thread(message, self.thread_name(game))
             if isinstance(thread, safe.Failed):
@@ -205,7 +214,7 @@ class LobbyDesk:
         """Players who left the server since joining are unseated before the game can start."""
         guild = interaction.guild
         game = await self.tables.sessions.load(game_id)
-        if guild is None or game.status != "lobby" or interaction.user.id != game.row.host_id:
+        if guild is None or game.status != GameStatus.LOBBY or interaction.user.id != game.row.host_id:
             return
         gone = []
         for seat in game.seats:
@@ -230,11 +239,12 @@ class LobbyDesk:
         )
         # A channel that refused the table a thread (see ``opened``) has the game played in it.
         started = "host.lobby.started" if game.row.thread_id is not None else "host.lobby.started_here"
-        key = {
-            "lobby": "host.lobby.open",
-            "active": started,
-            "finished": started,
-        }.get(game.status, "host.lobby.closed")
+        keys: dict[str, str] = {
+            GameStatus.LOBBY: "host.lobby.open",
+            GameStatus.ACTIVE: started,
+            GameStatus.FINISHED: started,
+        }
+        key = keys.get(game.status, "host.lobby.closed")
         return self.tables.t(
             key,
             lang,
@@ -248,7 +258,7 @@ class LobbyDesk:
         )
 
     def view(self, game: LiveGame) -> discord.ui.View | None:
-        if game.status != "lobby":
+        if game.status != GameStatus.LOBBY:
             return None
         lang = game.row.language
         view = discord.ui.View(timeout=None)
@@ -277,13 +287,8 @@ class LobbyDesk:
             and await safe.edit_original(interaction, content=content, view=view)
         ):
             return
-        for row in await self.tables.sessions.store.live_messages(game.id, "lobby"):
+        for row in await self.tables.sessions.store.live_messages(game.id, MessageKind.LOBBY):
             message = self.tables.client.get_partial_messageable(row.channel_id).get_partial_message(
                 row.message_id
             )
             await safe.edit(message, content=content, view=view)
-
-
-def _is_moderator(interaction: discord.Interaction) -> bool:
-    permissions = getattr(interaction, "permissions", None)
-    return bool(permissions and permissions.manage_guild)

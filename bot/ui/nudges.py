@@ -17,6 +17,7 @@ import discord
 
 from bot.i18n import Catalog, plural
 from bot.session import Applied, LiveGame
+from bot.storage import MessageKind
 from bot.ui import safe
 from bot.ui.publisher import Publisher
 
@@ -74,7 +75,7 @@ class Nudges:
         """A jump link to the live board (to the table's thread when none is recorded)."""
         channel = game.row.table_channel_id
         guild = game.row.guild_id or "@me"
-        boards = await self.tables.sessions.store.live_messages(game.id, "table")
+        boards = await self.tables.sessions.store.live_messages(game.id, MessageKind.TABLE)
         if boards:
             return f"https://discord.com/channels/{guild}/{boards[-1].channel_id}/{boards[-1].message_id}"
         return f"https://discord.com/channels/{guild}/{channel}"

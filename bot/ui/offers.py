@@ -47,6 +47,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.storage import GameStatus
 from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Select, Style
 from rules.core import Action
 
@@ -165,7 +166,7 @@ class OfferKit:
         A game whose Drop leads elsewhere (back to its own panel) routes Drop before asking.
         """
         kind = applied.action.kind
-        if game.status == "active" and (kind in self.drafting or kind == "counter"):
+        if game.status == GameStatus.ACTIVE and (kind in self.drafting or kind == "counter"):
             return presenter.deal_panel(game, seat)
         return None
 

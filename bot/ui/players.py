@@ -20,8 +20,9 @@ from bot.services.mine import MineService, MyTable
 from bot.services.server_settings import ServerSettings, may_open
 from bot.services.stats import StatsService
 from bot.session import LiveGame, Refusal
-from bot.storage import GuildSettings
+from bot.storage import GameStatus, GuildSettings, MessageKind
 from bot.ui import safe
+from bot.ui.access import is_manager, server_of
 from bot.ui.lobby_message import LobbyDesk
 
 log = logging.getLogger(__name__)
@@ -113,7 +114,7 @@ class PlayerDesk:
             return self.t(
                 lang, "host.mine.your_move", game=table.title, id=table.game_id, last=last, link=link
             )
-        if table.status == "active":
+        if table.status == GameStatus.ACTIVE:
             return self.t(
                 lang,
                 "host.mine.running",
@@ -200,13 +201,12 @@ class PlayerDesk:
         """This server's best players at one game: most wins, then the best share of wins."""
         lang = self.reader(interaction)
         try:
-            if interaction.guild_id is None:
-                raise Refusal("host.refuse.dm")
+            guild_id = server_of(interaction)
             entry = self.lobby.entry(game)
         except Refusal as refusal:
             await self.tables.refuse(interaction, refusal, lang)
             return
-        placed = await self.stats_service.leaderboard(interaction.guild_id, entry.name)
+        placed = await self.stats_service.leaderboard(guild_id, entry.name)
         title = entry.rules.title
         if not placed:
             await safe.reply(interaction, self.t(lang, "host.stats.board_empty", game=title))
@@ -260,20 +260,19 @@ class PlayerDesk:
         """Show (no options) or change the server's settings; Manage Server only."""
         lang = self.reader(interaction)
         try:
-            if interaction.guild_id is None:
-                raise Refusal("host.refuse.dm")
-            if not _manager(interaction):
+            guild_id = server_of(interaction)
+            if not is_manager(interaction):
                 raise Refusal("host.settings.managers_only")
             if channel is not None and not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
                 raise Refusal("host.settings.bad_channel")
             if all(option is None for option in (remind, timer, channel, role, reset)):
-                current = await self.settings.get(interaction.guild_id)
+                current = await self.settings.get(guild_id)
                 await safe.reply(
                     interaction, self._settings_text(lang, current, self.t(lang, "host.settings.head"))
                 )
                 return
             changed = await self.settings.change(
-                interaction.guild_id,
+                guild_id,
                 remind=remind,
                 timer=timer,
                 channel_id=channel.id if channel is not None else None,
@@ -342,7 +341,7 @@ class PlayerDesk:
         settings = await self.settings.get(guild.id)
         member = interaction.user
         roles = {role.id for role in getattr(member, "roles", ())}
-        if not may_open(settings, roles, manager=_manager(interaction)):
+        if not may_open(settings, roles, manager=is_manager(interaction)):
             raise Refusal("host.settings.not_opener", role=f"<@&{settings.opener_role_id}>")
         if settings.channel_id is None or settings.channel_id == interaction.channel_id:
             return None
@@ -359,12 +358,12 @@ class PlayerDesk:
         posted = await self.desk.post_lobby(game)  # a message and its thread, or a forum post
         if not posted:
             await self.lobby.close(
-                game.id, interaction.user.id, moderator=True, status="abandoned", reason="not_posted"
+                game.id, interaction.user.id, moderator=True, status=GameStatus.ABANDONED, reason="not_posted"
             )
             await safe.reply(interaction, self.t(lang, "host.internal_error"))
             return
         fresh = await self.tables.sessions.load(game.id)
-        messages = await self.tables.sessions.store.live_messages(game.id, "lobby")
+        messages = await self.tables.sessions.store.live_messages(game.id, MessageKind.LOBBY)
         message = messages[-1] if messages else None
         url = jump_url(
             interaction.guild_id,
@@ -376,11 +375,6 @@ class PlayerDesk:
             self.t(lang, "host.settings.opened_there", id=game.id, channel=place.id, url=url or ""),
             suppress_embeds=True,
         )
-
-
-def _manager(interaction: discord.Interaction) -> bool:
-    permissions = getattr(interaction, "permissions", None)
-    return bool(permissions and permissions.manage_guild)
 
 
 def _guild_name(client: discord.Client, guild_id: int) -> str:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from bot.i18n import Catalog
 from bot.session import Applied, LiveGame
+from bot.storage import GameStatus
 from rules.core import Action, Event, IllegalAction, Outcome
 
 if TYPE_CHECKING:
@@ -235,7 +236,9 @@ class Presenter:
         lang = game.row.language
         parts = [
             self.t("host.board.alt_head", lang, game=game.entry.rules.title, move=game.public_version),
-            self.status(game, view) if game.status == "active" else self.t("host.board.alt_over", lang),
+            self.status(game, view)
+            if game.status == GameStatus.ACTIVE
+            else self.t("host.board.alt_over", lang),
             *(line for seat in range(len(game.seats)) if (line := self.standing(game, view, seat))),
         ]
         if last:

@@ -26,7 +26,7 @@ import discord
 from bot.i18n import Catalog
 from bot.services.background import background
 from bot.session import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
-from bot.storage import MessageRow, StoreError
+from bot.storage import CLOSED_STATUSES, ENDED_STATUSES, GameStatus, How, MessageKind, MessageRow, StoreError
 from bot.ui import safe
 from bot.ui.components import Ref, layout, lobby_button
 from bot.ui.presenter import Button, Control, Presenter
@@ -213,7 +213,7 @@ class Publisher:
                 shown.unposted.extend(lines)
                 log.error("game %s: the table could not be read to post it: %s", game.id, exc)
                 return
-            if live.status in ("finished", "abandoned", "broken"):
+            if live.status in CLOSED_STATUSES:
                 await self.close_table(live, [], events=lines, responder=responder)
                 return
             try:
@@ -252,7 +252,7 @@ class Publisher:
         """Who was told we wait for them (memory, or the newest table message's record)."""
         shown = self.shown(game.id)
         if shown.waiting is None:
-            last = await self.sessions.store.last_message(game.id, "table")
+            last = await self.sessions.store.last_message(game.id, MessageKind.TABLE)
             shown.waiting = last.pinged if last is not None else None
         return shown.waiting
 
@@ -269,7 +269,7 @@ class Publisher:
     async def _recall_turn(self, game: LiveGame) -> None:
         """The live message's turn lines, read back from the log (as :meth:`_post` does)."""
         shown = self.shown(game.id)
-        current = await self.sessions.store.live_messages(game.id, "table")
+        current = await self.sessions.store.live_messages(game.id, MessageKind.TABLE)
         row = current[-1] if current else None
         shown.lines = await self._turn_lines(game, row.since) if row is not None else []
         shown.since = row.since if row is not None else game.public_version
@@ -338,8 +338,8 @@ class Publisher:
             store = self.sessions.store
             if (await store.reach(game_id)).parked is not None:
                 return False  # nothing is tried on a parked table until /game show
-            if game.status == "active":
-                tables = await store.live_messages(game_id, "table")
+            if game.status == GameStatus.ACTIVE:
+                tables = await store.live_messages(game_id, MessageKind.TABLE)
                 if tables and tables[-1].version == game.public_version:
                     if len(tables) > 1:
                         log.info("game %s: removing an older table message that was left live", game_id)
@@ -348,11 +348,13 @@ class Publisher:
                 log.info("game %s: reposting its table, which was behind the game", game_id)
                 new = bool(_newcomers(game, await self._pinged(game))) or not tables
                 return await self._post_safely(game, [], new=new)
-            if game.status in ("finished", "abandoned"):
-                if await store.has_message(game_id, "final") or not await store.has_message(game_id, "table"):
+            if game.status in ENDED_STATUSES:
+                if await store.has_message(game_id, MessageKind.FINAL) or not await store.has_message(
+                    game_id, MessageKind.TABLE
+                ):
                     return True
                 log.info("game %s: posting its final message, which never got out", game_id)
-                lines = [] if game.status == "finished" else [self._closed_line(game)]
+                lines = [] if game.status == GameStatus.FINISHED else [self._closed_line(game)]
                 return await self.close_table(game, lines)
             return True
 
@@ -384,7 +386,7 @@ class Publisher:
             game = await self.sessions.load(game.id)
             shown = self.shown(game.id)
         async with shown.lock:
-            if game.status in ("finished", "abandoned"):
+            if game.status in ENDED_STATUSES:
                 return await self._repost_final(game)
             return await self._post_safely(game, [], new=False, repost=True)
 
@@ -410,10 +412,10 @@ class Publisher:
         while index < len(batch):
             applied = batch[index]
             run = 1
-            while index + run < len(batch) and batch[index + run].how == "timeout":
+            while index + run < len(batch) and batch[index + run].how == How.TIMEOUT:
                 run += 1
             seats = sorted({step.seat for step in batch[index : index + run]})
-            if applied.how == "timeout" and len(seats) > 1:
+            if applied.how == How.TIMEOUT and len(seats) > 1:
                 events = [event for step in batch[index : index + run] for event in step.events]
                 said = presenter.lines(game, events)
                 head = self.t(
@@ -423,12 +425,12 @@ class Publisher:
                 timed_out, index = None, index + run
                 continue
             said = presenter.lines(game, applied.events)
-            if applied.how == "timeout" and applied.seat != timed_out:
+            if applied.how == How.TIMEOUT and applied.seat != timed_out:
                 head = self.t(
                     "host.timer.ran_out", game.row.language, player=presenter.player(game, applied.seat)
                 )
                 said = [f"{head} {said[0]}" if said else head, *said[1:]]
-            timed_out = applied.seat if applied.how == "timeout" else None
+            timed_out = applied.seat if applied.how == How.TIMEOUT else None
             lines.extend(said)
             index += 1
         return lines
@@ -453,7 +455,7 @@ class Publisher:
         shown = self.shown(game.id)
         async with shown.lock:
             live = await self.sessions.load(game.id)
-            if live.status != "active" or seat not in live.waiting():
+            if live.status != GameStatus.ACTIVE or seat not in live.waiting():
                 return False
             return await self._post_safely(live, [], new=False, repost=True, note=line, ping=seat)
 
@@ -462,7 +464,7 @@ class Publisher:
         shown = self.shown(game_id)
         async with shown.lock:
             game = await self.sessions.load(game_id)
-            if game.status != "active":
+            if game.status != GameStatus.ACTIVE:
                 return True
             return await self._post_safely(game, [], new=False)
 
@@ -613,7 +615,7 @@ class Publisher:
             return True
         # Kept as unposted until players can see them, whatever fails on the way.
         lines = shown.unposted = [*shown.unposted, *lines]
-        current = await store.live_messages(game.id, "table")
+        current = await store.live_messages(game.id, MessageKind.TABLE)
         row = current[-1] if current else None
         if shown.lines is None or (row is not None and shown.since != row.since):
             # After a restart (or another process's post) the turn is read back from the log,
@@ -673,7 +675,7 @@ class Publisher:
         # The moves this message's lines tell of begin after ``since`` (rebuilt from it after a restart).
         since = shown.since if fresh and shown.since is not None else game.public_version
         await store.add_message(
-            game.id, channel_id, sent.id, "table", game.public_version, since=since, pinged=waiting
+            game.id, channel_id, sent.id, MessageKind.TABLE, game.public_version, since=since, pinged=waiting
         )
         shown.unposted = []
         shown.waiting = waiting
@@ -770,7 +772,7 @@ class Publisher:
         everyone's mention, Catch me up (after a real game) beside the heading, and Rematch (a
         lobby button: it opens a new table)."""
         lang = game.row.language
-        outcome = game.outcome() if game.state is not None and game.status == "finished" else None
+        outcome = game.outcome() if game.state is not None and game.status == GameStatus.FINISHED else None
         head = self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id)
         standings = self.presenter(game).standings(game, outcome) if outcome is not None else []
         mentions = " ".join(f"<@{user_id}>" for user_id in game.people())
@@ -810,7 +812,7 @@ class Publisher:
         try:
             store = self.sessions.store
             channel_id = game.row.table_channel_id
-            current = await store.live_messages(game.id, "table")
+            current = await store.live_messages(game.id, MessageKind.TABLE)
             if shown.lines is None and current:
                 # Read back from the log up to now, the last move's lines included.
                 shown.lines, lines = await self._turn_lines(game, current[-1].since), []
@@ -836,7 +838,7 @@ class Publisher:
                 shown.unposted = history[: len(history) - len(closing)]
                 log.warning("game %s: the final message could not be posted; the sweep will retry", game.id)
                 return False
-            await store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
+            await store.add_message(game.id, channel_id, sent.id, MessageKind.FINAL, game.public_version)
             if game.row.guild_id in self.reach.crowded:
                 await self.reach.archive_finished()  # a crowded server gets its place back at once
         except StoreError as exc:
@@ -856,9 +858,9 @@ class Publisher:
         channel_id = game.row.table_channel_id
         if channel_id is None:
             return False
-        old = await store.live_messages(game.id, "final")
+        old = await store.live_messages(game.id, MessageKind.FINAL)
         png = await self._render(game) if game.state is not None else None
-        lines = [] if game.status == "finished" else [self._closed_line(game)]
+        lines = [] if game.status == GameStatus.FINISHED else [self._closed_line(game)]
         sent = await self._send(
             game,
             png,
@@ -867,7 +869,7 @@ class Publisher:
         )
         if isinstance(sent, safe.Failed):
             return False
-        await store.add_message(game.id, channel_id, sent.id, "final", game.public_version)
+        await store.add_message(game.id, channel_id, sent.id, MessageKind.FINAL, game.public_version)
         for row in old:
             message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
             if await safe.delete(message):

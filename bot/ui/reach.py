@@ -32,6 +32,7 @@ import discord
 from bot.i18n import Catalog
 from bot.services.background import background
 from bot.session import LiveGame, SessionService
+from bot.storage import ENDED_STATUSES, OPEN_STATUSES, GameStatus
 from bot.ui import safe
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,7 @@ class Reach:
             return False
         log.warning("game %s: parked (%s); nothing runs on it until /game show", game.id, reason)
         self.sessions.forget(game.id)
-        if game.status in ("lobby", "active") and await store.tell_once(game.id, reason):
+        if game.status in OPEN_STATUSES and await store.tell_once(game.id, reason):
             await self._tell(game, reason)
         return True
 
@@ -144,16 +145,15 @@ class Reach:
         """Discord says a server removed the bot, or a channel or thread was deleted: park the
         tables that were there (without a call that could only fail).  How many were parked."""
         store = self.sessions.store
-        open_ = ("lobby", "active")
         if guild_id is not None:
-            rows = await store.games(guild_id=guild_id, statuses=open_)
+            rows = await store.games(guild_id=guild_id, statuses=OPEN_STATUSES)
         elif channel_id is not None:
-            rows = await store.games_in_channel(channel_id, open_)
+            rows = await store.games_in_channel(channel_id, OPEN_STATUSES)
         else:
             return 0
         if guild_id is not None:
             # Its ended tables' threads are beyond reach too: nothing is left to archive there.
-            for ended in await store.games(guild_id=guild_id, statuses=("finished", "abandoned")):
+            for ended in await store.games(guild_id=guild_id, statuses=ENDED_STATUSES):
                 if ended.thread_id is not None:
                     await store.mark_archived(ended.id, self.sessions.clock())
         parked = 0
@@ -171,7 +171,7 @@ class Reach:
     async def by_direct_message(self, game: LiveGame) -> None:
         """The table's thread cannot be reopened (the server is at its thread cap): the players
         it waits on get a direct message with a link, and its host is told why, once."""
-        if game.status != "active" or self._dm_version.get(game.id) == game.public_version:
+        if game.status != GameStatus.ACTIVE or self._dm_version.get(game.id) == game.public_version:
             return
         self._dm_version[game.id] = game.public_version
         lang = game.row.language

@@ -18,7 +18,7 @@ import discord
 
 from bot.i18n import Catalog, clip, plural
 from bot.session import LiveGame, Refusal, SessionService
-from bot.storage import StoreError
+from bot.storage import GameStatus, StoreError
 from bot.storage.base import Unconfirmed
 from bot.ui import safe
 from bot.ui.amounts import TypedValues, Unreadable, parse_amount
@@ -205,7 +205,7 @@ class Tables(Publisher):
             game = await self.sessions.load(game_id)
         except (Refusal, StoreError):
             return False  # the action itself will say what is wrong
-        if game.status != "active" or version not in (None, game.public_version):
+        if game.status != GameStatus.ACTIVE or version not in (None, game.public_version):
             return False
         seat = game.seat_of(interaction.user.id)
         presenter = self.presenter(game)
@@ -244,7 +244,7 @@ class Tables(Publisher):
         except (Refusal, StoreError):
             return False
         seat = game.seat_of(interaction.user.id)
-        if seat is None or game.status != "active":
+        if seat is None or game.status != GameStatus.ACTIVE:
             return False
         panel = self.presenter(game).panel_for(game, seat, action)
         if panel is None:
@@ -278,7 +278,7 @@ class Tables(Publisher):
             seat = game.seat_of(interaction.user.id)
             if seat is None:
                 raise Refusal("host.refuse.not_seated")
-            if game.status != "active":
+            if game.status != GameStatus.ACTIVE:
                 raise Refusal("host.refuse.over")
             if fresh and ref.version != game.public_version:
                 raise Refusal("host.refuse.stale")
@@ -352,7 +352,7 @@ class Tables(Publisher):
             tail.extend(presenter.private_summary(game, seat))
         if tail:
             tail.insert(0, self.t("host.catch_up.private", lang))
-        if game.status == "active":
+        if game.status == GameStatus.ACTIVE:
             tail.append(presenter.status(game, game.entry.rules.view(game.state, None)))
         if mine:
             # Public moves only: counting log entries would give away others' hidden moves (a stow).

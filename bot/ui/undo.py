@@ -15,7 +15,7 @@ import discord
 
 from bot.services.undo import Answered, Asked, Undone, UndoService
 from bot.session import LiveGame, Refusal
-from bot.storage import StoreError
+from bot.storage import GameStatus, StoreError
 from bot.ui import safe
 from bot.ui.components import Ref, build_view
 from bot.ui.presenter import Button, Control
@@ -32,7 +32,7 @@ REFUSE = "h.undo.no"
 def offer_undo(game: LiveGame, seat: int | None) -> bool:
     """Whether a running ``game``'s board shows Undo, given the seat that may take back its last
     move (:func:`bot.services.undo.undoable_seat`; ``None``: nobody may)."""
-    return game.status == "active" and game.public_version > 0 and seat is not None
+    return game.status == GameStatus.ACTIVE and game.public_version > 0 and seat is not None
 
 
 class UndoDesk:
@@ -61,7 +61,7 @@ class UndoDesk:
         known, seat = self.undo.known(game)
         if known and not offer_undo(game, seat):
             return None
-        if game.status != "active" or game.public_version == 0:
+        if game.status != GameStatus.ACTIVE or game.public_version == 0:
             return None
         return Button(self.t("host.undo.button", game.row.language), ui=UNDO, emoji="↩️")
 

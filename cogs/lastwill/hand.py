@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from bot.i18n import clip
 from bot.session import LiveGame
+from bot.storage import GameStatus
 from bot.ui.presenter import Button, Control, Panel
 from cogs.lastwill.words import View, Words, player_of
 from rules.core import Action
@@ -49,7 +50,7 @@ class Hand(Words):
 
     def seat_moves(self, game: LiveGame, seat: int) -> list[Action]:
         """The seat's legal moves while the game runs: what its private panels may offer."""
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             return []
         return list(game.entry.rules.legal_actions(game.state, seat))
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.i18n import clip
 from bot.session import LiveGame
+from bot.storage import GameStatus
 from bot.ui.presenter import Button, Choice, Control, Panel, Select, Style
 from cogs.lastwill.hand import Hand, distinct
 from cogs.lastwill.words import View, player_of
@@ -69,7 +70,7 @@ class Plays(Hand):
     def open_plays(self, game: LiveGame, view: View, seat: int) -> list[str]:
         """The names in :data:`PLAY_KINDS` that some hand of the seat's size could play now."""
         size = int(player_of(view, seat)["hand"])
-        if not size or game.status != "active":
+        if not size or game.status != GameStatus.ACTIVE:
             return []
         rules = game.entry.rules
         maybe: LastWillState = rules.load(rules.dump(game.state))

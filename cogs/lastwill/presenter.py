@@ -13,6 +13,7 @@ import discord
 
 import renderers.lastwill
 from bot.session import Applied, LiveGame
+from bot.storage import GameStatus
 from bot.ui.presenter import Panel
 from cogs.lastwill.plays import PLAY_KINDS
 from cogs.lastwill.steps import Steps
@@ -89,7 +90,7 @@ class LastWillPresenter(Steps, Table):
         """A split stays on the split, a partial discard on the discard, and a play or an answer
         goes on to the choice it opened or back to the hand while the turn lasts; drawing, the
         last discard and the end of one's turn close the panel."""
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             return None
         kind = applied.action.kind
         if kind in SPLIT_KINDS:

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.i18n import clip
 from bot.session import LiveGame
+from bot.storage import GameStatus
 from bot.ui.presenter import Button, Choice, Control, Select
 from cogs.lastwill.plays import Plays
 from cogs.lastwill.words import View, as_int, signed
@@ -149,7 +150,7 @@ class Table(Plays):
     def answer_controls(self, game: LiveGame, view: View, pending: View) -> list[Control]:
         """The answers of an open choice that hides nothing (:data:`PUBLIC_STEPS`), on the table:
         the answering seat's legal moves, worded as its private panel words them."""
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             return []
         seat = as_int(pending["seat"])
         if seat is None:
@@ -161,7 +162,7 @@ class Table(Plays):
 
     def table_moves(self, game: LiveGame) -> list[Action]:
         """The waited-for seats' legal moves that the table may show (:data:`TABLE_KINDS`)."""
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             return []
         rules = game.entry.rules
         found: dict[Action, None] = {}

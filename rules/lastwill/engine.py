@@ -12,7 +12,8 @@ Seats 0..n-1 clockwise; seat 0 is the table's host.  Phases (``state.phase``) an
     actions   in plan order, one whole turn each                                    {current}
     over
 A pending choice (``pending.py``) belongs to one seat and suspends the phase: ``waiting_for``
-is then that seat alone.  Round setup and the end of a round run by themselves.
+is then that seat alone.  Round setup and the end of a round run by themselves: a step that ends
+its phase names the next in ``state.handoff`` and ``phases.settle`` runs it before ``apply`` returns.
 
 Action kinds (``Action.encode()``; cards are data ids such as F1, LW-4A, ER2, W1):
 
@@ -79,6 +80,7 @@ from rules.lastwill import board, errands, pending, planning, plays, rounds, set
 from rules.lastwill.cards import COMPANIONS, PROPERTIES
 from rules.lastwill.data import CARDS
 from rules.lastwill.moves import move
+from rules.lastwill.phases import settle
 from rules.lastwill.state import DISCARD, DRAWING, ERRANDS, OVER, PICK, PLANNING, LastWillState, alone
 
 ANSWERS = frozenset({"with", "go", "extra", "bpx", "target", "fair", "line", "noline", "dx", "pick"})
@@ -163,7 +165,7 @@ def apply(state: LastWillState, seat: int, action: Action) -> list[Event]:
         if pend.seat == seat:
             raise IllegalAction("answer_first")
         raise IllegalAction("other_answering")
-    events = handler(state, seat, action)
+    events = settle(state, handler(state, seat, action))
     _remember_last(state, events)
     return events
 

@@ -20,7 +20,7 @@ from rules.lastwill.employment import ANY, may_demote
 from rules.lastwill.moves import move
 from rules.lastwill.pending import DX, DX_DEMOTE, DX_EXT, LINE, extension, run
 from rules.lastwill.piles import available, draw
-from rules.lastwill.state import ERRANDS, LastWillState, Pending, alone
+from rules.lastwill.state import ERRANDS, Handoff, LastWillState, Pending, alone
 from rules.lastwill.turn import current, plan_of
 
 REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
@@ -51,9 +51,8 @@ def _passes(state: LastWillState) -> int:
 
 
 def advance(state: LastWillState) -> list[Event]:
-    """Skip to the next boy that has somewhere to go; after the last pass, the Actions phase."""
-    from rules.lastwill.turn import start_actions
-
+    """Skip to the next boy that has somewhere to go; after the last pass, hand over to the
+    Actions phase."""
     events: list[Event] = []
     while True:
         if state.cursor >= len(state.order):
@@ -61,7 +60,8 @@ def advance(state: LastWillState) -> list[Event]:
             state.cursor = 0
             if state.errand_pass > _passes(state):
                 state.errand_pass = 0
-                return events + start_actions(state)
+                state.handoff = Handoff.ACTIONS
+                return events
         seat = current(state)
         if plan_of(state, seat).boys >= state.errand_pass:
             if has_placement(state, seat):

@@ -79,4 +79,6 @@ def invariants(state: LastWillState) -> list[str]:
         problems.append("discards are held outside the discard phase")
     if state.phase == OVER and state.pending is not None:
         problems.append("a choice is open after the game ended")
+    if state.handoff is not None:
+        problems.append(f"the hand-off to {state.handoff} was never run")
     return problems

@@ -16,7 +16,7 @@ from rules.lastwill.cards import BLACKS, privileges
 from rules.lastwill.data import DrawBonus
 from rules.lastwill.moves import move
 from rules.lastwill.piles import RESHUFFLED, available, draw
-from rules.lastwill.state import DRAWING, PLANNING, LastWillState, alone
+from rules.lastwill.state import DRAWING, PLANNING, Handoff, LastWillState, alone
 from rules.lastwill.turn import current, plan_of
 
 REGULAR = tuple(d.value for d in data.REGULAR_DECKS)
@@ -115,9 +115,8 @@ def start_drawing(state: LastWillState) -> list[Event]:
 
 
 def _skip(state: LastWillState) -> list[Event]:
-    """Players with nothing to choose draw at once; the phase waits for the next who has."""
-    from rules.lastwill.errands import start_errands
-
+    """Players with nothing to choose draw at once; the phase waits for the next who has, and
+    hands over to the errands after the last."""
     events: list[Event] = []
     while state.cursor < state.count:
         seat = current(state)
@@ -125,7 +124,8 @@ def _skip(state: LastWillState) -> list[Event]:
             return events
         events += _draw_all(state, seat)
         state.cursor += 1
-    return events + start_errands(state)
+    state.handoff = Handoff.ERRANDS
+    return events
 
 
 def draw_problem(state: LastWillState, seat: int, deck: str) -> IllegalAction | None:

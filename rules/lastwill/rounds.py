@@ -12,8 +12,7 @@ from rules.core import Event, IllegalAction
 from rules.lastwill import data, piles
 from rules.lastwill.cards import DECK_OF, PROPERTIES, WILD, depreciation_steps, hand_limit
 from rules.lastwill.employment import pay_income
-from rules.lastwill.planning import start_planning
-from rules.lastwill.state import DISCARD, KEEP, LIMIT, LastWillState, alone
+from rules.lastwill.state import DISCARD, KEEP, LIMIT, Handoff, LastWillState, alone
 
 _SLOTS: dict[tuple[int, bool], tuple[data.OfferingSlot, ...]] = {}
 
@@ -50,7 +49,8 @@ def begin_round(state: LastWillState) -> list[Event]:
     events += pay_income(state, "income")
     if state.round == 1:
         return events + open_discards(state, KEEP)
-    return events + start_planning(state)
+    state.handoff = Handoff.PLANNING
+    return events
 
 
 def open_discards(state: LastWillState, kind: str) -> list[Event]:
@@ -105,16 +105,16 @@ def discard(state: LastWillState, seat: int, cards: list[str]) -> list[Event]:
 def _after_discards(state: LastWillState, kind: str) -> list[Event]:
     state.discard_for = ""
     if kind == KEEP:
-        return start_planning(state)
+        state.handoff = Handoff.PLANNING
+        return []
     state.round += 1
     state.start = (state.start + 1) % state.count
     return begin_round(state)
 
 
 def end_round(state: LastWillState) -> list[Event]:
-    """Depreciation, wild cards and the offering back, flags reset; then the end or the hand limit."""
-    from rules.lastwill.scoring import finish
-
+    """Depreciation, wild cards and the offering back, flags reset; then the hand limit, or the
+    hand-over to the final scoring."""
     events: list[Event] = []
     for seat, player in enumerate(state.players):
         for item in player.board:
@@ -145,5 +145,6 @@ def end_round(state: LastWillState) -> list[Event]:
     state.cursor = 0
     events.append(Event("round_ended", None, {"round": state.round, "unclaimed": cleared}))
     if state.round >= data.ROUNDS or state.last_round:
-        return events + finish(state)
+        state.handoff = Handoff.FINISH
+        return events
     return events + open_discards(state, LIMIT)

@@ -15,7 +15,8 @@ from rules.core import Event, IllegalAction, InvalidOptions, validate_options
 from rules.lastwill import data, tokens
 from rules.lastwill.cards import earn
 from rules.lastwill.data import Deck, EmploymentMode, PlansMode
-from rules.lastwill.state import PICK, LastWillState, PlanSpace, Player, Slot
+from rules.lastwill.phases import settle
+from rules.lastwill.state import PICK, Handoff, LastWillState, PlanSpace, Player, Slot
 from rules.rng import Rng
 
 OPTION_SPECS = tuple(option.spec() for option in data.OPTIONS)
@@ -113,8 +114,6 @@ def _decks(expansion: bool, rng: Rng) -> dict[str, list[str]]:
 
 def new_state(players: int, table: Table, seed: int) -> LastWillState:
     """A fresh game; random cards and tiles come from the state's own generator."""
-    from rules.lastwill.rounds import deal_and_begin
-
     rng = Rng(seed)
     pool = data.BASE_LAST_WILLS if table.employment == EmploymentMode.NONE else data.NEW_LAST_WILLS
     will = rng.choice(pool) if table.last_will == data.LAST_WILL_RANDOM else table.last_will
@@ -146,7 +145,8 @@ def new_state(players: int, table: Table, seed: int) -> LastWillState:
         return state
     if table.employment == EmploymentMode.FULL:
         _deal_jobs(state, list(range(players)))
-    deal_and_begin(state)
+    state.handoff = Handoff.DEAL
+    settle(state, [])
     return state
 
 
@@ -196,9 +196,8 @@ def confirm_problem(state: LastWillState, seat: int) -> IllegalAction | None:
 
 
 def confirm(state: LastWillState, seat: int) -> list[Event]:
-    """Deal jobs to the picked seats; the others get the set's extra money (§12)."""
-    from rules.lastwill.rounds import deal_and_begin
-
+    """Deal jobs to the picked seats; the others get the set's extra money (§12); then hand over
+    to the deal."""
     problem = confirm_problem(state, seat)
     if problem is not None:
         raise problem
@@ -211,4 +210,5 @@ def confirm(state: LastWillState, seat: int) -> list[Event]:
         if other not in state.picked:
             earn(state, other, extra)
             events.append(Event("handicap_money", other, {"amount": extra}))
-    return events + deal_and_begin(state)
+    state.handoff = Handoff.DEAL
+    return events

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache
 from typing import Any
 
@@ -31,6 +32,21 @@ ERRANDS = "errands"
 ACTIONS = "actions"
 OVER = "over"
 PHASES = (PICK, DISCARD, PLANNING, DRAWING, ERRANDS, ACTIONS, OVER)
+
+
+class Handoff(StrEnum):
+    """What a step that ends its phase asks to run next; :mod:`rules.lastwill.phases` runs it.
+
+    The round is a cycle (planning, drawing, errands, actions, the round's end, planning again):
+    phase modules that started the next phase themselves would import each other in a loop.
+    """
+
+    DEAL = "deal"  # the starting hands, then round 1 (after the handicap pick, or at setup)
+    PLANNING = "planning"
+    ERRANDS = "errands"
+    ACTIONS = "actions"
+    ROUND_END = "round_end"
+    FINISH = "finish"
 
 
 @cache
@@ -239,6 +255,9 @@ class LastWillState:
     paid_in: int = 0
     final: list[dict[str, int]] = field(default_factory=list)  # the scoring breakdown, once over
     last: dict[str, JSON] | None = None
+    handoff: Handoff | None = None
+    """Set by a step that ends its phase, run and cleared by ``phases.settle`` before the engine
+    returns: never saved, ``None`` whenever a state is at rest."""
 
     @property
     def count(self) -> int:

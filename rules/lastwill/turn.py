@@ -13,7 +13,7 @@ from rules.core import Event, IllegalAction
 from rules.lastwill import data
 from rules.lastwill.cards import BLACKS, has_property
 from rules.lastwill.data import ExtraAction, FreeAction, FreeActions, Scope
-from rules.lastwill.state import ACTIONS, LastWillState, Owned, PlanSpace
+from rules.lastwill.state import ACTIONS, Handoff, LastWillState, Owned, PlanSpace
 
 _FREE_KEYS: dict[tuple[FreeAction, Scope], str] = {
     (kind, where): f"{kind.value}:{where.value}" for kind in FreeAction for where in Scope
@@ -153,13 +153,12 @@ def declare_bankruptcy(state: LastWillState, seat: int) -> list[Event]:
 
 
 def end_turn(state: LastWillState, seat: int) -> list[Event]:
-    """Unused actions are lost (chosen); the last turn of the round ends the round."""
-    from rules.lastwill.rounds import end_round
-
+    """Unused actions are lost (chosen); the last turn of the round hands over to its end."""
     events = [Event("turn_ended", seat, {"unused": state.actions_left + state.valet_left})]
     state.actions_left = state.valet_left = 0
     state.free = {}
     state.cursor += 1
     if state.cursor < len(state.order):
         return events + start_turn(state)
-    return events + end_round(state)
+    state.handoff = Handoff.ROUND_END
+    return events

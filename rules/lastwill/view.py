@@ -51,6 +51,7 @@ from rules.lastwill.cards import (
     upkeep,
 )
 from rules.lastwill.employment import income
+from rules.lastwill.engine import waiting_for
 from rules.lastwill.errands import ONE, capacity
 from rules.lastwill.scoring import outcome
 from rules.lastwill.state import (
@@ -226,7 +227,7 @@ def view(state: LastWillState, seat: int | None) -> dict[str, JSON]:
         "start": state.start,
         "turn": None if state.pending is not None or state.phase == OVER else _turn(state),
         "errand_pass": state.errand_pass,
-        "waiting": sorted(_waiting(state)),
+        "waiting": sorted(waiting_for(state)),
         "discard_for": state.discard_for,
         "options": {
             "expansion": state.expansion,
@@ -274,12 +275,6 @@ def view(state: LastWillState, seat: int | None) -> dict[str, JSON]:
     if seat is not None and 0 <= seat < state.count:
         out["you"] = _you(state, seat)
     return out
-
-
-def _waiting(state: LastWillState) -> frozenset[int]:
-    from rules.lastwill.engine import waiting_for
-
-    return waiting_for(state)
 
 
 def _you(state: LastWillState, seat: int) -> dict[str, JSON]:

@@ -10,8 +10,9 @@ from pathlib import Path
 import simcord
 
 from bot.client import GameBot
+from harness.messages import Table, labels, response_of, words_of
 from tests.helpers import en
-from tests.host.discord_kit import Table, labels, make_bot, words_of
+from tests.host.discord_kit import make_bot
 
 
 async def test_one_person_and_a_normal_bot_play_california_to_the_end(tmp_path: Path) -> None:
@@ -21,7 +22,7 @@ async def test_one_person_and_a_normal_bot_play_california_to_the_end(tmp_path: 
         channel = guild.create_text_channel("games")
         ana = guild.add_member(env.create_user("ana"))
         created = await ana.slash(channel, "game new", name="california")
-        lobby = created.response.message
+        lobby = response_of(created).message
         await ana.click(lobby, label=en("host.lobby.bot_normal"))
         await ana.click(lobby, label=en("host.lobby.start"))
         table = Table(env, channel, [ana])

@@ -17,18 +17,20 @@ import discord
 import pytest
 import simcord
 
+from bot.client import GameBot
 from bot.i18n import Catalog
 from bot.registry import REGISTRY
 from bot.session import Applied, LiveGame
 from bot.storage import GameRow, SeatRow
 from bot.ui.presenter import Button
 from cogs.california import CaliforniaPresenter
+from harness.messages import Table, labels, response_of, words_of
 from rules.california import ALL_ACTIONS, COIN, LOAN, RULES, State, data
 from rules.california.builder import CaliforniaBuilder
 from rules.core import Action, Event, IllegalAction
 from rules.play import random_playthrough
 from tests.helpers import buttons, pinned_seed
-from tests.host.discord_kit import Table, labels, make_bot, open_table, playable, words_of
+from tests.host.discord_kit import make_bot, open_table, playable
 
 fixed_seed = pinned_seed()
 
@@ -109,14 +111,14 @@ async def test_loan_out_of_turn_and_refusals(tmp_path: Path) -> None:
         idle = next(p for p in table.players if p.id != mover.id)
         board = table.table_message()
 
-        mansion = (await idle.click(board, label="My mansion")).response.message
+        mansion = response_of(await idle.click(board, label="My mansion")).message
         assert "Take a loan (+3)" in labels(mansion) and "Repay loan (4)" not in labels(mansion)
         loan = await idle.click(mansion, label="Take a loan (+3)")
         assert loan.acknowledged
         assert table.table_message().id == board.id, "an out-of-turn loan edits the table in place"
         assert "took a loan (+3 silver)" in words_of(table.table_message())
 
-        again = (await idle.click(table.table_message(), label="My mansion")).response.message
+        again = response_of(await idle.click(table.table_message(), label="My mansion")).message
         assert "Take a loan (+3)" not in labels(again), "already has a loan: no second one offered"
 
         tile = next(b for b in tile_buttons(table.table_message()) if not b.disabled)
@@ -129,6 +131,7 @@ async def test_loan_out_of_turn_and_refusals(tmp_path: Path) -> None:
         assert "Take a loan (+3)" in labels(table.table_message()) and "Repay loan (4)" not in labels(
             table.table_message()
         )
+        assert isinstance(env.bot, GameBot)
         version = (await env.bot.sessions.load(1)).version
         theirs = await idle.click(table.table_message(), label="Take a loan (+3)")
         assert theirs.ephemeral and words_of(theirs.response) == (
@@ -137,7 +140,7 @@ async def test_loan_out_of_turn_and_refusals(tmp_path: Path) -> None:
         assert (await env.bot.sessions.load(1)).version == version, "nothing changed"
         repay = await idle.click(again, label="Repay loan (4)")
         assert repay.acknowledged and "repaid" in words_of(table.table_message())
-        after = (await idle.click(table.table_message(), label="My mansion")).response.message
+        after = response_of(await idle.click(table.table_message(), label="My mansion")).message
         assert "Repay loan (4)" not in labels(after), "no loan left: Repay is hidden"
 
 
@@ -170,7 +173,9 @@ async def test_borrow_and_buy_is_one_click_and_out_of_reach_spaces_are_disabled(
             panel = table.table_message()
             blue = dearest(panel, discord.ButtonStyle.primary)
             if blue is None:
-                await mover.click(panel, custom_id=dearest(panel, discord.ButtonStyle.success).custom_id)
+                green = dearest(panel, discord.ButtonStyle.success)
+                assert green is not None, "a space the tile may go"
+                await mover.click(panel, custom_id=green.custom_id)
                 continue
             assert blue.label.endswith("borrow 3") and "Blue buttons take a loan" in words_of(panel)
             for grey in (b for b in buttons(panel) if b.style == discord.ButtonStyle.secondary):
@@ -183,7 +188,7 @@ async def test_borrow_and_buy_is_one_click_and_out_of_reach_spaces_are_disabled(
             )
             log = table.recent(3)
             assert "took a loan (+3 silver)" in log and "bought" in log
-            mansion = (await mover.click(table.table_message(), label="My mansion")).response.message
+            mansion = response_of(await mover.click(table.table_message(), label="My mansion")).message
             assert "Take a loan (+3)" not in labels(mansion), "the purchase took this seat's loan"
             return
         raise AssertionError("never needed a loan to buy")
@@ -198,7 +203,7 @@ async def test_my_mansion_is_a_private_picture_for_any_seated_player(tmp_path: P
         for player in (mover, idle):
             shown = await player.click(table.table_message(), label="My mansion")
             assert shown.ephemeral
-            answer = shown.response.message
+            answer = response_of(shown).message
             assert "rows A–D and columns 1–4" in words_of(answer)
             assert "You have 6 silver (1 gold + 1 silver; 1 gold = 5 silver) and no loan." in words_of(answer)
             assert len(answer.attachments) == 1 and answer.attachments[0].filename.endswith(".png")
@@ -231,11 +236,15 @@ async def test_an_old_private_store_panel_still_buys(tmp_path: Path) -> None:
         game = await bot.sessions.load(1)
         old_button = Button("Buy a tile…", ui="buy")
         await bot.tables.publish(game)  # nothing queued: a no-op, the table stays as it is
+        # Deliberately no interaction: the private panel is built from the game alone.
         panel = await PRESENTER.on_ui(None, game, game.seat_of(mover.id), old_button.ui or "")  # type: ignore[arg-type]
         assert "Which tile?" in panel.text and not panel.public
         tile = next(c for c in panel.controls if isinstance(c, Button) and not c.disabled)
         assert tile.ui is not None
-        spaces = PRESENTER.space_panel(game, game.seat_of(mover.id), *map(int, tile.ui.split(".")[1:]))
+        seat = game.seat_of(mover.id)
+        assert seat is not None
+        store, slot = map(int, tile.ui.split(".")[1:])
+        spaces = PRESENTER.space_panel(game, seat, store, slot)
         assert any(isinstance(c, Button) and c.ui == "buy" for c in spaces.controls), (
             "Back to the private list"
         )
@@ -426,6 +435,7 @@ def test_every_refusal_reads_as_a_sentence_in_both_languages() -> None:
         assert french != english and not english_words.search(french), french
     state, exc = found["empty_slot"]
     store, slot = exc.params["store"], exc.params["slot"]
+    assert isinstance(store, int) and isinstance(slot, int)
     assert PRESENTER.illegal(live(state, language="fr"), exc, "fr") == (
         f"Le magasin {store + 1} n'a plus de tuile à la place {slot + 1}."
     ), "stores and slots are numbered from 1, as on the board"

@@ -21,8 +21,9 @@ from typing import Any
 import discord
 import simcord
 
+from harness.messages import Table, labels, response_of, words_of
 from tests.helpers import buttons, fr, pinned_seed
-from tests.host.discord_kit import Table, labels, make_bot, playable, words_of
+from tests.host.discord_kit import make_bot, playable
 
 fixed_seed = pinned_seed()
 
@@ -94,7 +95,7 @@ async def test_a_whole_french_game_by_clicks(
         players = [guild.add_member(env.create_user(name)) for name in ("ana", "bob")]
         french_clients.update(p.id for p in players)
         created = await players[0].slash(channel, "game new", name="california", language="fr")
-        lobby = created.response.message
+        lobby = response_of(created).message
         assert "cherche des joueurs" in words_of(lobby)
         await players[1].click(lobby, label=fr("host.lobby.join"))
         await players[0].click(lobby, label=fr("host.lobby.start"))
@@ -128,11 +129,11 @@ async def test_a_whole_french_game_by_clicks(
         assert wrong.ephemeral
         assert words_of(wrong.response) == fr("california.illegal.coin_not_your_turn")
         own = await idle.click(table.table_message(), label=fr("california.button.mansion"))
-        loan = await idle.click(own.response.message, label=fr("california.button.loan"))
+        loan = await idle.click(response_of(own).message, label=fr("california.button.loan"))
         assert loan.acknowledged and "a emprunté (+3 argent)" in words_of(table.table_message())
-        again = (
+        again = response_of(
             await idle.click(table.table_message(), label=fr("california.button.mansion"))
-        ).response.message
+        ).message
         assert fr("california.button.loan") not in labels(again), "a second loan is not offered"
         # A player whose client is in English: the game's refusal stays in the table's French (it
         # names things as the board does).
@@ -145,7 +146,7 @@ async def test_a_whole_french_game_by_clicks(
 
         # "Mon manoir": a private French panel with its picture, for either player.
         mansion = await idle.click(table.table_message(), label=fr("california.button.mansion"))
-        answer = mansion.response.message
+        answer = response_of(mansion).message
         assert mansion.ephemeral and answer.attachments
         assert words_of(answer).startswith("Votre manoir : rangées A–D et colonnes 1–4")
         assert "Vous avez 5 argent (1 or + 0 argent ; 1 or = 5 argent) et aucun emprunt." in words_of(answer)

@@ -29,13 +29,14 @@ from bot.i18n import Catalog
 from bot.registry import REGISTRY
 from bot.ui.presenter import Button
 from cogs.estates import EstatesPresenter, cube_code
+from harness.messages import Table, labels, response_of, words_of
 from renderers.estates import cube_label
 from renderers.kit import Words
 from rules.core import Action, IllegalAction
 from rules.estates import RULES, data
 from rules.estates.builder import EstatesBuilder
 from tests.helpers import TINY_PNG, bare_game, button, buttons, fr, pinned_seed
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable, words_of
+from tests.host.discord_kit import ids, make_bot, open_table, playable
 
 ORIGINAL = REGISTRY.get("estates")
 STOW = "Stow $1 in the cash box…"  # on the private "My checks" panel only
@@ -235,8 +236,8 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         nosy = await b.click(board, label="Buy for $2…")
         assert nosy.ephemeral and f"Only {a.name}, the auctioneer, decides" in words_of(nosy.response)
         decide = await a.click(board, label="Buy for $2…")
-        assert decide.ephemeral and labels(decide.response.message) == ["Buy for $2", "Sell for $2"]
-        bought = await a.click(decide.response.message, label="Buy for $2")
+        assert decide.ephemeral and labels(response_of(decide).message) == ["Buy for $2", "Sell for $2"]
+        bought = await a.click(response_of(decide).message, label="Buy for $2")
         assert bought.acknowledged
         board = table.table_message()
         assert f"{a.name} keeps building permit 1 and pays {b.name} $2 million." in table.recent()
@@ -257,15 +258,15 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         assert "$14 million in hand and $0 million in your cash box (0 points at the end)" in (
             words_of(offered.response)
         )
-        assert labels(offered.response.message) == [STOW], "My checks offers the stow, privately"
-        assert offered.response.message.attachments, "with a picture of b's holdings"
+        assert labels(response_of(offered).message) == [STOW], "My checks offers the stow, privately"
+        assert response_of(offered).message.attachments, "with a picture of b's holdings"
         not_yet = await c.click(board, label=CHECKS)
-        assert labels(not_yet.response.message) == [], "no stow for a seat not on turn"
-        before = (board.id, words_of(board), ids(board), len(table.messages()))
+        assert labels(response_of(not_yet).message) == [], "no stow for a seat not on turn"
+        public_before = (board.id, words_of(board), ids(board), len(table.messages()))
         first_ask = await open_stow(table, b)
         second_ask = await open_stow(table, b)
         back = await b.click(second_ask, label="Back")
-        assert back.response.ephemeral and "in your cash box" in words_of(back.response), (
+        assert response_of(back).ephemeral and "in your cash box" in words_of(back.response), (
             "Back returns to My checks"
         )
         second_ask = await open_stow(table, b)
@@ -274,7 +275,7 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
         text = only_private(stowed)
         assert "You stowed $1 million in your cash box. In hand: $13 million; cash box: $1 million." in text
         board = table.table_message()
-        assert (board.id, words_of(board), ids(board), len(table.messages())) == before, (
+        assert (board.id, words_of(board), ids(board), len(table.messages())) == public_before, (
             "nothing public moved"
         )
         again = await b.click(second_ask, label=CONFIRM)
@@ -286,8 +287,8 @@ async def test_scripted_game_by_clicks(tmp_path: Path, monkeypatch: pytest.Monke
             in words_of(mine.response)
         )
         assert "already stowed this turn" in words_of(mine.response)
-        assert labels(mine.response.message) == [], "no second Stow offered privately"
-        assert (board.id, words_of(board), ids(board), len(table.messages())) == before
+        assert labels(response_of(mine).message) == [], "no second Stow offered privately"
+        assert (board.id, words_of(board), ids(board), len(table.messages())) == public_before
 
         await click(table, "Cancel cube")
         await click(table, "Pass")
@@ -750,7 +751,7 @@ async def test_rounds_option_and_rules_summary(tmp_path: Path) -> None:
         channel = guild.create_text_channel("games")
         ana = guild.add_member(env.create_user("ana"))
         created = await ana.slash(channel, "game new", name="estates", options="rounds=3")
-        assert "rounds=3" in words_of(created.response.message)
+        assert "rounds=3" in words_of(response_of(created).message)
         too_many = await ana.slash(channel, "game new", name="estates", options="rounds=9")
         assert too_many.ephemeral and "rounds" in words_of(too_many.response)
         summary = await ana.slash(channel, "game rules", name="estates")
@@ -781,7 +782,7 @@ async def test_a_french_table_plays_and_refuses_in_french(
         players = [guild.add_member(env.create_user(name)) for name in ("ana", "bob", "cy")]
         french_clients.update(p.id for p in players)
         created = await players[0].slash(channel, "game new", name="estates", language="fr")
-        lobby = created.response.message
+        lobby = response_of(created).message
         for player in players[1:]:
             await player.click(lobby, label=fr("host.lobby.join"))
         await players[0].click(lobby, label=fr("host.lobby.start"))
@@ -799,9 +800,9 @@ async def test_a_french_table_plays_and_refuses_in_french(
         assert "Vous avez 12 M$ en main et 0 M$ dans votre coffre (0 point à la fin)" in (
             words_of(opened.response)
         )
-        assert opened.response.message.attachments, "with the French holdings picture"
-        asked = await a.click(opened.response.message, label=fr("estates.button.stow"))
-        await a.click(asked.response.message, label=fr("estates.button.stow_confirm"))
+        assert response_of(opened).message.attachments, "with the French holdings picture"
+        asked = await a.click(response_of(opened).message, label=fr("estates.button.stow"))
+        await a.click(response_of(asked).message, label=fr("estates.button.stow_confirm"))
 
         await a.click(table.table_message(), label="Permis 1")
         assert f"{a.name} met aux enchères le permis de construire 1." in table.recent()
@@ -819,7 +820,7 @@ async def test_a_french_table_plays_and_refuses_in_french(
         must = await a.click(board, label=fr("estates.button.buy_ask", price=12))
         assert must.ephemeral
         assert words_of(must.response).startswith("Vous avez 11 M$ en main : vous ne pouvez pas payer 12 M$")
-        assert labels(must.response.message) == [fr("estates.button.sell", price=12)]
+        assert labels(response_of(must).message) == [fr("estates.button.sell", price=12)]
         assert snapshot(table) == before, "the private panel leaves the thread untouched"
 
 

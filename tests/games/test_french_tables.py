@@ -58,6 +58,7 @@ from bot.client import GameBot
 from bot.i18n import shipped
 from bot.registry import REGISTRY
 from bot.session import LiveGame
+from harness.messages import response_of
 from rules.core import Action
 from tests.helpers import en, fr, pinned_seed
 from tests.host.discord_kit import make_bot
@@ -273,14 +274,16 @@ class French:
         if options:
             kwargs["options"] = options
         created = await ana.slash(self.channel, "game new", **kwargs)
-        lobby = created.response.message
+        lobby = response_of(created).message
         await bea.click(lobby, label=fr("host.lobby.join"))
         if with_bot:
             await ana.click(lobby, label=fr("host.lobby.bot_easy"))
         await ana.click(lobby, label=fr("host.lobby.start"))
         self.game_id = max(row.id for row in await self.bot.store.games())
         live = await self.load()
-        self.people = [Player(m, live.seat_of(m.id)) for m in (ana, bea)]  # type: ignore[arg-type]
+        seats = {m.id: live.seat_of(m.id) for m in (ana, bea)}
+        assert None not in seats.values(), "both people are seated"
+        self.people = [Player(m, seat) for m in (ana, bea) if (seat := seats[m.id]) is not None]
 
     async def load(self) -> LiveGame:
         return await self.bot.sessions.load(self.game_id)
@@ -405,6 +408,7 @@ class French:
         for tried, action in enumerate(self.candidates(live, person.seat)):
             if tried >= 8:
                 return False
+            # Deliberately no week: ``routes`` uses only its other arguments.
             for path in Week.routes(None, live.entry.name, live, person.seat, action):  # type: ignore[arg-type]
                 if await self.follow(person, live, path, action):
                     return True
@@ -414,7 +418,7 @@ class French:
         return False
 
     async def click(self, person: Any, where: ResponseMessage, custom_id: str) -> InteractionResult | None:
-        member = person.member if isinstance(person, Player) else person
+        member: simcord.MemberActor = person.member if isinstance(person, Player) else person
         try:
             return await member.click(where, custom_id=custom_id)
         except Exception as exc:
@@ -545,7 +549,7 @@ async def test_an_english_client_at_a_french_table(tmp_path: Path, french_client
         ana, ben, dan, eve = (guild.add_member(env.create_user(n)) for n in ("ana", "ben", "dan", "eve"))
         french_clients.update({ana.id, eve.id})
         created = await ana.slash(channel, "game new", name="california", language="fr")
-        lobby = created.response.message
+        lobby = response_of(created).message
         await ben.click(lobby, label=fr("host.lobby.join"))
         await ana.click(lobby, label=fr("host.lobby.start"))
         table = French(env, bot, random.Random(1), french_clients)
@@ -556,13 +560,13 @@ async def test_an_english_client_at_a_french_table(tmp_path: Path, french_client
         board = table.board()
         assert board is not None
         mansion = await ben.click(board, label=fr("california.button.mansion"))
-        assert mansion.ephemeral and "Votre manoir" in mansion.response.content
-        assert not english.found([mansion.response.content])
+        assert mansion.ephemeral and "Votre manoir" in response_of(mansion).content
+        assert not english.found([response_of(mansion).content])
         # Someone not seated: the host's refusal is in their own language.
         refused = await dan.click(board, label=fr("california.button.mansion"))
-        assert refused.response.content == en("host.refuse.not_seated")
+        assert response_of(refused).content == en("host.refuse.not_seated")
         refused = await eve.click(board, label=fr("california.button.mansion"))
-        assert refused.response.content == fr("host.refuse.not_seated")
+        assert response_of(refused).content == fr("host.refuse.not_seated")
 
         # ben moves, then asks to take it back: the request is the table's (French), the answer
         # to ben alone is the host's (English); ana's answer to her own click is French.
@@ -576,7 +580,7 @@ async def test_an_english_client_at_a_french_table(tmp_path: Path, french_client
         assert board is not None
         asked = await ben.click(board, label=fr("host.undo.button"))
         assert asked.ephemeral
-        assert asked.response.content == en("host.undo.asked_you", players="ana")
+        assert response_of(asked).content == en("host.undo.asked_you", players="ana")
         request = next(
             m
             for m in env.backend.messages[table.place].values()
@@ -584,7 +588,7 @@ async def test_an_english_client_at_a_french_table(tmp_path: Path, french_client
         )
         assert fr("host.undo.asked", player="ben", players=f"<@{ana.id}>") in request.content
         again = await ben.click(board, label=fr("host.undo.button"))
-        assert again.response.content == en("host.undo.already_asked", players="ana")
+        assert response_of(again).content == en("host.undo.already_asked", players="ana")
         accepted = await ana.click(clickable(env, request), label=fr("host.undo.accept"))
         assert accepted.acknowledged
         assert fr("host.undo.agreed", player="ben") in _text(env, clickable(env, request))
@@ -609,7 +613,7 @@ async def test_a_french_lobby_its_bots_and_a_player_who_leaves(
         ana, bea, cy = (guild.add_member(env.create_user(n)) for n in ("ana", "bea", "cy"))
         french_clients.update({ana.id, bea.id, cy.id})
         created = await ana.slash(channel, "game new", name="california", language="fr")
-        lobby = created.response.message
+        lobby = response_of(created).message
         await bea.click(lobby, label=fr("host.lobby.join"))
         await bea.click(lobby, label=fr("host.lobby.leave"))
         await bea.click(lobby, label=fr("host.lobby.join"))
@@ -621,11 +625,11 @@ async def test_a_french_lobby_its_bots_and_a_player_who_leaves(
         thread = channel.threads[0]
         assert thread.name == fr("host.lobby.thread", game="California", id=1)
         confirm = await bea.slash(thread, "game leave")
-        await bea.click(confirm.response, label=fr("host.lobby.withdraw"))
+        await bea.click(response_of(confirm), label=fr("host.lobby.withdraw"))
         other = await ana.slash(channel, "game new", name="estates", language="fr", options="rounds=2")
         await ana.slash(channel, "game abandon", table=2)
         unknown = await ana.slash(channel, "game new", name="nothing", language="fr")
-        assert unknown.response.content.startswith("Il n'existe pas de jeu nommé 'nothing'")
+        assert response_of(unknown).content.startswith("Il n'existe pas de jeu nommé 'nothing'")
         assert (await bot.sessions.load(1)).status == "abandoned"
         shown = sent(env)
         assert other.acknowledged and any("Options : `rounds=2`" in s for s in shown)

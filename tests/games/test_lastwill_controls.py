@@ -35,12 +35,13 @@ from bot.i18n import Catalog
 from bot.ui.presenter import Button, Control, Panel, Select
 from cogs.lastwill import LastWillPresenter
 from cogs.lastwill.plays import PLAY_KINDS, could_hold
+from harness.messages import Table, controls, response_of, words_of
 from rules.core import Action, IllegalAction
 from rules.lastwill import RULES, LastWillRules, LastWillState
 from tests.games.test_lastwill_discord import Arranged, state_of
 from tests.games.test_lastwill_presenter import fake_game, policy
 from tests.helpers import panel, pinned_seed, private_text
-from tests.host.discord_kit import Table, controls, ids, make_bot, words_of
+from tests.host.discord_kit import ids, make_bot
 from tests.rules.test_lastwill import actions_turn, build, hand, money, new, put, unemploy_all
 
 MODES: list[tuple[int, dict[str, object]]] = [
@@ -290,9 +291,9 @@ async def test_every_table_control_pressed_through_discord(
                 guild.add_member(env.create_user(n)) for n in ("ana", "bob", "cy", "dee", "eve")[:players]
             ]
             french_clients.update(m.id for m in members)
-            lobby = (
+            lobby = response_of(
                 await members[0].slash(channel, "game new", name="lastwill", language=lang)
-            ).response.message
+            ).message
             for member in members[1:]:
                 await member.click(lobby, label="Join" if lang == "en" else "Rejoindre")
             await members[0].click(lobby, label="Start" if lang == "en" else "Commencer")

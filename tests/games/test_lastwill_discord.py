@@ -30,6 +30,7 @@ import simcord
 
 from bot.client import GameBot
 from bot.i18n import Catalog
+from harness.messages import Table, controls, labels, response_of, words_of
 from rules.lastwill import RULES, LastWillRules, LastWillState, data
 from tests.helpers import (
     ArrangedSetup,
@@ -40,7 +41,7 @@ from tests.helpers import (
     select_id,
     sound_state,
 )
-from tests.host.discord_kit import Table, controls, ids, labels, make_bot, open_table, words_of
+from tests.host.discord_kit import ids, make_bot, open_table
 from tests.rules.test_lastwill import actions_turn, errand_turn, hand, job, money, put, unemploy_all
 
 HAND = "My hand…"
@@ -464,7 +465,7 @@ async def test_plays_with_private_steps_and_back(
         assert labels(theirs) == ["Done"], "not bob's turn: nothing to play"
         closed = panel(await bob.click(theirs, label="Done"))
         assert words_of(closed) == "Closed. My hand… on the table opens it again." and not labels(closed)
-        eve = table.channel.guild.add_member(env.create_user("eve"))
+        eve = table.guild.add_member(env.create_user("eve"))
         nosy = await eve.click(table.table_message(), label=HAND)
         assert nosy.ephemeral and "not seated" in private_text(nosy)
         caught = private_text(await bob.click(table.table_message(), label="Catch me up"))
@@ -552,7 +553,9 @@ async def test_a_french_table_plays_in_french(
         channel = guild.create_text_channel("games")
         members = [guild.add_member(env.create_user(name)) for name in ("ana", "bob", "cy")]
         french_clients.update(m.id for m in members)
-        lobby = (await members[0].slash(channel, "game new", name="lastwill", language="fr")).response.message
+        lobby = response_of(
+            await members[0].slash(channel, "game new", name="lastwill", language="fr")
+        ).message
         for member in members[1:]:
             await member.click(lobby, label="Rejoindre")
         await members[0].click(lobby, label="Commencer")

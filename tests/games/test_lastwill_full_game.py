@@ -31,10 +31,11 @@ import simcord
 from bot.client import GameBot
 from bot.i18n import Catalog
 from cogs.lastwill.table import PUBLIC_STEPS
+from harness.messages import Table, labels, words_of
 from rules.lastwill import RULES, LastWillRules, LastWillState, data
 from tests.games.test_lastwill_discord import options, state_of
 from tests.helpers import panel, pinned_seed, private_text, select_id
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, playable, words_of
+from tests.host.discord_kit import ids, make_bot, open_table, playable
 
 HAND = "My hand…"
 SEED = 11
@@ -264,9 +265,13 @@ async def play_from(game: Game, state: LastWillState, seat: int, member: Any, mi
         await follow(game, member, await game.select(member, step, [best]))
         game.count("nuptial set")
         return True
-    plays = sorted(
-        (label for label in shown if PLAY.match(label)), key=lambda label: -int(PLAY.match(label)[2])
-    )  # type: ignore[index]
+
+    def value(label: str) -> int:
+        played = PLAY.match(label)
+        assert played is not None
+        return int(played[2])
+
+    plays = sorted((label for label in shown if PLAY.match(label)), key=lambda label: -value(label))
     levels = [label for label in shown if BALL_AT.search(label)]
     if levels:
         await follow(game, member, await game.click(member, mine, levels[-1]))

@@ -287,10 +287,10 @@ def test_every_event_phrased_every_move_reachable_every_price_true(
                 assert line and "{" not in line and len(line) < 700, line
             for event in events:
                 kinds.add(event.kind)
-                line = (
+                said = (
                     presenter.event_line(game, event) if event.public else presenter.private_line(game, event)
                 )
-                assert line and "{" not in line, event
+                assert said and "{" not in said, event
         assert RULES.outcome(state) is not None, "the game ended"
         game.status = "finished"
         assert presenter.controls(game) == []
@@ -392,7 +392,7 @@ def test_steps_of_several_parts_have_back(presenter: LastWillPresenter) -> None:
         "Chef on Town House T4 (makes it £5)",
         "Back",
     ]
-    assert chef.controls[-1].ui == "hand"  # type: ignore[union-attr]
+    assert isinstance(chef.controls[-1], Button) and chef.controls[-1].ui == "hand"
     ball = presenter.ball_panel(game, 0, "BALL1")
     assert [c.label for c in ball.controls if isinstance(c, Button)] == [
         "Level 1: 2 actions, £4",
@@ -407,7 +407,7 @@ def test_steps_of_several_parts_have_back(presenter: LastWillPresenter) -> None:
     assert [(c.label, c.action) for c in select.choices] == [
         ("Engagement Ring [ER1] + Wedding Gift [WG1]: 1 action, £7", Action("nupt", ("ER1", "WG1")))
     ]
-    assert nuptial.controls[-1].ui == "hand"  # type: ignore[union-attr]
+    assert isinstance(nuptial.controls[-1], Button) and nuptial.controls[-1].ui == "hand"
     RULES.apply(state, 0, Action("event", ("DIN10",)))
     answer = presenter.answer_panel(game, 0)
     assert (
@@ -657,15 +657,17 @@ def test_a_french_table_reads_in_french(
 ) -> None:
     """A whole game in French: no blank left, no English card, job or word, refusals in French."""
     catalog = Catalog.load()
-    english_names = {
-        catalog.own(f"lastwill.{table}.{key}", "en")
-        for table, keys in (("card", data.CARD_NAME_KEYS.values()), ("job", data.JOB_NAME_KEYS.values()))
-        for key in keys
-    } - {
-        catalog.own(f"lastwill.{table}.{key}", "fr")
-        for table, keys in (("card", data.CARD_NAME_KEYS.values()), ("job", data.JOB_NAME_KEYS.values()))
-        for key in keys
-    }
+
+    def names(language: str) -> set[str]:
+        found = {
+            catalog.own(f"lastwill.{table}.{key}", language)
+            for table, keys in (("card", data.CARD_NAME_KEYS.values()), ("job", data.JOB_NAME_KEYS.values()))
+            for key in keys
+        }
+        assert None not in found, f"a card or job without its {language} name"
+        return {name for name in found if name is not None}
+
+    english_names = names("en") - names("fr")
     ids = sorted(data.CARDS, key=len, reverse=True)
     state = RULES.setup(players, options, 2)
     game = fake_game(state, players)

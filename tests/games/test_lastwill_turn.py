@@ -16,10 +16,11 @@ from pathlib import Path
 import discord
 import simcord
 
+from harness.messages import Table, controls, labels, response_of, words_of
 from rules.lastwill import RULES, LastWillRules, LastWillState, buy_price
 from tests.games.test_lastwill_discord import Arranged, errands_for_ana, public_json, state_of, status
 from tests.helpers import panel, private_text, public_click, select_id
-from tests.host.discord_kit import Table, controls, ids, labels, make_bot, open_table, words_of
+from tests.host.discord_kit import ids, make_bot, open_table
 from tests.rules.test_lastwill import actions_turn, hand, job, money, put, unemploy_all
 
 HAND = "My hand…"
@@ -218,7 +219,9 @@ async def test_a_french_actions_turn(
         channel = guild.create_text_channel("games")
         members = [guild.add_member(env.create_user(name)) for name in ("ana", "bob", "cy")]
         french_clients.update(m.id for m in members)
-        lobby = (await members[0].slash(channel, "game new", name="lastwill", language="fr")).response.message
+        lobby = response_of(
+            await members[0].slash(channel, "game new", name="lastwill", language="fr")
+        ).message
         for member in members[1:]:
             await member.click(lobby, label="Rejoindre")
         await members[0].click(lobby, label="Commencer")

@@ -27,6 +27,7 @@ from bot.i18n import Catalog
 from bot.registry import GameEntry
 from bot.ui.presenter import Button, Control, Panel, Select
 from cogs.monopoly import MonopolyPresenter
+from harness.messages import controls, labels, words_of
 from rules.core import Action, Event, IllegalAction
 from rules.monopoly import RULES, MonopolyRules, MonopolyState, data, turn
 from rules.monopoly.builder import MonopolyBuilder
@@ -45,7 +46,7 @@ from tests.helpers import (
     seat_of,
     select_id,
 )
-from tests.host.discord_kit import controls, labels, make_bot, open_table, row_labels, words_of
+from tests.host.discord_kit import make_bot, open_table, row_labels
 from tests.host.test_refusal_keys import ROOT, raised
 from tests.rules.test_monopoly_corrections import GREENS, built, houses_left, table
 
@@ -104,7 +105,7 @@ async def test_scripted_opening_buy_auction_restart_end(
             if buy is not None:
                 state = await saved_state(bot)
                 place = state.position[state.turn]
-                enabled = not next(c for c in controls(board) if getattr(c, "label", "") == buy).disabled  # type: ignore[attr-defined]
+                enabled = not next(c for c in controls(board) if getattr(c, "label", "") == buy).disabled
                 assert {"Auction it", PROPS, DEAL} <= set(shown)
                 if not bought and enabled:
                     await public_click(table, mover, buy)
@@ -352,10 +353,10 @@ def test_every_event_phrased_and_every_move_reachable() -> None:
                 assert "{" not in line, line
             for event in events:
                 kinds.add(event.kind)
-                line = (
+                said = (
                     presenter.event_line(game, event) if event.public else presenter.private_line(game, event)
                 )
-                assert line and "{" not in line, event
+                assert said and "{" not in said, event
             for s in range(players):
                 for line in presenter.private_summary(game, s):
                     assert "{" not in line
@@ -402,9 +403,10 @@ def test_debt_panel_offers_bankruptcy_only_when_nothing_covers_it() -> None:
     other = presenter.debt_panel(game, 2)
     assert other.text.startswith("p0 must raise money")
     # a stale holdings button on a debtor's panel redraws the debt panel; an answer its offer
-    assert presenter.panel_for(game, 0, Action("mort", (6,))) is not None
-    assert presenter.panel_for(game, 0, Action("mort", (6,))).text == opened.text  # type: ignore[union-attr]
-    assert presenter.panel_for(game, 1, Action("accept", (9,))).text == "Deal #9 is no longer open."  # type: ignore[union-attr]
+    redrawn = presenter.panel_for(game, 0, Action("mort", (6,)))
+    assert redrawn is not None and redrawn.text == opened.text
+    answered = presenter.panel_for(game, 1, Action("accept", (9,)))
+    assert answered is not None and answered.text == "Deal #9 is no longer open."
     assert presenter.panel_for(game, 1, Action("roll")) is None
 
 

@@ -20,10 +20,11 @@ import pytest
 import simcord
 
 from bot.client import GameBot
+from harness.messages import Table, labels, words_of
 from rules.monopoly import MonopolyRules, MonopolyState, parse_space
 from rules.monopoly.builder import MonopolyBuilder
 from tests.helpers import ArrangedSetup, en, fr, member_at, panel, pinned_seed, private_text, saved_state
-from tests.host.discord_kit import Table, ids, labels, make_bot, words_of
+from tests.host.discord_kit import ids, make_bot
 from tests.host.test_discord_inputs import post_buttons
 
 fixed_seed = pinned_seed()

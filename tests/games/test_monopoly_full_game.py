@@ -57,6 +57,7 @@ import discord
 import simcord
 
 from bot.client import GameBot
+from harness.messages import Table, controls, labels, words_of
 from rules.monopoly import RULES, MonopolyRules, MonopolyState, data
 from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import OVER, Fee
@@ -67,16 +68,7 @@ from tests.games.test_monopoly_discord import (
 )
 from tests.games.test_monopoly_paths import sound
 from tests.helpers import member_at, panel, private_text, public_click, select_id
-from tests.host.discord_kit import (
-    Table,
-    controls,
-    labels,
-    make_bot,
-    open_table,
-    playable,
-    row_labels,
-    words_of,
-)
+from tests.host.discord_kit import make_bot, open_table, playable, row_labels
 
 ANA, BOB, CY, DEE = range(4)
 ROUTE66, MOJAVE, LAX = 1, 3, 5

@@ -25,11 +25,12 @@ import simcord
 
 from benchmarks.torture_discord_common import quick_settle
 from bot.client import GameBot
+from harness.messages import Table, labels, response_of, words_of
 from rules.monopoly import MonopolyRules, MonopolyState, parse_space
 from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import BUY
 from tests.helpers import ArrangedSetup, en, fr, member_at, private_text, public_click, saved_state
-from tests.host.discord_kit import Table, labels, make_bot, words_of
+from tests.host.discord_kit import make_bot
 
 HOUR = 3600.0
 MINUTE = 60.0
@@ -64,7 +65,7 @@ async def open_table(
     if options:
         kwargs["options"] = options
     created = await players[0].slash(channel, "game new", **kwargs)
-    lobby = created.response.message
+    lobby = response_of(created).message
     for player in players[1:]:
         await player.click(lobby, label=t("host.lobby.join"))
     for _ in range(bots):

@@ -23,6 +23,7 @@ from typing import Any
 import simcord
 
 from bot.client import GameBot
+from harness.messages import Table, labels, words_of
 from rules.monopoly import RULES, MonopolyRules, MonopolyState, data
 from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import Debt
@@ -37,7 +38,7 @@ from tests.helpers import (
     saved_state,
     sound_state,
 )
-from tests.host.discord_kit import Table, labels, make_bot, open_table, row_labels, words_of
+from tests.host.discord_kit import make_bot, open_table, row_labels
 
 PROPS = "My properties"
 NAPA = 24  # Napa Valley (orange)

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import simcord
 
+from harness.messages import words_of
 from rules.monopoly import MonopolyRules, MonopolyState
 from rules.monopoly.builder import MonopolyBuilder
 from tests.games.test_monopoly_discord import DEAL, Arranged
 from tests.helpers import en, member_at, panel, private_text, public_click, saved_state, select_id
-from tests.host.discord_kit import make_bot, open_table, words_of
+from tests.host.discord_kit import make_bot, open_table
 
 
 def haight(state: MonopolyState) -> None:
@@ -56,4 +57,4 @@ async def test_a_deal_cash_form_opened_before_a_roll_is_refused_as_stale(
         assert fresh.modal is not None
         taken = panel(await idle.submit_modal(fresh, {"value": "300"}))
         assert "$300" in words_of(taken)
-        assert (await saved_state(bot)).drafts[1].give.cash == 300  # type: ignore[union-attr]
+        assert (await saved_state(bot)).drafts[1].give.cash == 300

@@ -16,8 +16,9 @@ import simcord
 from bot.client import GameBot
 from bot.services.bot_players import NAMES, Level, bot_name
 from bot.storage import Store
+from harness.messages import Table, controls, labels, response_of, words_of
 from tests.helpers import en
-from tests.host.discord_kit import Table, controls, labels, make_bot, words_of
+from tests.host.discord_kit import make_bot
 
 
 async def settle(bot: GameBot) -> None:
@@ -25,17 +26,17 @@ async def settle(bot: GameBot) -> None:
     await bot.bots.idle()
 
 
-def lobby_now(table: Table, lobby: object) -> discord.Message:
+def lobby_now(table: Table, lobby: discord.Message) -> discord.Message:
     """The lobby message as it stands now (edited by each click)."""
-    return next(m for m in table.channel.history() if m.id == lobby.id)  # type: ignore[attr-defined]
+    return next(m for m in table.channel.history() if m.id == lobby.id)
 
 
-async def lobby_with_bot(env: simcord.Env, level: str = "bot_normal") -> tuple[Table, object]:
+async def lobby_with_bot(env: simcord.Env, level: str = "bot_normal") -> tuple[Table, discord.Message]:
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     players = [guild.add_member(env.create_user(name)) for name in ("ana", "bob")]
     created = await players[0].slash(channel, "game new", name="toy")
-    lobby = created.response.message
+    lobby = response_of(created).message
     await players[1].click(lobby, label=en("host.lobby.join"))
     return Table(env, channel, players), lobby
 

@@ -19,7 +19,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import discord
@@ -53,7 +53,7 @@ TIMEOUT = 60  # seconds for any offline command; they normally take well under o
 def _env(tmp_path: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN" and not k.startswith("GAMEHOST_")}
     env["PYTHONPATH"] = str(REPO)
-    env["GAMEHOST_PLUGINS"] = "tests.toygame"
+    env["GAMEHOST_PLUGINS"] = "harness.toygame"
     env["GAMEHOST_DB"] = str(tmp_path / "db" / "host.sqlite3")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.update(extra or {})
@@ -191,7 +191,7 @@ def test_simulate_counts_the_actions_of_every_game(tmp_path: Path) -> None:
 
 def test_simulate_exits_1_and_reports_broken_invariants(tmp_path: Path) -> None:
     """A game whose invariant check fails (``tests/plugins/leaky_toy.py``) fails the run."""
-    plugins = {"GAMEHOST_PLUGINS": "tests.toygame,tests.plugins.leaky_toy"}
+    plugins = {"GAMEHOST_PLUGINS": "harness.toygame,tests.plugins.leaky_toy"}
     done = cli(
         tmp_path, "simulate", "toy_leaky", "--players", "2", "--games", "3", "--seed", "5", env=plugins
     )
@@ -523,7 +523,7 @@ import dataclasses
 import sys
 
 from bot.registry import REGISTRY
-from tests.toygame import ENTRY
+from harness.toygame import ENTRY
 
 REGISTRY.register(dataclasses.replace(ENTRY, hidden=False))
 from bot.cli import main
@@ -543,7 +543,7 @@ def test_the_game_list_in_the_help_follows_the_registry(tmp_path: Path, command:
     ("setting", "message"),
     [
         ({"GAMEHOST_LOG_LEVEL": "nonsense"}, "GAMEHOST_LOG_LEVEL"),
-        ({"GAMEHOST_PLUGINS": "tests.toygame,no_such_plugin_module"}, "no_such_plugin_module"),
+        ({"GAMEHOST_PLUGINS": "harness.toygame,no_such_plugin_module"}, "no_such_plugin_module"),
     ],
     ids=["log-level", "plugin"],
 )
@@ -725,7 +725,8 @@ def test_connection_problem_leaves_bugs_alone() -> None:
     # A file that cannot be read while starting is an OSError too, but not a network problem.
     assert connection_problem(PermissionError(13, "Permission denied", "bot/locales/en.toml")) is None
     assert connection_problem(FileNotFoundError(2, "No such file or directory", "x.toml")) is None
-    for exc in (discord.LoginFailure("x"), ConnectionRefusedError(), discord.GatewayNotFound()):
+    gateway_not_found: Callable[[], Exception] = discord.GatewayNotFound  # its __init__ is unannotated
+    for exc in (discord.LoginFailure("x"), ConnectionRefusedError(), gateway_not_found()):
         line = connection_problem(exc)
         assert line is not None and "\n" not in line
 

@@ -16,7 +16,7 @@ import discord.http
 import pytest
 
 from bot import cli
-from bot.config import Settings, load_settings
+from bot.config import ConfigError, Settings, load_settings
 
 SENTINEL = "SENTINEL-TOKEN-must-never-be-logged-9876543210"
 KEYS = (
@@ -208,5 +208,5 @@ def test_discords_budget_is_shared_among_the_shard_processes(tmp_path: Path) -> 
     assert sharded.process_rate == 10.0
     assert load_settings({}, env_file=tmp_path / "none").discord_rate == 25.0
     for key, bad in (("GAMEHOST_DISCORD_RATE", "60"), ("GAMEHOST_INVALID_GUARD", "lots")):
-        with pytest.raises(cli.ConfigError, match=key):
+        with pytest.raises(ConfigError, match=key):
             load_settings({key: bad}, env_file=tmp_path / "none")

@@ -476,6 +476,7 @@ def desk(undo: UndoService, catalog: Catalog) -> UndoDesk:
         host_clicks={},
         t=lambda key, lang, **params: catalog.text(key, lang, **params),
     )
+    # Deliberately a stand-in for the tables service: the desk reads only what it was given above.
     return UndoDesk(tables, undo)  # type: ignore[arg-type]
 
 

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import simcord
 
-from tests.host.discord_kit import ids, labels, make_bot, open_table, words_of
+from harness.messages import Table, labels, words_of
+from tests.host.discord_kit import ids, make_bot, open_table
 
 
-async def play_to_end(table, limit: int = 60) -> None:  # type: ignore[no-untyped-def]
+async def play_to_end(table: Table, limit: int = 60) -> None:
     for _ in range(limit):
         live = [m for m in table.thread.history() if any(i.startswith("g:") for i in ids(m))]
         if not live:

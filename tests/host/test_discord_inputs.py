@@ -11,7 +11,8 @@ from typing import Any
 import discord
 import simcord
 
-from tests.host.discord_kit import controls, ids, labels, make_bot, open_table, playable, words_of
+from harness.messages import controls, labels, response_of, words_of
+from tests.host.discord_kit import ids, make_bot, open_table, playable
 
 ADD = "Add 1"
 
@@ -235,7 +236,7 @@ async def test_commands(tmp_path: Path) -> None:
         assert "abandoned by ana" in words_of(table.messages()[-1])
 
         export = await ana.slash(table.thread, "game export", table=1)
-        data = json.loads(bytes(await export.response.attachments[0].read()).decode())
+        data = json.loads(bytes(await response_of(export).attachments[0].read()).decode())
         assert data["game"] == "toy" and data["status"] == "abandoned" and isinstance(data["seed"], int)
 
 
@@ -245,7 +246,7 @@ async def test_leaving_a_running_game_asks_first(tmp_path: Path) -> None:
         bob = table.players[1]
         asked = await bob.slash(table.thread, "game leave")
         assert asked.ephemeral and "ends it for everyone" in words_of(asked.response)
-        result = await bob.click(asked.response.message, label="Leave and end the game")
+        result = await bob.click(response_of(asked).message, label="Leave and end the game")
         assert result.ephemeral
         assert "bob left the game" in words_of(table.messages()[-1])
         assert not any(playable(m) for m in table.messages())
@@ -257,7 +258,7 @@ async def test_lobby_buttons(tmp_path: Path) -> None:
         channel = guild.create_text_channel("games")
         ana, bob, cy = (guild.add_member(env.create_user(n)) for n in ("ana", "bob", "cy"))
         created = await ana.slash(channel, "game new", name="toy", options="target=5")
-        lobby = created.response.message
+        lobby = response_of(created).message
         assert "target=5" in words_of(lobby) and set(labels(lobby)) == {
             "Join",
             "Leave",
@@ -306,7 +307,7 @@ async def test_a_player_who_left_the_server_is_unseated_before_start(tmp_path: P
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         ana, bob, cy = (guild.add_member(env.create_user(n)) for n in ("ana", "bob", "cy"))
-        lobby = (await ana.slash(channel, "game new", name="toy")).response.message
+        lobby = response_of(await ana.slash(channel, "game new", name="toy")).message
         await bob.click(lobby, label="Join")
         await cy.click(lobby, label="Join")
         guild.remove_member(bob)
@@ -374,9 +375,9 @@ async def test_a_renderer_bug_costs_the_picture_not_the_move(tmp_path: Path) -> 
     import dataclasses
 
     from bot.registry import REGISTRY
-    from tests.toygame import ENTRY
+    from harness.toygame import ENTRY
 
-    def broken(view: Any, names: Any) -> bytes:
+    def broken(view: Any, names: Any, words: Any) -> bytes:
         raise RuntimeError("boom")
 
     REGISTRY.register(dataclasses.replace(ENTRY, renderer=broken))

@@ -1,4 +1,4 @@
-"""The Discord rules layer (``tests/discord_rules.py``) enforces each rule through discord.py's code path.
+"""The Discord rules layer (``harness/discord_rules.py``) enforces each rule through discord.py's code path.
 
 A tiny bot of our own (one slash command family and three buttons) runs in SimCord on the layer;
 each test shows the exact ``discord.HTTPException`` status and code the bot sees, so no suite on
@@ -21,7 +21,7 @@ import simcord
 from discord import app_commands
 from simcord.http import router as sim_router
 
-from tests.discord_rules import DiscordRules, Enforcement, Limits, enforce, rules_for
+from harness.discord_rules import DiscordRules, Enforcement, Limits, enforce, rules_for
 
 # -- a tiny bot ----------------------------------------------------------------------------------
 
@@ -467,7 +467,7 @@ async def test_the_switch_is_undone_and_install_works_alone() -> None:
     with enforce(None, CLOSED) as switch:
         inside = simcord.Env(RulesBot())
         assert rules_for(inside).limits is CLOSED and switch.made == [rules_for(inside)]
-        assert sim_router.dispatch.__module__ == "tests.discord_rules"
+        assert sim_router.dispatch.__module__ == "harness.discord_rules"
     with pytest.raises(LookupError):
         rules_for(inside)
     later = simcord.Env(RulesBot())

@@ -41,7 +41,7 @@ CHILD = textwrap.dedent(
     import random
     import sys
 
-    import tests.toygame  # noqa: F401  (registers the toy game)
+    import harness.toygame  # noqa: F401  (registers the toy game)
     from bot.lobby import LobbyService
     from bot.registry import REGISTRY
     from bot.session import SessionService
@@ -146,7 +146,9 @@ async def _check_database(db: str | Path, acked: set[tuple[int, int]]) -> dict[i
             if row.seed is None:  # killed between create and start: still a lobby, never played
                 assert (row.status, row.version, row.snapshot, log) == ("lobby", 0, None, [])
                 continue
-            rules = REGISTRY.get(row.game).rules  # type: ignore[union-attr]
+            entry = REGISTRY.get(row.game)
+            assert entry is not None, row.game
+            rules = entry.rules
             seats = await store.seats(row.id)
             state = replay(rules, len(seats), row.options, row.seed, [(s, a) for _, s, a in log])
             assert row.snapshot == canonical(rules.dump(state)), f"game {row.id}: snapshot != seed + log"
@@ -309,7 +311,8 @@ async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(
         assert (other.status, other.version) == ("active", 5)
         assert canonical(other.entry.rules.dump(other.state)) == healthy_row.snapshot
         await _play(sessions, healthy.id, random.Random(3), 1)
-        assert (await store.game(healthy.id)).version == 6  # type: ignore[union-attr]
+        after = await store.game(healthy.id)
+        assert after is not None and after.version == 6
 
         # After a restart the quarantine holds without replaying anything.
         again = await SessionService(store, REGISTRY).load(damaged.id)

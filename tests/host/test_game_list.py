@@ -13,9 +13,10 @@ import pytest
 import simcord
 
 from bot.i18n import Catalog
-from cogs.lobby import ENDED, OPEN
+from bot.storage import OPEN_STATUSES, GameStatus
+from harness.messages import response_of, words_of
 from tests.helpers import en, fr
-from tests.host.discord_kit import make_bot, words_of
+from tests.host.discord_kit import make_bot
 from tests.host.test_language import open_table, start
 
 CATALOG = Catalog.load()
@@ -23,7 +24,7 @@ CATALOG = Catalog.load()
 
 @pytest.mark.parametrize("language", CATALOG.languages)
 def test_every_status_has_its_words(language: str) -> None:
-    missing = [s for s in OPEN + ENDED if CATALOG.own(f"host.lobby.list_status.{s}", language) is None]
+    missing = [s for s in GameStatus if CATALOG.own(f"host.lobby.list_status.{s}", language) is None]
     assert not missing, f"{language} has no words for the statuses {missing}"
 
 
@@ -36,14 +37,16 @@ async def test_the_list_words_statuses_in_the_readers_language(
         await running.players[0].slash(running.channel, "game new", name="toy")  # waits for players
         ana = running.players[0]
 
-        english = words_of((await ana.slash(running.channel, "game list")).response.message)
+        english = words_of(response_of(await ana.slash(running.channel, "game list")).message)
         french_clients.add(ana.id)
-        french = words_of((await ana.slash(running.channel, "game list")).response.message)
+        french = words_of(response_of(await ana.slash(running.channel, "game list")).message)
 
     for text, words in ((english, en), (french, fr)):
         lines = text.splitlines()[1:]
         assert len(lines) == 2, text
         assert f" · {words('host.lobby.list_status.active')} · " in lines[0], lines[0]
         assert f" · {words('host.lobby.list_status.lobby')} · " in lines[1], lines[1]
-        assert not any(f" · {code} · " in text for code in OPEN), f"a status code reached the player: {text}"
+        assert not any(f" · {code} · " in text for code in OPEN_STATUSES), (
+            f"a status code reached the player: {text}"
+        )
     assert "en cours" in french and "cherche des joueurs" in french

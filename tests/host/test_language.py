@@ -18,8 +18,9 @@ import discord
 import pytest
 import simcord
 
+from harness.messages import Table, labels, response_of, words_of
 from tests.helpers import en, fr
-from tests.host.discord_kit import Table, labels, make_bot, words_of
+from tests.host.discord_kit import make_bot
 from tests.host.test_discord_flow import play_to_end
 
 
@@ -43,7 +44,7 @@ async def open_table(
     if language is not None:
         kwargs["language"] = language
     result = await players[0].slash(channel, "game new", **kwargs)
-    lobby = result.response.message
+    lobby = response_of(result).message
     return Table(env, channel, players), lobby
 
 
@@ -70,14 +71,14 @@ async def test_a_french_table_is_french_and_an_english_players_refusal_is_englis
         # A seated player's private panel is in the table's language (the board's own words).
         panel = await table.players[1].click(board, label=fr("california.button.mansion"))
         assert panel.ephemeral
-        assert "argent" in words_of(panel.response.message)
-        assert "silver" not in words_of(panel.response.message)
+        assert "argent" in words_of(response_of(panel).message)
+        assert "silver" not in words_of(response_of(panel).message)
         # Someone not seated presses it: the refusal is theirs, in their client's language (en-US).
-        guild = table.channel.guild
+        guild = table.guild
         dan = guild.add_member(env.create_user("dan"))
         refused = await dan.click(board, label=fr("california.button.mansion"))
         assert refused.ephemeral
-        assert words_of(refused.response.message) == en("host.refuse.not_seated")
+        assert words_of(response_of(refused).message) == en("host.refuse.not_seated")
 
 
 async def test_a_french_players_refusal_on_an_english_table_is_french(
@@ -88,15 +89,15 @@ async def test_a_french_players_refusal_on_an_english_table_is_french(
         assert "is looking for players" in words_of(lobby) or labels(lobby)[0] == "Join"
         await start(table, lobby, "Join", "Start")
         board = table.table_message()
-        dan = table.channel.guild.add_member(env.create_user("dan"))
+        dan = table.guild.add_member(env.create_user("dan"))
         french_clients.add(dan.id)
         refused = await dan.click(board, label="My mansion")
-        assert words_of(refused.response.message) == fr("host.refuse.not_seated")
+        assert words_of(response_of(refused).message) == fr("host.refuse.not_seated")
         # The table itself stays English for everyone.
         assert "My mansion" in labels(table.table_message())
         # A French client's own command answers are French, on an English server.
         listed = await dan.slash(table.channel, "game list")
-        assert words_of(listed.response.message).startswith(fr("host.lobby.list_head"))
+        assert words_of(response_of(listed).message).startswith(fr("host.lobby.list_head"))
 
 
 async def test_the_default_is_the_servers_language_when_we_have_it(tmp_path: Path) -> None:
@@ -118,7 +119,7 @@ async def test_a_rematch_keeps_the_tables_language(tmp_path: Path) -> None:
         final = table.messages()[-1]
         assert labels(final) == [fr("host.button.catch_up"), fr("host.button.rematch")]
         await table.players[1].click(final, label=fr("host.button.rematch"))
-        rows = await bot.store.games(guild_id=table.channel.guild.id, statuses=("lobby",))
+        rows = await bot.store.games(guild_id=table.guild.id, statuses=("lobby",))
         assert [row.language for row in rows] == ["fr"]
 
 
@@ -128,16 +129,16 @@ async def test_rules_follow_the_table_here_else_the_player(tmp_path: Path, frenc
         await start(table, lobby, fr("host.lobby.join"), fr("host.lobby.start"))
         # In the French table's thread, about its game: French, though ana's client is English.
         here = await table.players[0].slash(table.thread, "game rules", name="california")
-        assert fr("california.rules") in words_of(here.response.message)
+        assert fr("california.rules") in words_of(response_of(here).message)
         # Elsewhere (another server's channel), the player's own language.
         guild = env.create_guild()
         other = guild.create_text_channel("elsewhere")
         eve = guild.add_member(env.create_user("eve"))
         english = await eve.slash(other, "game rules", name="california")
-        assert en("california.rules") in words_of(english.response.message)
+        assert en("california.rules") in words_of(response_of(english).message)
         french_clients.add(eve.id)
         french = await eve.slash(other, "game rules", name="california")
-        assert fr("california.rules") in words_of(french.response.message)
+        assert fr("california.rules") in words_of(response_of(french).message)
 
 
 async def test_table_options_are_explained_and_refused_in_the_players_language(
@@ -151,7 +152,7 @@ async def test_table_options_are_explained_and_refused_in_the_players_language(
         eve = guild.add_member(env.create_user("eve"))
         french_clients.add(eve.id)
         rules = await eve.slash(channel, "game rules", name="lastwill")
-        text = "\n".join(words_of(m) for m in [rules.response.message, *rules.followups])
+        text = "\n".join(words_of(m) for m in [response_of(rules).message, *rules.followups])
         assert (
             fr(
                 "host.lobby.rules_option",
@@ -164,16 +165,16 @@ async def test_table_options_are_explained_and_refused_in_the_players_language(
         assert fr("lastwill.option.end_property_penalty") in text
         assert en("lastwill.option.plans") not in text
         refused = await eve.slash(channel, "game new", name="estates", options="rounds=9")
-        assert words_of(refused.response.message) == fr(
+        assert words_of(response_of(refused).message) == fr(
             "host.bad_option.range", option="rounds", low=1, high=5
         )
         clash = await eve.slash(channel, "game new", name="lastwill", options="expansion=off plans=original")
-        assert words_of(clash.response.message) == fr(
+        assert words_of(response_of(clash).message) == fr(
             "lastwill.bad_option.needs_expansion", option="plans", value="original"
         )
         # Typed in French, a yes/no option is understood.
         opened = await eve.slash(channel, "game new", name="lastwill", options="expansion=non")
-        assert not opened.response.message.flags.ephemeral
+        assert not response_of(opened).message.flags.ephemeral
 
 
 async def test_why_a_french_table_closed_is_said_in_french(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import pytest
 from bot.registry import REGISTRY
 from bot.services.bot_players import BotPlayers
 from bot.session import Refusal, SessionService
-from bot.storage import Store
+from bot.storage import GameRow, Store
 from rules.core import Action
 from rules.play import canonical
 
@@ -110,10 +110,11 @@ async def test_a_load_in_flight_still_sees_a_commit_made_meanwhile(store: Store)
     hold = asyncio.Event()
     release = asyncio.Event()
     armed = [True]
+    slowed = game_id
 
-    async def slow_game(wanted: int):  # type: ignore[no-untyped-def]
-        row = await real(wanted)
-        if armed[0] and wanted == game_id:
+    async def slow_game(game_id: int) -> GameRow | None:
+        row = await real(game_id)
+        if armed[0] and game_id == slowed:
             armed[0] = False
             hold.set()
             await release.wait()

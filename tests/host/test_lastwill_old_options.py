@@ -17,10 +17,11 @@ import pytest
 
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
-from bot.session import SessionService, replay
+from bot.session import SessionService
 from bot.storage import Store
 from rules.core import InvalidOptions
 from rules.lastwill import RULES
+from rules.play import replay
 from tests.host.service_kit import ANA, BOB
 from tests.host.test_monopoly_old_games import raw
 

@@ -12,19 +12,30 @@ import simcord
 from bot.ui.components import MAX_ROWS, Malformed, build_view, layout, page_code, parse_page
 from bot.ui.presenter import Button, Choice, Panel, Select
 from bot.ui.tables import _chosen
+from harness.messages import labels, response_of, words_of
 from rules.core import Action
-from tests.host.discord_kit import ids, labels, make_bot, open_table, words_of
+from tests.host.discord_kit import ids, make_bot, open_table
 
 
 def many(count: int, *, row: int | None = None) -> list[Any]:
     return [Button(f"B{n}", ui=f"b.{n}", row=row) for n in range(count)]
 
 
+def button(control: Button | Select) -> Button:
+    assert isinstance(control, Button), control
+    return control
+
+
+def select(control: Button | Select) -> Select:
+    assert isinstance(control, Select), control
+    return control
+
+
 def test_a_hundred_buttons_are_paged_four_rows_at_a_time() -> None:
     rows, page, pages = layout(many(100))
     assert (page, pages) == (0, 5) and len(rows) == MAX_ROWS - 1 and all(len(r) == 5 for r in rows)
     rows, page, _ = layout(many(100), page=4)
-    assert page == 4 and [c.label for c in rows[0]][:1] == ["B80"]
+    assert page == 4 and [button(c).label for c in rows[0]][:1] == ["B80"]
     assert layout(many(100), page=99)[1] == 4, "a page past the end shows the last one"
     view = build_view(1, 3, many(100), page=1, source="table")
     assert view is not None and len(view.children) == 20 + 3
@@ -35,7 +46,7 @@ def test_a_hundred_buttons_are_paged_four_rows_at_a_time() -> None:
 def test_rows_a_game_asked_for_are_kept_and_wide_ones_spill() -> None:
     controls = [*many(7, row=1), Button("first", ui="f", row=0), Button("loose", ui="l")]
     rows, _, _ = layout(controls)
-    assert [[c.label for c in r] for r in rows] == [
+    assert [[button(c).label for c in r] for r in rows] == [
         ["first", "loose"],
         ["B0", "B1", "B2", "B3", "B4"],
         ["B5", "B6"],
@@ -45,8 +56,8 @@ def test_rows_a_game_asked_for_are_kept_and_wide_ones_spill() -> None:
 def test_a_long_select_is_cut_into_selects_of_twenty_five() -> None:
     choices = [Choice(f"Add {n}", Action("add", (n,))) for n in range(60)]
     rows, _, pages = layout([Select("Pick", choices)])
-    assert pages == 1 and [len(r[0].choices) for r in rows] == [25, 25, 10]
-    assert rows[1][0].placeholder == "Pick (26–50)"
+    assert pages == 1 and [len(select(r[0]).choices) for r in rows] == [25, 25, 10]
+    assert select(rows[1][0]).placeholder == "Pick (26–50)"
 
 
 def test_a_control_that_cannot_be_drawn_is_left_out_never_raised() -> None:
@@ -108,10 +119,10 @@ async def test_a_panel_stays_open_on_its_next_step(tmp_path: Path) -> None:
         )
         player = table.players[0]
         opened = await player.click(table.table_message(), label="My secret")
-        panel = opened.response.message
+        panel = response_of(opened).message
         rerolled = await player.click(panel, label="Reroll my secret")
-        assert rerolled.response.ephemeral
-        shown = rerolled.response.message
+        assert response_of(rerolled).ephemeral
+        shown = response_of(rerolled).message
         assert "Your new secret is" in words_of(shown) and "Anything else?" in words_of(shown)
         assert labels(shown) == ["Done"], "the panel shows its next step instead of closing"
         assert all(i.startswith("u:") for i in ids(shown))

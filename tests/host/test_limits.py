@@ -23,7 +23,8 @@ from bot.session import Refusal
 from bot.storage import GuildSettings
 from bot.storage.limits import GuildLimits, OpenCounts
 from bot.storage.store import Store
-from tests.host.discord_kit import Table, labels, make_bot
+from harness.messages import Table, labels
+from tests.host.discord_kit import make_bot
 from tests.host.test_players_discord import play_toy_to_the_end, text
 
 

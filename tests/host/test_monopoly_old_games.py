@@ -24,12 +24,13 @@ import asyncpg
 from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.services.undo import plan_undo
-from bot.session import SessionService, replay
+from bot.session import SessionService
 from bot.storage import Store
 from bot.storage.base import POSTGRES, SQLITE, migrations
 from bot.storage.transfer import replay_problem
 from rules.core import Action
 from rules.monopoly import RULES
+from rules.play import replay
 from tests.host.service_kit import ANA, BOB
 
 EVE_ID = 103

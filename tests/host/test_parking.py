@@ -97,7 +97,9 @@ async def test_finished_threads_are_found_for_archiving_once(host: Host) -> None
     store = host.store
     await store.set_thread(game.id, 77)
     await host.lobby.close(game.id, game.row.host_id, moderator=True, status="abandoned", reason="cancelled")
-    ended = (await store.game(game.id)).updated_at  # type: ignore[union-attr]
+    row = await store.game(game.id)
+    assert row is not None
+    ended = row.updated_at
     assert await store.threads_to_archive(ended_since=ended - 1, ended_before=ended + 1) == [], "no final yet"
     await store.add_message(game.id, 77, 900, "final", 0)
     found = await store.threads_to_archive(ended_since=ended - 1, ended_before=ended + 1)

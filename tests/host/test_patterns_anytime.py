@@ -8,7 +8,8 @@ from pathlib import Path
 
 import simcord
 
-from tests.host.discord_kit import ids, labels, make_bot, open_table, words_of
+from harness.messages import labels, response_of, words_of
+from tests.host.discord_kit import ids, make_bot, open_table
 
 
 async def test_a_private_panel_outlasts_other_players_moves(tmp_path: Path) -> None:
@@ -17,7 +18,7 @@ async def test_a_private_panel_outlasts_other_players_moves(tmp_path: Path) -> N
         mover = table.on_turn()
         idle = next(p for p in table.players if p is not mover)
         opened = await idle.click(table.table_message(), label="My secret")
-        panel = opened.response.message
+        panel = response_of(opened).message
         knock = next(i for i in ids(panel) if i.endswith(":knock"))
         assert knock.startswith("a:"), "a knock means the same all race long: a lasting button"
         await mover.click(table.table_message(), label="Add 1")  # the public version moves on
@@ -33,11 +34,11 @@ async def test_a_button_whose_meaning_changed_redraws_its_panel(tmp_path: Path) 
         mover = table.on_turn()
         idle = next(p for p in table.players if p is not mover)
         opened = await idle.click(table.table_message(), label="My secret")
-        panel = opened.response.message
+        panel = response_of(opened).message
         await mover.click(table.table_message(), label="Add 3")  # the race ends: knocking is over
         result = await idle.click(panel, label="Knock")
-        redrawn = result.response.message
-        assert result.response.ephemeral and "has changed since the button was drawn" in words_of(redrawn)
+        redrawn = response_of(result).message
+        assert response_of(result).ephemeral and "has changed since the button was drawn" in words_of(redrawn)
         assert "Your secret is" in words_of(redrawn) and "Knock" not in labels(redrawn), (
             "the panel as it is now"
         )
@@ -51,8 +52,8 @@ async def test_a_turn_move_on_an_old_panel_is_still_stale(tmp_path: Path) -> Non
         mover = table.on_turn()
         idle = next(p for p in table.players if p is not mover)
         opened = await mover.click(table.table_message(), label="My secret")
-        reroll = next(i for i in ids(opened.response.message) if i.endswith(":reroll"))
+        reroll = next(i for i in ids(response_of(opened).message) if i.endswith(":reroll"))
         assert reroll.startswith("g:")
         await idle.click(table.table_message(), label="Knock")
-        result = await mover.click(opened.response.message, label="Reroll my secret")
-        assert result.response.ephemeral and "has changed since" in words_of(result.response.message)
+        result = await mover.click(response_of(opened).message, label="Reroll my secret")
+        assert response_of(result).ephemeral and "has changed since" in words_of(response_of(result).message)

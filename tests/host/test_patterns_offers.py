@@ -16,8 +16,9 @@ import discord
 import simcord
 
 from bot.client import GameBot
+from harness.messages import Table, labels, payload_words, words_of
 from tests.helpers import panel, seat_of
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, payload_words, words_of
+from tests.host.discord_kit import ids, make_bot, open_table
 from tests.toymarket.rules import IMPROVE_COST, LOTS, MarketState, lot_name
 
 GAME = "toymarket"

@@ -15,8 +15,9 @@ import discord
 import simcord
 
 from bot.client import GameBot
+from harness.messages import Table, labels, words_of
 from tests.helpers import panel
-from tests.host.discord_kit import Table, ids, labels, make_bot, open_table, words_of
+from tests.host.discord_kit import ids, make_bot, open_table
 from tests.host.test_patterns_offers import pings, private, public_requests, state_of
 from tests.toymarket.rules import CARD_VALUES
 
@@ -149,6 +150,6 @@ async def test_only_seated_players_may_open_a_discard_panel(tmp_path: Path) -> N
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"], game=GAME)
         await play_to_the_discards(table, env)
-        spectator = table.channel.guild.add_member(env.create_user("eve"))
+        spectator = table.guild.add_member(env.create_user("eve"))
         refused = await spectator.click(table.table_message(), label=CHOOSE)
         assert "not seated" in private(refused)

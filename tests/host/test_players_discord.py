@@ -14,7 +14,8 @@ from bot.client import GameBot
 from bot.services.deadlines import Hours, table_hours
 from bot.services.stats import rank_rows
 from bot.storage import BoardRow, GuildSettings
-from tests.host.discord_kit import Table, labels, make_bot, open_table, words_of
+from harness.messages import Table, labels, words_of
+from tests.host.discord_kit import make_bot, open_table
 
 HOUR = 3600.0
 PAUSE = 20 * 60.0
@@ -266,7 +267,7 @@ class _Newest(Table):
 
 
 def test_leaderboard_places_ties_share_a_place() -> None:
-    rows = [BoardRow(1, "a", 4, 2), BoardRow(2, "b", 2, 1), BoardRow(3, "c", 4, 1), BoardRow(4, "d", 2, 1)]
-    # Sorted as the store sorts: wins, then share of wins.
-    ordered = sorted(rows, key=lambda r: (-r.won, -r.won / r.played, -r.played, r.user_id))
+    # Rows as the store hands them over, already in order (its ORDER BY is tested against real
+    # games in tests/host/test_leaderboard_order.py): places only are given here.
+    ordered = [BoardRow(1, "a", 4, 2), BoardRow(2, "b", 2, 1), BoardRow(4, "d", 2, 1), BoardRow(3, "c", 4, 1)]
     assert [(p.place, p.row.name) for p in rank_rows(ordered)] == [(1, "a"), (2, "b"), (2, "d"), (4, "c")]

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import simcord
 
-from tests.host.discord_kit import make_bot, open_table, words_of
+from harness.messages import response_of, words_of
+from tests.host.discord_kit import make_bot, open_table
 
 
 class Clock:
@@ -38,7 +39,7 @@ async def test_game_list_times_only_public_moves(tmp_path: Path) -> None:
         clock.now += 3600
         idle = next(p for p in table.players if f"<@{p.id}>" not in words_of(table.table_message()))
         panel = await idle.click(table.table_message(), label="My secret")
-        rerolled = await idle.click(panel.response.message, label="Reroll my secret")
+        rerolled = await idle.click(response_of(panel).message, label="Reroll my secret")
         assert "Your new secret is" in words_of(rerolled.response)
         after = words_of((await bystander.slash(table.channel, "game list")).response)
         assert after == before
@@ -57,8 +58,8 @@ async def test_private_actions_accepted_or_refused_log_nothing_at_info(
         caplog.clear()
         caplog.set_level(logging.INFO)
         # Two panels open (a phone and a laptop): a reroll on one, then again on the other.
-        phone = (await idle.click(table.table_message(), label="My secret")).response.message
-        laptop = (await idle.click(table.table_message(), label="My secret")).response.message
+        phone = response_of(await idle.click(table.table_message(), label="My secret")).message
+        laptop = response_of(await idle.click(table.table_message(), label="My secret")).message
         first = await idle.click(phone, label="Reroll my secret")
         assert "Your new secret is" in words_of(first.response)
         second = await idle.click(laptop, label="Reroll my secret")

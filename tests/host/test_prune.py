@@ -122,7 +122,8 @@ async def test_prune_exports_replays_and_keeps_what_stats_need(
         fresh = StatsService(SessionService(store, REGISTRY, clock=clock))
         assert {user: await fresh.record(user, guild_id=1, game=None) for user in records} == records
         assert await fresh.leaderboard(1, "toy") == board
-        assert len(await store.log_entries(recent.id)) > 0 and (await store.game(recent.id)).snapshot  # type: ignore[union-attr]
+        kept = await store.game(recent.id)
+        assert len(await store.log_entries(recent.id)) > 0 and kept is not None and kept.snapshot
         assert len(await store.log_entries(running.id)) == 1
 
         again = await prune(store, REGISTRY, ended_before=cutoff, folder=tmp_path / "out", now=clock())
@@ -237,7 +238,7 @@ async def test_an_older_database_learns_when_its_games_ended(tmp_path: Path) -> 
 async def test_a_click_is_a_hot_update_on_postgresql(postgres_server: str) -> None:
     """No index of ``games`` holds a column a click changes, so PostgreSQL updates the row in
     place (HOT).  Before migration 9 the share was 0 (``games_by_status`` held ``updated_at``)."""
-    from tests.backends import create_database
+    from harness.postgres import create_database
 
     url = await create_database(postgres_server, "hot_updates")
     store = await Store.open(url)

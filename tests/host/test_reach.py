@@ -1,5 +1,5 @@
 """Slow games on real Discord's terms (``design.md``, "Real Discord"), through the tests' rules
-layer (``tests/discord_rules.py``): threads that archive, lock and vanish, servers that remove
+layer (``harness/discord_rules.py``): threads that archive, lock and vanish, servers that remove
 the bot, the thread cap, too many old edits, and clicks answered within three seconds whatever
 Discord does.  Every test runs the real bot in SimCord with the layer enforcing Discord's rules.
 """
@@ -23,8 +23,9 @@ from benchmarks.torture_discord_common import quick_settle
 from bot.client import GameBot
 from bot.services.background import background
 from bot.ui import safe
-from tests.discord_rules import DiscordRules, Limits, enforce, rules_for
-from tests.host.discord_kit import Table, make_bot, open_table, playable, words_of
+from harness.discord_rules import DiscordRules, Limits, enforce, rules_for
+from harness.messages import Table, response_of, words_of
+from tests.host.discord_kit import make_bot, open_table, playable
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -56,7 +57,7 @@ async def toy_table(env: simcord.Env, **clocks: str) -> Table:
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     players = [guild.add_member(env.create_user(name)) for name in ("ana", "bob")]
-    lobby = (await players[0].slash(channel, "game new", name="toy", **clocks)).response.message
+    lobby = response_of(await players[0].slash(channel, "game new", name="toy", **clocks)).message
     await players[1].click(lobby, label="Join")
     await players[0].click(lobby, label="Start")
     return Table(env, channel, players)
@@ -141,7 +142,7 @@ async def test_at_the_thread_cap_a_new_table_plays_in_the_channel(
         channel = guild.create_text_channel("games")
         rules.occupy(guild.id, 1000)
         ana, bob = (guild.add_member(env.create_user(name)) for name in ("ana", "bob"))
-        lobby = (await ana.slash(channel, "game new", name="toy")).response.message
+        lobby = response_of(await ana.slash(channel, "game new", name="toy")).message
         await bob.click(lobby, label="Join")
         await ana.click(lobby, label="Start")
         assert channel.threads == []
@@ -247,7 +248,7 @@ async def test_a_server_that_removes_the_bot_costs_no_calls(
 ) -> None:
     async with on_discord(tmp_path, monkeypatch) as (env, rules, bot):
         table = await toy_table(env, remind="1h", timer="2h")
-        guild_id = table.table_message().guild.id  # type: ignore[union-attr]
+        guild_id = table.guild.id
         rules.remove_bot(guild_id)
         await env.advance_time(1)
         assert parked(tmp_path) == "guild_gone"
@@ -431,7 +432,7 @@ async def test_a_table_with_a_bot_plays_on_in_an_archived_thread(
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         ana = guild.add_member(env.create_user("ana"))
-        lobby = (await ana.slash(channel, "game new", name="toy")).response.message
+        lobby = response_of(await ana.slash(channel, "game new", name="toy")).message
         await ana.click(lobby, label="Add a bot")
         await ana.click(lobby, label="Start")
         await bot.bots.idle()
@@ -522,7 +523,7 @@ async def test_in_a_server_at_the_cap_a_finished_thread_is_archived_at_once(
 ) -> None:
     async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
-        guild_id = table.table_message().guild.id  # type: ignore[union-attr]
+        guild_id = table.guild.id
         rules.occupy(guild_id, 999)  # with the table's own thread, the server is at its cap
         ana = table.players[0]
         await ana.slash(table.channel, "game new", name="toy")  # its thread is refused: 160006
@@ -586,7 +587,7 @@ async def test_a_finished_table_in_a_server_that_removed_the_bot_costs_no_archiv
 ) -> None:
     async with on_discord(tmp_path, monkeypatch) as (env, rules, _bot):
         table = await open_table(env, ["ana", "bob"])
-        guild_id = table.table_message().guild.id  # type: ignore[union-attr]
+        guild_id = table.guild.id
         await table.players[0].slash(table.thread, "game abandon")
         rules.remove_bot(guild_id)
         await env.advance_time(DAY + 3 * 60)

@@ -20,7 +20,9 @@ import simcord
 
 from bot.client import GameBot
 from bot.storage import GameRow, StoreError
-from tests.host.discord_kit import controls, make_bot, open_table, playable, words_of
+from bot.storage.sqlite import SqliteDatabase
+from harness.messages import controls, response_of, words_of
+from tests.host.discord_kit import make_bot, open_table, playable
 
 NOTHING_SAVED = "Nothing was saved"
 
@@ -83,13 +85,15 @@ async def test_a_database_that_refuses_writes_gets_an_honest_answer(
         board = table.table_message()
         before, count = db_row(tmp_path), len(table.messages())
         # A real SQLite failure on the bot's own connection, as a read-only or full disk gives.
-        await bot.store._db.connection.execute("PRAGMA query_only = ON")
+        db = bot.store._db
+        assert isinstance(db, SqliteDatabase)
+        await db.connection.execute("PRAGMA query_only = ON")
         result = await table.on_turn().click(board, label="Add 1")
         assert result.ephemeral and NOTHING_SAVED in words_of(result.response)
         assert db_row(tmp_path) == before and len(table.messages()) == count
         assert words_of(table.table_message()) == words_of(board)
         assert any("nothing saved" in m for m in errors(caplog))
-        await bot.store._db.connection.execute("PRAGMA query_only = OFF")
+        await db.connection.execute("PRAGMA query_only = OFF")
         # Nothing half-done is left behind: the same button works once the disk is back.
         result = await table.on_turn().click(board, label="Add 1")
         assert result.acknowledged and not result.ephemeral
@@ -104,7 +108,7 @@ async def test_database_errors_anywhere_are_answered(
     async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"])
         guild = env.guild
-        lobby = (await table.players[0].slash(table.channel, "game new", name="toy")).response.message
+        lobby = response_of(await table.players[0].slash(table.channel, "game new", name="toy")).message
         board = table.table_message()
         bot.sessions._games.clear()  # make every handler read the database
 
@@ -272,7 +276,7 @@ async def test_an_old_lobby_cancel_button_does_not_end_a_running_game(tmp_path: 
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         ana, bob = (guild.add_member(env.create_user(n)) for n in ("ana", "bob"))
-        lobby = (await ana.slash(channel, "game new", name="toy")).response.message
+        lobby = response_of(await ana.slash(channel, "game new", name="toy")).message
         await bob.click(lobby, label="Join")
         env.inject_error("PATCH", "*", times=None)  # the lobby keeps its buttons
         await ana.click(lobby, label="Start")

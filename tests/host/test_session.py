@@ -14,11 +14,11 @@ from bot.lobby import LobbyService
 from bot.registry import REGISTRY, GameEntry, Registry
 from bot.session import Applied, LiveGame, Refusal, SessionService
 from bot.storage import Store, VersionConflict
+from harness.toygame.renderer import render as toy_render
+from harness.toygame.rules import ToyRules, ToyState
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
 from tests.host.service_kit import ANA, BOB, EVE, on_turn, started
-from tests.toygame.renderer import render as toy_render
-from tests.toygame.rules import ToyRules, ToyState
 
 CATALOG = shipped()
 
@@ -351,7 +351,7 @@ async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(store_target:
     """
     registry = Registry()
     registry.register(
-        GameEntry(rules=CrashingRules(), renderer=toy_render, cog="tests.toygame.cog", hidden=True)
+        GameEntry(rules=CrashingRules(), renderer=toy_render, cog="harness.toygame.cog", hidden=True)
     )
     store = await Store.open(store_target)
     try:

@@ -22,6 +22,7 @@ from bot.services.deadlines import HOUR
 from bot.session import SessionService
 from bot.shards import Shards, parse_ids, shard_of, spans
 from bot.storage import Store, VersionConflict
+from harness.messages import response_of
 from rules.core import Action
 from tests.host import discord_kit
 from tests.host.service_kit import ANA, BOB, on_turn
@@ -246,7 +247,7 @@ async def test_a_sharded_bot_plays_its_servers_and_resumes_only_their_tables(tmp
         channel = guild.create_text_channel("games")
         ana = guild.add_member(env.create_user("ana"))
         created = await ana.slash(channel, "game new", name="toy")
-        assert not created.ephemeral and created.response.message is not None
+        assert not created.ephemeral and response_of(created).message is not None
     assert isinstance(bot, ShardedGameBot) and bot.shard_ids == [1]
     # Shard 0's table still waits on its bot: that is another process's work.
     check = await Store.open(settings.database)

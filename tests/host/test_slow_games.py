@@ -21,7 +21,8 @@ import simcord
 
 from benchmarks.torture_discord_common import quick_settle
 from bot.client import GameBot
-from tests.host.discord_kit import Table, make_bot, words_of
+from harness.messages import Table, response_of, words_of
+from tests.host.discord_kit import make_bot
 
 HOUR = 3600.0
 MINUTE = 60.0
@@ -46,7 +47,7 @@ async def slow_table(env: simcord.Env, **clocks: str) -> Table:
     channel = guild.create_text_channel("games")
     players = [guild.add_member(env.create_user(name)) for name in ("ana", "bob")]
     result = await players[0].slash(channel, "game new", name="toy", **clocks)
-    lobby = result.response.message
+    lobby = response_of(result).message
     await players[1].click(lobby, label="Join")
     await players[0].click(lobby, label="Start")
     return Table(env, channel, players)
@@ -190,7 +191,7 @@ async def test_a_private_move_does_not_move_the_reminder(tmp_path: Path) -> None
         before = rows(tmp_path, "SELECT * FROM waits")
         await env.advance_time(HOUR)
         panel = await slow.click(table.table_message(), label="My secret")
-        done = await slow.click(panel.response.message, label="Reroll my secret")
+        done = await slow.click(response_of(panel).message, label="Reroll my secret")
         assert "Your new secret is" in words_of(done.response)
         assert rows(tmp_path, "SELECT * FROM waits") == before
         await env.advance_time(HOUR + MINUTE)

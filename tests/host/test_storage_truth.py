@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-import tests.toygame  # noqa: F401  (registers the toy game)
+import harness.toygame  # noqa: F401  (registers the toy game)
 from bot.cli import main
 from bot.i18n import shipped
 from bot.lobby import LobbyService
@@ -96,7 +96,7 @@ def fail_commit(store: Store, *, performed: bool) -> Callable[[], None]:
             return failing()
         return original(sql) if parameters is None else original(sql, parameters)
 
-    connection.execute = execute  # type: ignore[assignment,method-assign]
+    connection.execute = execute  # type: ignore[method-assign]
     return lambda: setattr(connection, "execute", original)
 
 
@@ -350,14 +350,12 @@ async def test_open_runs_no_integrity_check_and_health_does(tmp_path: Path) -> N
     original = sqlite3.connect
 
     def tracing(*args: Any, **kwargs: Any) -> sqlite3.Connection:
-        con = original(*args, **kwargs)
+        con: sqlite3.Connection = original(*args, **kwargs)
         con.set_trace_callback(seen.append)
         return con
 
-    import aiosqlite.core
-
     mp = pytest.MonkeyPatch()
-    mp.setattr(aiosqlite.core.sqlite3, "connect", tracing)
+    mp.setattr(sqlite3, "connect", tracing)  # the module aiosqlite opens its connection with
     try:
         store = await Store.open(path)
     finally:
@@ -379,7 +377,8 @@ async def test_game_show_blames_the_database_when_it_cannot_be_written(tmp_path:
     and a move is answered "Nothing was saved", never as played."""
     import simcord
 
-    from tests.host.discord_kit import make_bot, open_table, words_of
+    from harness.messages import words_of
+    from tests.host.discord_kit import make_bot, open_table
 
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False) as env:

@@ -19,27 +19,20 @@ import discord
 import pytest
 import simcord
 
+from bot.client import GameBot
 from bot.i18n import Catalog
 from bot.registry import REGISTRY, GameEntry
 from bot.ui.components import build_view
-from bot.ui.presenter import Button, Presenter
+from bot.ui.presenter import Button, Presenter, Select
 from bot.ui.table_message import ALT_LIMIT, COMPONENT_LIMIT, TEXT_LIMIT, count, table_view
 from cogs.california import CaliforniaPresenter
 from cogs.estates import EstatesPresenter
 from cogs.lastwill.presenter import LastWillPresenter
 from cogs.monopoly import MonopolyPresenter
+from harness.messages import alt_texts, controls, is_layout, labels, walk, words_of
 from rules.core import Action
 from tests.helpers import bare_game
-from tests.host.discord_kit import (
-    alt_texts,
-    controls,
-    is_layout,
-    labels,
-    make_bot,
-    open_table,
-    walk,
-    words_of,
-)
+from tests.host.discord_kit import make_bot, open_table
 
 PRESENTERS: dict[str, type[Presenter]] = {
     "california": CaliforniaPresenter,
@@ -104,10 +97,12 @@ async def test_a_board_posted_the_old_way_plays_and_becomes_a_layout(tmp_path: P
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"])
         bot = env.bot
+        assert isinstance(bot, GameBot)
         game = await bot.sessions.load(1)
         store = bot.sessions.store
         (row,) = await store.live_messages(1, "table")
         view = build_view(1, game.public_version, bot.tables._controls(game))
+        assert view is not None
         channel = bot.get_channel(row.channel_id)
         assert isinstance(channel, discord.Thread)
         old = await channel.send(
@@ -194,7 +189,7 @@ def test_the_last_will_description_names_no_card_in_a_hand() -> None:
 
 def test_a_full_table_stays_within_discords_limits() -> None:
     """Five rows of five, a heading, its aside, three texts at their longest and a picture."""
-    many = [Button(f"b{i}", action=Action("x", (i,))) for i in range(40)]
+    many: list[Button | Select] = [Button(f"b{i}", action=Action("x", (i,))) for i in range(40)]
     view = table_view(
         1,
         1,
@@ -209,7 +204,6 @@ def test_a_full_table_stays_within_discords_limits() -> None:
     assert count(view) <= COMPONENT_LIMIT
     texts = [c.content for c in view.walk_children() if isinstance(c, discord.ui.TextDisplay)]
     assert sum(len(t) for t in texts) <= TEXT_LIMIT
-    assert controls  # the helper is shared with the Discord tests above
 
 
 @pytest.mark.parametrize("name", sorted(PRESENTERS))
@@ -232,6 +226,7 @@ async def test_a_board_left_live_by_a_failed_fold_is_stripped_and_keeps_its_word
     async with simcord.run(make_bot(tmp_path), strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"])
         bot = env.bot
+        assert isinstance(bot, GameBot)
         old = table.table_message()
         game = await bot.sessions.load(1)
         channel = bot.get_channel(old.channel.id)

@@ -10,17 +10,8 @@ from typing import Any
 
 import simcord
 
-from tests.host.discord_kit import (
-    Table,
-    controls,
-    ids,
-    labels,
-    make_bot,
-    open_table,
-    payload_words,
-    playable,
-    words_of,
-)
+from harness.messages import Table, controls, labels, payload_words, response_of, words_of
+from tests.host.discord_kit import ids, make_bot, open_table, playable
 
 
 def pings(env: simcord.Env, since: int = 0) -> list[set[int]]:
@@ -105,7 +96,7 @@ async def test_catch_me_up_lists_what_happened_since_my_last_move(tmp_path: Path
         assert f"Waiting for {ana.name}" in text
         news = words_of((await bob.click(table.table_message(), label="Catch me up")).response)
         assert f"{cy.name} adds 3" in news and f"{bob.name} adds 2" not in news
-        spectator = table.channel.guild.add_member(env.create_user("eve"))
+        spectator = table.guild.add_member(env.create_user("eve"))
         seen = words_of((await spectator.click(table.table_message(), label="Catch me up")).response)
         assert (
             "What happened so far" in seen and f"{ana.name} adds 1" in seen and "secret" not in seen.lower()
@@ -120,7 +111,7 @@ async def test_catch_me_up_does_not_count_hidden_moves(tmp_path: Path) -> None:
         bob = next(p for p in table.players if p is not ana)
         await ana.click(table.table_message(), label="Add 1")
         rerolled = await bob.click(table.table_message(), label="My secret")
-        await bob.click(rerolled.response.message, label="Reroll my secret")
+        await bob.click(response_of(rerolled).message, label="Reroll my secret")
         await bob.click(table.table_message(), label="Add 2")
         text = words_of((await ana.click(table.table_message(), label="Catch me up")).response)
         assert "(1 move)" in text and "reroll" not in text.lower(), text
@@ -145,20 +136,20 @@ async def test_the_end_pings_everyone_and_offers_a_rematch(tmp_path: Path) -> No
         assert len(table.boards()) == 1 and not live(table)
         # Export and show from the finished game's own thread.
         export = await bob.slash(table.thread, "game export")
-        assert export.ephemeral and export.response.attachments
+        assert export.ephemeral and response_of(export).attachments
         shown = await ana.slash(table.thread, "game show")
         assert shown.acknowledged and "Here is table #1" in words_of(
-            (shown.followups or [shown.response])[-1]
+            (shown.followups or [response_of(shown)])[-1]
         )
         assert len(table.boards()) == 1 and "Final standings" in words_of(table.messages()[-1])
         # Rematch: a new lobby in the channel, same options, pinging the others; a second click finds it.
         final = table.messages()[-1]
-        spectator = table.channel.guild.add_member(env.create_user("eve"))
+        spectator = table.guild.add_member(env.create_user("eve"))
         refused = await spectator.click(final, label="Rematch")
         assert refused.ephemeral and "not seated" in words_of(refused.response)
         cursor = len(env.http_requests)
         opened = await bob.click(final, label="Rematch")
-        assert "Table #2 is open for the rematch" in words_of((opened.followups or [opened.response])[-1])
+        assert "Table #2 is open for the rematch" in words_of((opened.followups or [response_of(opened)])[-1])
         lobby = next(m for m in reversed(table.channel.history()) if "Join" in labels(m))
         assert "**Rematch** of table #1" in words_of(lobby) and "target" in words_of(lobby)
         assert {ana.id} in pings(env, cursor)
@@ -226,6 +217,7 @@ async def test_a_click_that_would_wait_for_a_slow_post_is_acknowledged_first(tmp
     entered = asyncio.Event()
 
     async def publish() -> None:
+        # Deliberately no publisher: ``_holding`` uses only the table's lock and the click.
         async with Publisher._holding(None, shown, click):  # type: ignore[arg-type]
             entered.set()
 

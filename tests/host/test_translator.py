@@ -7,7 +7,7 @@ as discord.py calls it for ``tree.sync``: for every command, option and choice, 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +34,12 @@ def valid_name(name: str) -> bool:
     )
 
 
-def walk(commands: list[Command]) -> Iterator[tuple[Command, list[Command]]]:
+def walk(
+    commands: Sequence[Command | app_commands.ContextMenu],
+) -> Iterator[tuple[Command, Sequence[Command | app_commands.ContextMenu]]]:
     """Every command and group with its siblings."""
     for command in commands:
+        assert not isinstance(command, app_commands.ContextMenu), "this test knows only slash commands"
         yield command, commands
         if isinstance(command, app_commands.Group):
             yield from walk(list(command.commands))
@@ -50,10 +53,22 @@ async def tree_of(tmp_path: Path) -> app_commands.CommandTree[Any]:
     return bot.tree
 
 
+CONTEXTS: dict[Where, Callable[[Any], TranslationContext[Any, Any]]] = {
+    Where.command_name: lambda data: TranslationContext(Where.command_name, data),
+    Where.command_description: lambda data: TranslationContext(Where.command_description, data),
+    Where.group_name: lambda data: TranslationContext(Where.group_name, data),
+    Where.group_description: lambda data: TranslationContext(Where.group_description, data),
+    Where.parameter_name: lambda data: TranslationContext(Where.parameter_name, data),
+    Where.parameter_description: lambda data: TranslationContext(Where.parameter_description, data),
+    Where.choice_name: lambda data: TranslationContext(Where.choice_name, data),
+}
+"""The context discord.py hands the translator at each place (its types name the place literally)."""
+
+
 async def say(
     translator: app_commands.Translator, text: locale_str, location: Where, data: Any, locale: str = "fr"
 ) -> str | None:
-    return await translator.translate(text, discord.Locale(locale), TranslationContext(location, data))
+    return await translator.translate(text, discord.Locale(locale), CONTEXTS[location](data))
 
 
 def test_valid_name_rule() -> None:
@@ -83,7 +98,7 @@ async def test_every_command_option_and_choice_has_a_valid_french_name(tmp_path:
         description = await say(translator, locale_str(command.description), where, command)
         assert description is not None and 1 <= len(description) <= 100, (command.qualified_name, description)
         seen += 1
-        if group:
+        if isinstance(command, app_commands.Group):
             continue
         french_options: list[str] = []
         for parameter in command.parameters:
@@ -125,9 +140,9 @@ async def test_english_is_the_codes_own_text_and_the_catalog_agrees(tmp_path: Pa
             assert catalog.own(f"{parameter_key(parameter)}.name", "en") == parameter.name
             assert catalog.own(f"{parameter_key(parameter)}.description", "en") == parameter.description
             for choice in parameter.choices:
-                key = choice._locale_name.extras.get("key") if choice._locale_name else None
-                if key is not None:
-                    assert catalog.own(key, "en") == choice.name
+                choice_key = choice._locale_name.extras.get("key") if choice._locale_name else None
+                if choice_key is not None:
+                    assert catalog.own(choice_key, "en") == choice.name
 
 
 async def test_the_sync_payload_carries_french_localisations(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ import simcord
 
 from bot.client import GameBot
 from bot.export import export_game, replay_export
-from tests.host.discord_kit import Table, controls, labels, make_bot, open_table, words_of
+from harness.messages import Table, controls, labels, response_of, words_of
+from tests.host.discord_kit import make_bot, open_table
 
 UNDO = "Undo my last move"
 
@@ -120,8 +121,10 @@ async def test_a_move_within_ones_own_turn_is_undone_at_once(tmp_path: Path) -> 
         seat = game.seat_of(roller.id)
         cash = game.state.cash[seat]
         holdings = await roller.click(table.table_message(), label="My holdings…")
-        improve = next(label for label in labels(holdings.response.message) if label.startswith("Improve"))
-        await roller.click(holdings.response.message, label=improve)
+        improve = next(
+            label for label in labels(response_of(holdings).message) if label.startswith("Improve")
+        )
+        await roller.click(response_of(holdings).message, label=improve)
         improved = await only_game(bot)
         assert improved.state.cash[seat] < cash
         cursor = len(table.messages())
@@ -165,14 +168,14 @@ async def test_buttons_drawn_before_an_undo_are_stale(tmp_path: Path) -> None:
         ana = table.on_turn()
         bob = next(p for p in table.players if p is not ana)
         await ana.click(table.table_message(), label="Add 1")
-        panel = (await bob.click(table.table_message(), label="My secret")).response.message
+        panel = response_of(await bob.click(table.table_message(), label="My secret")).message
         await ana.click(table.table_message(), label=UNDO)
         await bob.click(request_message(table), label="Accept")
         game = await only_game(bot)
         assert game.state.total == 0
         # bob's panel was drawn while it was his turn: its turn move is stale now.
         result = await bob.click(panel, label="Reroll my secret")
-        assert "has changed since" in words_of(result.response.message)
+        assert "has changed since" in words_of(response_of(result).message)
         assert not game.state.rerolled[game.seat_of(bob.id) or 0]
         # The turn is ana's again, and the new board works.
         await ana.click(table.table_message(), label="Add 3")

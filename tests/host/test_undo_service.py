@@ -15,6 +15,7 @@ import pytest
 
 from benchmarks.torture_common import USER_BASE, check_game, open_services
 from bot.export import export_game, replay_export
+from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.services.undo import Asked, Undone, UndoService, plan_undo
 from bot.session import Refusal, SessionService
@@ -58,7 +59,7 @@ def find_undoable(
 
 async def play_in(
     sessions: SessionService,
-    lobby: Any,
+    lobby: LobbyService,
     name: str,
     seed: int,
     players: int,

@@ -10,8 +10,8 @@ join every registry-wide test as a game that is broken on purpose.
 from __future__ import annotations
 
 from bot.registry import REGISTRY, GameEntry
-from tests.toygame.renderer import render
-from tests.toygame.rules import ToyRules, ToyState
+from harness.toygame.renderer import render
+from harness.toygame.rules import ToyRules, ToyState
 
 LEAK_ABOVE = 6
 
@@ -27,5 +27,5 @@ class LeakyToyRules(ToyRules):
         return problems
 
 
-ENTRY = GameEntry(rules=LeakyToyRules(), renderer=render, cog="tests.toygame.cog", hidden=True)
+ENTRY = GameEntry(rules=LeakyToyRules(), renderer=render, cog="harness.toygame.cog", hidden=True)
 REGISTRY.register(ENTRY)

@@ -262,7 +262,8 @@ def test_a_stow_does_not_move_the_frame_and_a_new_round_clears_it() -> None:
 def _finished_state(players: int, seed: int, rounds: int) -> EstatesState:
     run = random_playthrough(RULES, players, seed, options={"rounds": rounds}, check=False)
     assert run.finished
-    return run.state  # type: ignore[no-any-return]
+    state: EstatesState = run.state
+    return state
 
 
 @pytest.mark.parametrize(("players", "seed", "rounds"), [(2, 41, 1), (3, 42, 1), (5, 43, 1), (4, 44, 3)])

@@ -8,7 +8,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -222,8 +222,12 @@ def test_a_crowded_board_has_no_overlapping_text(language: str) -> None:
 def test_the_fixed_layers_fit_and_do_not_overlap(language: str) -> None:
     """The table's labels and the legend, in each language, inside their layers and apart."""
     words = LANGUAGES[language]
+
+    def png(build: Callable[[kit.Words], Image.Image]) -> bytes:
+        return kit.png(build(words))
+
     for build in (lastwill._build_table, lastwill._build_legend):
-        (picture,) = _pictures(lambda build=build: kit.png(build(words)))
+        (picture,) = _pictures(partial(png, build))
         assert picture.texts
         assert text_faults(picture) == []
 

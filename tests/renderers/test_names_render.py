@@ -32,7 +32,7 @@ NAMES = ["Hélène", "Øyvind", "Ævar", "Σοφία", "Дмитрий", "🎲�
 WRITTEN = NAMES[:5]
 EMOJI = NAMES[5]
 
-GAMES: list[tuple[str, Any, Callable[[Any, Sequence[str]], bytes], Callable[[], None], int]] = [
+GAMES: list[tuple[str, Any, Callable[[Any, Sequence[str], kit.Words], bytes], Callable[[], None], int]] = [
     ("california", rules.california.RULES, renderers.california.render, renderers.california.clear_caches, 5),
     ("estates", rules.estates.RULES, renderers.estates.render, renderers.estates.clear_caches, 5),
     ("monopoly", rules.monopoly.RULES, renderers.monopoly.render, renderers.monopoly.clear_caches, 6),

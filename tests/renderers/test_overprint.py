@@ -348,7 +348,9 @@ def test_every_text_is_drawn_through_the_kit() -> None:
         if path.name == "kit.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            called = node.func if isinstance(node, ast.Call) else None
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func
             if not isinstance(called, ast.Attribute) or called.attr not in PILLOWS_OWN:
                 continue
             if not (isinstance(called.value, ast.Name) and called.value.id == "kit"):

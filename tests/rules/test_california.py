@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 
 import pytest
 
@@ -33,7 +34,8 @@ from rules.california import (
 )
 from rules.california.builder import CaliforniaBuilder
 from rules.california.data import BLUE, BROWN, GRAY, GREEN, PURPLE, RED
-from rules.core import Action, IllegalAction, InvalidOptions, StateError
+from rules.california.state import State
+from rules.core import Action, Arg, Event, IllegalAction, InvalidOptions, StateError
 from tests.helpers import kinds, refusal
 
 # --- helpers: positions come from the builder (rules.california.builder) ----------------
@@ -43,15 +45,15 @@ def game(players: int = 4, seed: int = 7, turn: int = 0) -> CaliforniaBuilder:
     return CaliforniaBuilder(players, seed=seed).on_turn(turn)
 
 
-def buy(state, seat: int, store: int, slot: int, target):
+def buy(state: State, seat: int, store: int, slot: int, target: Arg) -> list[Event]:
     return RULES.apply(state, seat, Action("buy", (store, slot, target)))
 
 
-def sound(state) -> None:
+def sound(state: State) -> None:
     assert RULES.invariants(state) == []
 
 
-def refused(state, seat: int, action: Action, key: str, **params) -> IllegalAction:
+def refused(state: State, seat: int, action: Action, key: str, **params: object) -> IllegalAction:
     """The action raises IllegalAction for the reason ``key`` (with at least ``params``), and the
     state is untouched (``tests.helpers.refusal`` checks that)."""
     said = refusal(RULES, state, seat, action)
@@ -63,14 +65,22 @@ def refused(state, seat: int, action: Action, key: str, **params) -> IllegalActi
     return info.value
 
 
-def targets_of(state, seat: int, store: int = 0, slot: int = 0) -> dict:
+def full(slots: Iterable[int | None]) -> list[int]:
+    """The tiles in slots the test knows are all filled: a gap fails here rather than in a sort."""
+    seen = list(slots)
+    tiles = [t for t in seen if t is not None]
+    assert len(tiles) == len(seen), seen
+    return tiles
+
+
+def targets_of(state: State, seat: int, store: int = 0, slot: int = 0) -> dict[Arg, int]:
     return dict(placements(state, seat, store, slot))
 
 
 # --- component data ------------------------------------------------------------------
 
 
-def test_tile_mix_adds_up_to_88():
+def test_tile_mix_adds_up_to_88() -> None:
     assert len(TILE_KIND) == data.TILE_COUNT == 88
     for c in range(6):
         assert sum(1 for k, col in zip(TILE_KIND, TILE_COLOUR, strict=True) if k == "room" and col == c) == 8
@@ -81,7 +91,7 @@ def test_tile_mix_adds_up_to_88():
     assert TILE_KIND.count("expansion") == 4
 
 
-def test_chosen_rulings_are_kept_in_the_data_module():
+def test_chosen_rulings_are_kept_in_the_data_module() -> None:
     assert data.BOARD_PRINTED_COLOURS == (RED, BROWN, PURPLE, GRAY, BLUE)
     assert data.PRINTED_SPACE == 12  # row 4, column 1
     assert data.FEES["4-5"] == (1, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 1, 0, 0, 0, 1)
@@ -103,7 +113,7 @@ def test_chosen_rulings_are_kept_in_the_data_module():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_setup(players):
+def test_setup(players: int) -> None:
     state = RULES.setup(players, {}, 11)
     sound(state)
     assert state.bank == 4 and price(state) == 4
@@ -122,12 +132,12 @@ def test_setup(players):
     assert {p["mansion"]["side"] for p in view["players"]} == {"2-3" if players <= 3 else "4-5"}
 
 
-def test_mansion_side_follows_player_count():
+def test_mansion_side_follows_player_count() -> None:
     assert fees(2) == fees(3) == data.FEES["2-3"]
     assert fees(4) == fees(5) == data.FEES["4-5"]
 
 
-def test_start_player_comes_from_the_states_rng():
+def test_start_player_comes_from_the_states_rng() -> None:
     starts = {RULES.setup(4, {}, seed).turn for seed in range(60)}
     assert starts == {0, 1, 2, 3}
     assert RULES.dump(RULES.setup(4, {}, 5)) == RULES.dump(RULES.setup(4, {}, 5))
@@ -135,12 +145,12 @@ def test_start_player_comes_from_the_states_rng():
 
 
 @pytest.mark.parametrize("players", [0, 1, 6])
-def test_setup_refuses_bad_player_counts(players):
+def test_setup_refuses_bad_player_counts(players: int) -> None:
     with pytest.raises(InvalidOptions, match=r"^players \(.*min=2, max=5"):
         RULES.setup(players, {}, 1)
 
 
-def test_setup_refuses_unknown_options():
+def test_setup_refuses_unknown_options() -> None:
     with pytest.raises(InvalidOptions, match=r"^unknown \(option=\"'days'\""):
         RULES.setup(3, {"days": 10}, 1)
 
@@ -148,7 +158,7 @@ def test_setup_refuses_unknown_options():
 # --- the turn: take a coin --------------------------------------------------------------
 
 
-def test_take_a_coin_and_the_turn_passes_left():
+def test_take_a_coin_and_the_turn_passes_left() -> None:
     state = game(players=3, turn=2).build()
     events = RULES.apply(state, 2, COIN)
     assert kinds(events) == ["coin_taken"]
@@ -158,7 +168,7 @@ def test_take_a_coin_and_the_turn_passes_left():
     sound(state)
 
 
-def test_coin_is_always_available_to_the_player_on_turn():
+def test_coin_is_always_available_to_the_player_on_turn() -> None:
     b = game()
     b.money(0, 0)
     state = b.build()
@@ -166,7 +176,7 @@ def test_coin_is_always_available_to_the_player_on_turn():
     assert not any(a.kind == "buy" for a in RULES.legal_actions(state, 0))
 
 
-def test_only_the_player_on_turn_takes_coins_or_buys():
+def test_only_the_player_on_turn_takes_coins_or_buys() -> None:
     state = game(turn=0).build()
     refused(state, 1, COIN, "coin_not_your_turn")
     refused(state, 1, Action("buy", (0, 0, 5)), "buy_not_your_turn")
@@ -178,7 +188,7 @@ def test_only_the_player_on_turn_takes_coins_or_buys():
 
 
 @pytest.mark.parametrize("bank", [4, 3, 2, 1])
-def test_price_is_the_coins_left_in_the_bank(bank):
+def test_price_is_the_coins_left_in_the_bank(bank: int) -> None:
     state = game(turn=0).bank(bank).offer(0, 0, "room", GREEN).build()
     assert price(state) == bank
     buy(state, 0, 0, 0, 4)  # fee 0 on the 4-5 side
@@ -187,7 +197,7 @@ def test_price_is_the_coins_left_in_the_bank(bank):
     sound(state)
 
 
-def test_room_fee_is_paid_on_top_of_the_price():
+def test_room_fee_is_paid_on_top_of_the_price() -> None:
     b = game(turn=0)  # 4 players: 4-5 side, space 3 costs 2
     b.offer(0, 0, "room", GREEN)
     state = b.build()
@@ -198,7 +208,7 @@ def test_room_fee_is_paid_on_top_of_the_price():
     sound(state)
 
 
-def test_two_player_side_is_dearer():
+def test_two_player_side_is_dearer() -> None:
     b = game(players=2, turn=0)
     b.offer(0, 0, "room", GREEN)
     state = b.build()
@@ -206,7 +216,7 @@ def test_two_player_side_is_dearer():
     assert targets_of(state, 0)[9] == 4 + 1
 
 
-def test_a_purchase_the_player_cannot_afford_is_refused_and_a_loan_helps():
+def test_a_purchase_the_player_cannot_afford_is_refused_and_a_loan_helps() -> None:
     b = game(turn=0)
     b.offer(0, 0, "room", GREEN)
     b.money(0, 5)
@@ -222,7 +232,7 @@ def test_a_purchase_the_player_cannot_afford_is_refused_and_a_loan_helps():
     sound(state)
 
 
-def test_never_more_than_one_tile_per_turn():
+def test_never_more_than_one_tile_per_turn() -> None:
     b = game(turn=0)
     b.offer(0, 0, "room", GREEN)
     b.offer(0, 1, "room", BLUE)
@@ -233,7 +243,7 @@ def test_never_more_than_one_tile_per_turn():
     refused(state, 0, Action("buy", (0, 1, 5)), "buy_not_your_turn")
 
 
-def test_empty_store_slot_is_refused():
+def test_empty_store_slot_is_refused() -> None:
     b = game(turn=0)
     b.offer(0, 0, "room", GREEN)
     state = b.build()
@@ -245,33 +255,33 @@ def test_empty_store_slot_is_refused():
 @pytest.mark.parametrize(
     "args", [(), (0, 0), (2, 0, 4), (0, 4, 4), (0, 0, 16), (0, 0, "cellar"), ("a", 0, 4), (0, 0, 4, 1)]
 )
-def test_malformed_purchases_are_refused(args):
+def test_malformed_purchases_are_refused(args: tuple[Arg, ...]) -> None:
     state = game(turn=0).build()
     refused(state, 0, Action("buy", args), "bad_purchase", stores=2, slots=4)
 
 
-def test_unknown_actions_and_options_are_refused():
+def test_unknown_actions_and_options_are_refused() -> None:
     state = game(turn=0).build()
     refused(state, 0, Action("pass"), "unknown_action")
     refused(state, 0, Action("coin", (1,)), "takes_no_options")
     refused(state, 0, Action("loan", ("now",)), "takes_no_options")
     refused(state, 9, LOAN, "no_such_seat")
     with pytest.raises(IllegalAction) as info:
-        RULES.apply(state, 0, "coin")  # type: ignore[arg-type]
+        RULES.apply(state, 0, "coin")  # type: ignore[arg-type]  # a str, not an Action, on purpose
     assert info.value.key == "not_an_action"
 
 
 # --- placement: rooms -------------------------------------------------------------------
 
 
-def test_first_room_of_a_colour_goes_on_any_free_space():
+def test_first_room_of_a_colour_goes_on_any_free_space() -> None:
     b = game(turn=0)  # seat 0 plays board 1: printed red room on space 12
     b.offer(0, 0, "room", GREEN)
     state = b.build()
     assert sorted(targets_of(state, 0)) == [s for s in range(16) if s != 12]
 
 
-def test_printed_room_counts_for_adjacency():
+def test_printed_room_counts_for_adjacency() -> None:
     b = game(turn=0)
     b.offer(0, 0, "room", RED)
     state = b.build()
@@ -281,7 +291,7 @@ def test_printed_room_counts_for_adjacency():
     sound(state)
 
 
-def test_second_room_must_touch_one_of_its_colour_orthogonally():
+def test_second_room_must_touch_one_of_its_colour_orthogonally() -> None:
     b = game(turn=0)
     b.room(0, 5, GREEN)
     b.offer(0, 0, "room", GREEN)
@@ -296,7 +306,7 @@ def test_second_room_must_touch_one_of_its_colour_orthogonally():
     sound(state)
 
 
-def test_each_space_takes_only_one_room():
+def test_each_space_takes_only_one_room() -> None:
     b = game(turn=0)
     b.room(0, 5, GREEN)
     b.offer(0, 0, "room", BLUE)
@@ -306,7 +316,7 @@ def test_each_space_takes_only_one_room():
     refused(state, 0, Action("buy", (0, 0, ATTIC)), "room_on_ground_floor")
 
 
-def test_a_room_that_cannot_be_placed_cannot_be_bought():
+def test_a_room_that_cannot_be_placed_cannot_be_bought() -> None:
     b = game(turn=0)
     b.room(0, 8, GRAY)
     b.room(0, 13, GREEN)
@@ -317,7 +327,7 @@ def test_a_room_that_cannot_be_placed_cannot_be_bought():
     refused(state, 0, Action("buy", (0, 0, 4)), "no_space_by_colour", room="red")
 
 
-def test_a_full_ground_floor_takes_no_more_rooms():
+def test_a_full_ground_floor_takes_no_more_rooms() -> None:
     b = game(turn=0)
     layout = [BROWN] * 4 + [GRAY] * 4 + [GREEN] * 4 + [None, BLUE, BLUE, BLUE]
     for space, colour in enumerate(layout):
@@ -331,7 +341,7 @@ def test_a_full_ground_floor_takes_no_more_rooms():
 # --- placement: furniture, attic, expansion ---------------------------------------------
 
 
-def test_furniture_goes_into_an_empty_room_of_its_colour_including_the_printed_one():
+def test_furniture_goes_into_an_empty_room_of_its_colour_including_the_printed_one() -> None:
     b = game(turn=0)
     b.room(0, 8, RED)
     b.offer(0, 0, "furniture", RED)
@@ -343,7 +353,7 @@ def test_furniture_goes_into_an_empty_room_of_its_colour_including_the_printed_o
     sound(state)
 
 
-def test_furniture_must_use_an_empty_room_before_the_attic():
+def test_furniture_must_use_an_empty_room_before_the_attic() -> None:
     b = game(turn=0)
     b.offer(0, 0, "furniture", RED)
     state = b.build()
@@ -353,7 +363,7 @@ def test_furniture_must_use_an_empty_room_before_the_attic():
     refused(state, 0, Action("buy", (0, 0, EXPAND)), "expansion_only")
 
 
-def test_a_furnished_room_takes_no_second_piece():
+def test_a_furnished_room_takes_no_second_piece() -> None:
     b = game(turn=0)
     b.room(0, 8, RED)
     b.furnish(0, 12, guest=True)
@@ -393,7 +403,7 @@ def test_furniture_pays_only_the_price_even_in_a_room_on_a_fee_space(players: in
     sound(state)
 
 
-def test_furniture_without_a_room_is_stored_in_the_attic_without_a_guest():
+def test_furniture_without_a_room_is_stored_in_the_attic_without_a_guest() -> None:
     b = game(turn=0)
     b.offer(0, 0, "furniture", GREEN)
     state = b.build()
@@ -406,7 +416,7 @@ def test_furniture_without_a_room_is_stored_in_the_attic_without_a_guest():
     sound(state)
 
 
-def test_full_attic_means_the_furniture_cannot_be_bought_until_expanded():
+def test_full_attic_means_the_furniture_cannot_be_bought_until_expanded() -> None:
     b = game(turn=0)
     b.attic(0, BLUE)
     b.money(0, 20)
@@ -427,7 +437,7 @@ def test_full_attic_means_the_furniture_cannot_be_bought_until_expanded():
     sound(state)
 
 
-def test_only_one_attic_expansion_per_mansion():
+def test_only_one_attic_expansion_per_mansion() -> None:
     b = game(turn=0)
     b.expansion(0)
     b.offer(0, 0, "expansion")
@@ -436,7 +446,7 @@ def test_only_one_attic_expansion_per_mansion():
     refused(state, 0, Action("buy", (0, 0, EXPAND)), "already_expanded")
 
 
-def test_attic_furniture_moves_into_a_new_room_of_its_colour_at_once():
+def test_attic_furniture_moves_into_a_new_room_of_its_colour_at_once() -> None:
     b = game(turn=0)
     b.furnish(0, 12, guest=True)  # one guest already: the next one brings a gift
     b.room(0, 0, GREEN)
@@ -455,7 +465,7 @@ def test_attic_furniture_moves_into_a_new_room_of_its_colour_at_once():
     sound(state)
 
 
-def test_only_one_of_two_waiting_pieces_moves_into_the_new_room():
+def test_only_one_of_two_waiting_pieces_moves_into_the_new_room() -> None:
     b = game(turn=0)
     b.expansion(0)
     b.attic(0, BROWN)
@@ -470,7 +480,7 @@ def test_only_one_of_two_waiting_pieces_moves_into_the_new_room():
 # --- guests and gifts -----------------------------------------------------------------------
 
 
-def test_rulebook_example_pool_table_brings_the_brown_guest_and_a_gift():
+def test_rulebook_example_pool_table_brings_the_brown_guest_and_a_gift() -> None:
     """A player buys a pool table for a brown room; he already entertains the red and purple guests."""
     b = game(turn=0)
     b.furnish(0, 12, guest=True)
@@ -486,7 +496,7 @@ def test_rulebook_example_pool_table_brings_the_brown_guest_and_a_gift():
     sound(state)
 
 
-def test_rulebook_example_pinball_with_the_purple_guest_already_there_brings_nothing():
+def test_rulebook_example_pinball_with_the_purple_guest_already_there_brings_nothing() -> None:
     """A player with the brown and purple guests puts a pinball machine in a purple room."""
     b = game(turn=0)
     b.room(0, 0, BROWN)
@@ -502,7 +512,7 @@ def test_rulebook_example_pinball_with_the_purple_guest_already_there_brings_not
     sound(state)
 
 
-def test_first_guest_brings_no_gift():
+def test_first_guest_brings_no_gift() -> None:
     b = game(turn=0)
     b.offer(0, 0, "furniture", RED)
     state = b.build()
@@ -511,7 +521,7 @@ def test_first_guest_brings_no_gift():
     assert state.players[0].gifts == 0
 
 
-def test_guest_leaves_another_player():
+def test_guest_leaves_another_player() -> None:
     b = game(turn=0)
     b.room(1, 0, GREEN)
     b.furnish(1, 0, guest=True)
@@ -528,7 +538,7 @@ def test_guest_leaves_another_player():
 
 
 @pytest.mark.parametrize("others, gift", [(1, False), (2, False), (3, True)])
-def test_two_players_need_three_other_guests_for_a_gift(others, gift):
+def test_two_players_need_three_other_guests_for_a_gift(others: int, gift: bool) -> None:
     b = game(players=2, turn=0)
     for space, colour in enumerate((BROWN, PURPLE, GRAY)[:others]):
         b.room(0, space, colour)
@@ -540,7 +550,7 @@ def test_two_players_need_three_other_guests_for_a_gift(others, gift):
     sound(state)
 
 
-def test_no_gift_once_the_30_are_gone():
+def test_no_gift_once_the_30_are_gone() -> None:
     b = game(turn=0)
     b.gifts(1, 30)
     b.furnish(0, 12, guest=True)
@@ -556,7 +566,7 @@ def test_no_gift_once_the_30_are_gone():
 # --- bonus cards ------------------------------------------------------------------------------
 
 
-def test_rulebook_example_two_motorcycles_and_a_pinball_machine():
+def test_rulebook_example_two_motorcycles_and_a_pinball_machine() -> None:
     b = game(turn=0)
     b.room(0, 0, GRAY)
     b.room(0, 1, GRAY)
@@ -572,7 +582,7 @@ def test_rulebook_example_two_motorcycles_and_a_pinball_machine():
     sound(state)
 
 
-def test_several_cards_at_once_are_all_taken():
+def test_several_cards_at_once_are_all_taken() -> None:
     b = game(turn=0)
     b.furnish(0, 12, guest=True)  # grand piano
     b.room(0, 0, PURPLE)
@@ -589,7 +599,7 @@ def test_several_cards_at_once_are_all_taken():
     sound(state)
 
 
-def test_three_of_a_colour_card():
+def test_three_of_a_colour_card() -> None:
     b = game(turn=0)
     for space in (0, 1, 2):
         b.room(0, space, BLUE)
@@ -602,7 +612,7 @@ def test_three_of_a_colour_card():
     assert events[-1].params["points"] == 3
 
 
-def test_a_card_already_taken_stays_with_the_first_player():
+def test_a_card_already_taken_stays_with_the_first_player() -> None:
     b = game(turn=0)
     b.room(1, 0, GRAY)
     b.furnish(1, 0)
@@ -622,7 +632,7 @@ def test_a_card_already_taken_stays_with_the_first_player():
 # --- loans --------------------------------------------------------------------------------------
 
 
-def test_loan_at_any_time_even_on_another_players_turn():
+def test_loan_at_any_time_even_on_another_players_turn() -> None:
     b = game(turn=0)
     for seat in range(4):
         state = b.build()
@@ -639,7 +649,7 @@ def test_loan_at_any_time_even_on_another_players_turn():
     sound(state)
 
 
-def test_repay_needs_a_loan_and_four_silver():
+def test_repay_needs_a_loan_and_four_silver() -> None:
     b = game(turn=0)
     state = b.build()
     refused(state, 1, REPAY, "no_loan")
@@ -649,7 +659,7 @@ def test_repay_needs_a_loan_and_four_silver():
     assert RULES.legal_actions(state, 1) == []
 
 
-def test_loan_markers_can_run_out():
+def test_loan_markers_can_run_out() -> None:
     b = game(players=5, turn=0)
     for seat in range(4):
         state = b.build()
@@ -662,11 +672,11 @@ def test_loan_markers_can_run_out():
 # --- borrow and buy in one step -------------------------------------------------------------------
 
 
-def loan_buy(store: int, slot: int, target) -> Action:
+def loan_buy(store: int, slot: int, target: Arg) -> Action:
     return Action("loan_buy", (store, slot, target))
 
 
-def test_borrow_and_buy_is_one_step_when_only_a_loan_makes_the_purchase_affordable():
+def test_borrow_and_buy_is_one_step_when_only_a_loan_makes_the_purchase_affordable() -> None:
     b = game(turn=0)
     b.offer(0, 0, "room", GREEN)
     b.money(0, 5)  # price 4: fee-0 and fee-1 spaces are affordable, fee-2 spaces need the loan
@@ -686,7 +696,7 @@ def test_borrow_and_buy_is_one_step_when_only_a_loan_makes_the_purchase_affordab
     sound(state)
 
 
-def test_borrow_and_buy_refusals_leave_everything_untouched():
+def test_borrow_and_buy_refusals_leave_everything_untouched() -> None:
     b = game(players=5, turn=0)
     b.offer(0, 0, "room", GREEN)
     state = b.build()
@@ -711,7 +721,7 @@ def test_borrow_and_buy_refusals_leave_everything_untouched():
     assert not any(a.kind == "loan_buy" for a in RULES.legal_actions(state, 0))
 
 
-def test_a_refused_purchase_suggests_the_loan_only_when_it_would_cover_the_price():
+def test_a_refused_purchase_suggests_the_loan_only_when_it_would_cover_the_price() -> None:
     b = game(turn=0)
     b.offer(0, 0, "room", GREEN)
     b.money(0, 5)
@@ -721,7 +731,7 @@ def test_a_refused_purchase_suggests_the_loan_only_when_it_would_cover_the_price
     refused(state, 0, Action("buy", (0, 0, 3)), "too_dear", cost=6, money=2)
 
 
-def test_offers_give_each_space_its_price_and_the_action_that_buys_it():
+def test_offers_give_each_space_its_price_and_the_action_that_buys_it() -> None:
     b = game(turn=0)
     b.offer(0, 0, "room", GREEN)
     b.money(0, 5)
@@ -730,6 +740,7 @@ def test_offers_give_each_space_its_price_and_the_action_that_buys_it():
     found = {target: (cost, action) for target, cost, action in offers(state, 0, 0, 0)}
     assert set(found) == {s for s in range(16) if s != 12}
     for space, (cost, action) in found.items():
+        assert isinstance(space, int)
         assert cost == 4 + fee[space]
         kind = "buy" if cost <= 5 else "loan_buy"
         assert action == Action(kind, (0, 0, space))
@@ -744,7 +755,7 @@ def test_offers_give_each_space_its_price_and_the_action_that_buys_it():
 # --- the last move ----------------------------------------------------------------------------------
 
 
-def test_the_last_public_move_is_recorded_for_the_board():
+def test_the_last_public_move_is_recorded_for_the_board() -> None:
     b = game(players=3, turn=0)
     state = b.build()
     assert state.last is None and RULES.view(state, None)["last"] is None
@@ -762,6 +773,7 @@ def test_the_last_public_move_is_recorded_for_the_board():
         "loan": False, "day_ended": False,
     }  # fmt: skip
     view = RULES.view(state, None)
+    assert state.last is not None
     assert view["last"] == {
         **state.last, "kind": "furniture", "colour": "red",
     }  # fmt: skip
@@ -774,7 +786,7 @@ def test_the_last_public_move_is_recorded_for_the_board():
     sound(state)
 
 
-def test_a_state_saved_before_the_last_move_existed_still_loads():
+def test_a_state_saved_before_the_last_move_existed_still_loads() -> None:
     state = game(players=3, turn=0).build()
     RULES.apply(state, 0, COIN)
     old = RULES.dump(state)
@@ -786,7 +798,7 @@ def test_a_state_saved_before_the_last_move_existed_still_loads():
     assert loaded.last == {"seat": 1, "action": "coin", "coin": 2, "day_ended": False}
 
 
-def test_load_refuses_a_corrupt_last_move():
+def test_load_refuses_a_corrupt_last_move() -> None:
     good = RULES.dump(game().build())
     for bad in (
         [1],
@@ -804,9 +816,9 @@ def test_load_refuses_a_corrupt_last_move():
 # --- days ---------------------------------------------------------------------------------------
 
 
-def test_taking_the_last_coin_ends_the_day():
+def test_taking_the_last_coin_ends_the_day() -> None:
     state = game(players=4, turn=1).build()
-    leftovers = [t for tiles in state.stores for t in tiles]
+    leftovers = full(t for tiles in state.stores for t in tiles)
     expected = list(reversed(state.stack[-8:]))
     minted = state.minted
     for seat in (1, 2, 3):
@@ -822,9 +834,9 @@ def test_taking_the_last_coin_ends_the_day():
     sound(state)
 
 
-def test_emptying_a_store_ends_the_day():
+def test_emptying_a_store_ends_the_day() -> None:
     state = game(players=3, turn=2).empty_slots(1, 0, 1, 3).offer(1, 2, "room", GREEN).build()
-    left = [t for t in state.stores[0]]
+    left = full(state.stores[0])
     events = buy(state, 2, 1, 2, 0)
     assert kinds(events) == ["tile_bought", "day_ended", "day_started"]
     assert events[1].params == {"day": 1, "reason": "store", "store": 1}
@@ -834,7 +846,7 @@ def test_emptying_a_store_ends_the_day():
     sound(state)
 
 
-def test_the_bag_is_shuffled_to_refill_the_stores_after_day_11_and_the_game_ends_after_day_12():
+def test_the_bag_is_shuffled_to_refill_the_stores_after_day_11_and_the_game_ends_after_day_12() -> None:
     state = game(players=4, turn=0).build()
     shuffled_on = []
     while not state.over:
@@ -856,7 +868,7 @@ def test_the_bag_is_shuffled_to_refill_the_stores_after_day_11_and_the_game_ends
     refused(state, 1, LOAN, "game_over")
 
 
-def test_an_empty_draw_stack_is_topped_up_from_the_shuffled_bag():
+def test_an_empty_draw_stack_is_topped_up_from_the_shuffled_bag() -> None:
     state = game(players=4, turn=0).stack_left(3).build()  # only 3 tiles left in the draw stack
     events = []
     for _ in range(4):
@@ -867,7 +879,7 @@ def test_an_empty_draw_stack_is_topped_up_from_the_shuffled_bag():
     sound(state)
 
 
-def test_short_supply_fills_as_many_store_spaces_as_it_can():
+def test_short_supply_fills_as_many_store_spaces_as_it_can() -> None:
     state = game(players=3, turn=0).empty_slots(1, 1, 2, 3).money(0, 20).build()
     state.stack.clear()  # breaks conservation on purpose (no builder makes it): only the refill is watched
     target = placements(state, 0, 1, 0)[0][0]
@@ -890,7 +902,7 @@ def _seven_bonus_points(b: CaliforniaBuilder, seat: int = 0) -> CaliforniaBuilde
     return b.bonus_card(0, seat).bonus_card(6, seat).bonus_card(8, seat)  # 3 + 2 + 2
 
 
-def test_nine_bonus_points_end_the_game_at_the_end_of_that_day():
+def test_nine_bonus_points_end_the_game_at_the_end_of_that_day() -> None:
     state = _seven_bonus_points(game(players=3, turn=0)).offer(0, 0, "furniture", GREEN).build()
     events = buy(state, 0, 0, 0, 5)
     assert "game_ends_tonight" in kinds(events) and state.ending == "bonus"
@@ -903,7 +915,7 @@ def test_nine_bonus_points_end_the_game_at_the_end_of_that_day():
     assert RULES.outcome(state) is not None
 
 
-def test_all_sixteen_spaces_renovated_end_the_game_at_the_end_of_that_day():
+def test_all_sixteen_spaces_renovated_end_the_game_at_the_end_of_that_day() -> None:
     b = game(players=5, turn=0)
     layout = [BROWN] * 4 + [GRAY] * 4 + [GREEN] * 4 + [None, BLUE, BLUE, None]
     for space, colour in enumerate(layout):
@@ -924,13 +936,13 @@ def test_all_sixteen_spaces_renovated_end_the_game_at_the_end_of_that_day():
     sound(state)
 
 
-def _last_coin(b: CaliforniaBuilder) -> list:
+def _last_coin(b: CaliforniaBuilder) -> list[Event]:
     """Day 12 with one coin left in the bank: the player on turn ends the game."""
     state = b.day(12).bank(1).build()
     return RULES.apply(state, state.turn, COIN)
 
 
-def test_scoring():
+def test_scoring() -> None:
     b = game(players=3, turn=2)
     # seat 0: gifts, a bonus card, rooms, furniture, attic, expansion and a loan it can repay
     b.gifts(0, 3)
@@ -954,6 +966,7 @@ def test_scoring():
     auto = [e for e in events if e.kind == "loan_repaid"]
     assert [(e.seat, e.params["automatic"]) for e in auto] == [(0, True)]
     result = RULES.outcome(state)
+    assert result is not None
     assert result.breakdown[0] == {"gifts": 3, "bonus": 2, "spaces": 6, "loan": 0, "total": 11, "money": 5}
     assert result.breakdown[1] == {"gifts": 0, "bonus": 0, "spaces": 1, "loan": -2, "total": -1, "money": 3}
     assert result.breakdown[2]["total"] == 1 and result.breakdown[2]["money"] == 11
@@ -963,7 +976,7 @@ def test_scoring():
     sound(state)
 
 
-def test_printed_room_scores_whether_or_not_it_is_furnished():
+def test_printed_room_scores_whether_or_not_it_is_furnished() -> None:
     b = game(players=2)
     state = b.build()
     assert score_breakdown(state, 0)["spaces"] == 1
@@ -971,12 +984,13 @@ def test_printed_room_scores_whether_or_not_it_is_furnished():
     assert score_breakdown(state, 0)["spaces"] == 1
 
 
-def test_ties_go_to_the_most_money_then_are_shared():
+def test_ties_go_to_the_most_money_then_are_shared() -> None:
     b = game(players=3, turn=0)
     state = b.state
     events = _last_coin(b)  # seat 0 now has 11 silver, seats 1 and 2 have 6
     assert kinds(events)[-1] == "game_over"
     result = RULES.outcome(state)
+    assert result is not None
     assert result.scores == (1, 1, 1)
     assert result.ranks == (1, 2, 2)
     assert result.winners() == (0,)
@@ -985,7 +999,7 @@ def test_ties_go_to_the_most_money_then_are_shared():
 # --- helpers for the Discord layer ---------------------------------------------------------------
 
 
-def test_placements_list_every_target_with_its_total_price():
+def test_placements_list_every_target_with_its_total_price() -> None:
     b = game(players=4, turn=0).bank(3).offer(1, 3, "room", GREEN)
     state = b.build()
     fee = data.FEES["4-5"]
@@ -997,7 +1011,7 @@ def test_placements_list_every_target_with_its_total_price():
     assert buys == {s for s, total in placements(state, 0, 1, 3) if total <= 4}
 
 
-def test_action_text_form_round_trips():
+def test_action_text_form_round_trips() -> None:
     for action in ALL_ACTIONS:
         assert Action.decode(action.encode()) == action
     assert Action.decode("buy.1.2.attic") == Action("buy", (1, 2, ATTIC))
@@ -1006,7 +1020,7 @@ def test_action_text_form_round_trips():
 # --- view -------------------------------------------------------------------------------------------
 
 
-def test_public_view_shows_the_table():
+def test_public_view_shows_the_table() -> None:
     b = game(players=4, turn=2)
     b.room(1, 0, GREEN)
     b.furnish(1, 0, guest=True)
@@ -1044,7 +1058,7 @@ def test_public_view_shows_the_table():
     assert RULES.view(state, 1)["you"] == 1
 
 
-def test_view_hides_the_order_of_the_draw_stack_and_the_bag():
+def test_view_hides_the_order_of_the_draw_stack_and_the_bag() -> None:
     a = game(players=3, seed=3).build()
     other = RULES.load(RULES.dump(a))  # the same table with the hidden order changed on purpose
     other.stack.reverse()
@@ -1059,7 +1073,7 @@ def test_view_hides_the_order_of_the_draw_stack_and_the_bag():
 # --- contract: saving and loading, invariants --------------------------------------------------------
 
 
-def test_dump_and_load_round_trip_exactly():
+def test_dump_and_load_round_trip_exactly() -> None:
     b = game(players=5, seed=99)
     b.furnish(0, 12, guest=True)
     b.expansion(2)
@@ -1069,7 +1083,7 @@ def test_dump_and_load_round_trip_exactly():
     assert again == state and json.dumps(RULES.dump(again)) == text
 
 
-def test_load_refuses_unknown_schema_and_corrupt_data():
+def test_load_refuses_unknown_schema_and_corrupt_data() -> None:
     good = RULES.dump(game().build())
     with pytest.raises(StateError, match="schema"):
         RULES.load({**good, "schema": 99})
@@ -1082,10 +1096,10 @@ def test_load_refuses_unknown_schema_and_corrupt_data():
     with pytest.raises(StateError, match="tiles"):
         RULES.load({**good, "stack": good["stack"][1:]})
     with pytest.raises(StateError):
-        RULES.load([])  # type: ignore[arg-type]
+        RULES.load([])  # type: ignore[arg-type]  # not a JSON object, on purpose
 
 
-def test_invariants_catch_broken_conservation():
+def test_invariants_catch_broken_conservation() -> None:
     state = game().build()  # then broken on purpose, by hand: no builder makes it
     state.players[0].money += 1
     assert any("money" in msg for msg in RULES.invariants(state))
@@ -1110,7 +1124,7 @@ def test_invariants_catch_broken_conservation():
     assert any("attic" in msg for msg in RULES.invariants(state))
 
 
-def test_the_rules_object_has_the_contract_surface():
+def test_the_rules_object_has_the_contract_surface() -> None:
     assert RULES.name == "california" and RULES.min_players == 2 and RULES.max_players == 5
     assert RULES.options == () and RULES.schema == 1
     for method in (
@@ -1130,7 +1144,7 @@ def test_the_rules_object_has_the_contract_surface():
 # --- tokens, not words ---------------------------------------------------------------------------
 
 
-def strings_in(value) -> list[str]:
+def strings_in(value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
@@ -1141,7 +1155,7 @@ def strings_in(value) -> list[str]:
 
 
 @pytest.mark.parametrize("players", [2, 5])
-def test_events_views_and_refusals_carry_tokens_not_words(players):
+def test_events_views_and_refusals_carry_tokens_not_words(players: int) -> None:
     """Every string an event, a view or a refusal carries is a token (``red``, ``attic``,
     ``three_red``), never an English phrase: the host names tokens in the table's language."""
     from rules.play import random_playthrough

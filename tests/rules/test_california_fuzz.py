@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -26,7 +27,7 @@ ACTION_BOUND = 5_000
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_games_end_and_keep_every_invariant(players):
+def test_random_games_end_and_keep_every_invariant(players: int) -> None:
     loans = 0
     for seed in range(25):
         run = random_playthrough(RULES, players, seed, max_actions=ACTION_BOUND, check=True)
@@ -35,6 +36,7 @@ def test_random_games_end_and_keep_every_invariant(players):
         assert state.over and RULES.waiting_for(state) == frozenset()
         loans += sum(a.kind == "loan" for _, a in run.log)
         result = RULES.outcome(state)
+        assert result is not None
         assert len(result.scores) == players and min(result.ranks) == 1
         assert all(RULES.legal_actions(state, s) == [] for s in range(players))
         # replaying setup(seed) + the log gives the same state, byte for byte
@@ -44,7 +46,9 @@ def test_random_games_end_and_keep_every_invariant(players):
     assert loans  # the player on turn takes loans too: out-of-turn actions are in the mix
 
 
-def play_any_seat(players: int, seed: int, check=None) -> tuple[State, list[tuple[int, Action]]]:
+def play_any_seat(
+    players: int, seed: int, check: Callable[[State, int], None] | None = None
+) -> tuple[State, list[tuple[int, Action]]]:
     """Harsher than the host's fuzzer: any seat with something to do acts, so idle
     seats keep taking and repaying loans between turns."""
     state = RULES.setup(players, {}, seed)
@@ -66,7 +70,7 @@ def _sound(state: State, step: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 5])
-def test_out_of_turn_loans_from_every_seat_still_let_the_game_end(players):
+def test_out_of_turn_loans_from_every_seat_still_let_the_game_end(players: int) -> None:
     for seed in range(10):
         state, log = play_any_seat(players, seed, check=_sound)
         assert RULES.invariants(state) == []
@@ -76,7 +80,7 @@ def test_out_of_turn_loans_from_every_seat_still_let_the_game_end(players):
 
 
 @pytest.mark.parametrize("players", [3, 5])
-def test_every_legal_action_applies_and_every_other_one_is_refused(players):
+def test_every_legal_action_applies_and_every_other_one_is_refused(players: int) -> None:
     def check(state: State, step: int) -> None:
         if step % 7:
             return
@@ -98,7 +102,7 @@ def test_every_legal_action_applies_and_every_other_one_is_refused(players):
         play_any_seat(players, seed, check=check)
 
 
-def test_views_are_plain_data_at_every_step():
+def test_views_are_plain_data_at_every_step() -> None:
     def check(state: State, step: int) -> None:
         for seat in (None, 0, 1):
             json.dumps(RULES.view(state, seat))
@@ -117,7 +121,7 @@ def actions_per_second(games: int, players: int = 5) -> tuple[float, int]:
     return total / (time.perf_counter() - start), total
 
 
-def test_random_play_is_fast_enough():
+def test_random_play_is_fast_enough() -> None:
     rate, _ = actions_per_second(games=30)
     assert rate >= 5_000, f"only {rate:,.0f} actions/second"
 

@@ -39,7 +39,9 @@ def test_values_give_one_number_per_seat_and_follow_the_score_at_the_end() -> No
             values = HINTS.values(state)
             assert len(values) == players
             if state.over:
-                scores = RULES.outcome(state).scores  # type: ignore[union-attr]
+                result = RULES.outcome(state)
+                assert result is not None
+                scores = result.scores
                 assert [round(v) for v in values] == list(scores)
 
 
@@ -155,6 +157,8 @@ def test_a_bot_with_the_hints_beats_random_players() -> None:
             else:
                 action = rng.choice(RULES.legal_actions(state, seat))
             RULES.apply(state, seat, action)
-        ranks = RULES.outcome(state).ranks  # type: ignore[union-attr]
+        result = RULES.outcome(state)
+        assert result is not None
+        ranks = result.ranks
         wins += ranks[bot] == 1
     assert wins >= 5, wins

@@ -1063,7 +1063,7 @@ def test_every_public_move_is_recorded_as_the_last_move_and_a_stow_is_not() -> N
     assert RULES.dump(RULES.load(json.loads(json.dumps(dumped)))) == dumped
     view = RULES.view(state, None)
     view["last"]["row"] = "Z"
-    assert state.last["row"] is None
+    assert state.last is not None and state.last["row"] is None
 
 
 def test_a_new_round_clears_the_last_move_and_the_final_move_stays() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 
@@ -10,12 +11,12 @@ from rules.builder import PositionError
 from rules.core import Action
 from rules.estates import RULES, data
 from rules.estates.builder import EstatesBuilder
-from rules.estates.state import BID, CHOOSE
+from rules.estates.state import BID, CHOOSE, EstatesState
 
 CUBE = data.TOKEN_CUBE
 
 
-def drawn(state) -> list[int]:
+def drawn(state: EstatesState) -> list[int]:
     """The cubes in play: the display and the board."""
     return [c for line in state.display for c in line] + [
         c for row in state.rows for stack in row.stacks for c in stack
@@ -171,7 +172,9 @@ def test_next_roofs_are_revealed_in_order_through_the_states_generator() -> None
         (lambda b: b.next_roofs(7).build(), "no rooftop of 7 is left in the supply to reveal"),
     ],
 )
-def test_impossible_steps_are_refused_with_a_sentence(step, why) -> None:
+def test_impossible_steps_are_refused_with_a_sentence(
+    step: Callable[[EstatesBuilder], object], why: str
+) -> None:
     with pytest.raises(PositionError) as info:
         step(EstatesBuilder(3, seed=3))
     assert str(info.value) == why

@@ -454,7 +454,7 @@ def test_load_refuses_other_schemas_and_garbage() -> None:
     with pytest.raises(StateError, match="Corrupt"):
         RULES.load({"schema": RULES.schema, "players": []})
     with pytest.raises(StateError, match="JSON object"):
-        RULES.load([])  # type: ignore[arg-type]
+        RULES.load([])  # type: ignore[arg-type]  # not a JSON object, on purpose
 
 
 def _public(obj: Any) -> str:

@@ -10,13 +10,13 @@ from rules.core import Action
 from rules.lastwill import RULES, buy_price, data
 from rules.lastwill.builder import LastWillBuilder
 from rules.lastwill.state import LastWillState
+from tests.helpers import kinds
 from tests.rules.test_lastwill import (
     act,
     actions_turn,
     build,
     hand,
     job,
-    kinds,
     legal,
     money,
     only,

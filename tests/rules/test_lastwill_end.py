@@ -7,13 +7,13 @@ from rules.core import Event
 from rules.lastwill import RULES, data
 from rules.lastwill.builder import LastWillBuilder
 from rules.lastwill.state import DISCARD, OVER, PLANNING, LastWillState
+from tests.helpers import kinds
 from tests.rules.test_lastwill import (
     act,
     actions_turn,
     build,
     hand,
     job,
-    kinds,
     legal,
     money,
     only,

@@ -6,6 +6,7 @@ from rules.lastwill import RULES, data
 from rules.lastwill.builder import LastWillBuilder
 from rules.lastwill.employment import income
 from rules.lastwill.state import LastWillState
+from tests.helpers import kinds
 from tests.rules.test_lastwill import (
     act,
     actions_turn,
@@ -13,7 +14,6 @@ from tests.rules.test_lastwill import (
     errand_turn,
     hand,
     job,
-    kinds,
     legal,
     money,
     new,

@@ -160,7 +160,8 @@ def test_another_seats_personal_secretary_cards_are_dealt_from_the_same_deck() -
     put(state, 0, "S1-PS")
     hand(state, 1, "DIN1", "F1")
     act(state, 0, "sec.event")
-    real = list(state.pending.cards)  # type: ignore[union-attr]
+    assert state.pending is not None
+    real = list(state.pending.cards)
     view = RULES.view(state, 1)
     assert view["pending"]["hidden"] == {"deck": "event", "cards": 6} and view["pending"]["cards"] == []
     found = [RULES.sample_state(view, 1, seed) for seed in range(4)]
@@ -169,9 +170,10 @@ def test_another_seats_personal_secretary_cards_are_dealt_from_the_same_deck() -
         assert pend is not None and pend.seat == 0 and len(pend.cards) == 6
         assert all(DECK_OF[c] == "event" for c in pend.cards)
         assert one.players[1].hand == ["DIN1", "F1"]
-    assert any(one.pending.cards != real for one in found)  # type: ignore[union-attr]
+    assert any(one.pending is not None and one.pending.cards != real for one in found)
     one = found[0]
-    act(one, 0, f"pick.{one.pending.cards[0]}")  # type: ignore[union-attr]
+    assert one.pending is not None
+    act(one, 0, f"pick.{one.pending.cards[0]}")
     play_out(RULES, one, 5)
 
 
@@ -201,11 +203,13 @@ def test_clone_copies_every_field_and_shares_no_container(options: Mapping[str, 
         assert dumped(copied) == dumped(state)
         copied.players[0].hand.append("X")
         copied.decks["event"].clear()
-        copied.players[1].board and copied.players[1].board[0].tokens.append("horse")
+        if copied.players[1].board:
+            copied.players[1].board[0].tokens.append("horse")
         if copied.last is not None:
             copied.last["seat"] = 99
         assert dumped(copied) != dumped(state) and dumped(RULES.load(RULES.dump(state))) == dumped(state)
-    assert set(LastWillState.__dataclass_fields__) == set(RULES.dump(state)) - {"schema"}
+    transient = {"handoff"}  # set and cleared inside one apply, never at rest
+    assert set(LastWillState.__dataclass_fields__) - transient == set(RULES.dump(state)) - {"schema"}
 
 
 def test_samples_of_one_view_reuse_its_reading_but_never_a_changed_view() -> None:

@@ -14,9 +14,19 @@ from typing import Any
 
 import pytest
 
-from rules.core import JSON, Action, Event, GameClock, IllegalAction, OptionSpec, Outcome
+from harness.toygame.rules import RULES as TOY
+from rules.core import (
+    JSON,
+    Action,
+    Event,
+    GameClock,
+    IllegalAction,
+    OptionSpec,
+    Outcome,
+    Rules,
+    validate_options,
+)
 from rules.play import OUT_OF_TURN_CHANCE, idle_actions, random_playthrough
-from tests.toygame.rules import RULES as TOY
 
 STEP = Action("step")
 WAVE = Action("wave")
@@ -51,6 +61,9 @@ class Countdown:
         self.length = length
         self.refuse_waves = refuse_waves
         self.waves_break = waves_break
+
+    def table_options(self, options: Mapping[str, object]) -> dict[str, Any]:
+        return validate_options(self.options, options)
 
     def setup(self, players: int, options: Mapping[str, object], seed: int) -> CountState:
         return CountState(left=self.length, waves=[0] * players)
@@ -104,7 +117,7 @@ class Countdown:
 
 
 def waiting_seats_at_each_step(
-    rules: Any, players: int, seed: int, log: list[tuple[int, Action]]
+    rules: Rules[Any], players: int, seed: int, log: list[tuple[int, Action]]
 ) -> list[bool]:
     """For each logged action, whether its seat was one the game was waiting for."""
     state = rules.setup(players, {}, seed)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.toygame.rules import ToyRules, ToyState
 from rules.core import Action
 from rules.play import random_playthrough
 from rules.rng import Rng
 from rules.search import Budget, PlainHints, choose, playout, random_move, reward
-from tests.toygame.rules import ToyRules, ToyState
 
 RULES = ToyRules()
 
@@ -107,8 +107,9 @@ def test_rewards_rank_the_seat_with_ties_shared() -> None:
     assert [reward(RULES, hints, state, seat) for seat in range(3)] == [0.75, 0.75, 0.0]
     assert reward(RULES, PlainHints(), state, 0) == 0.5
     playout(RULES, hints, state, 10_000, Rng(3))
-    assert RULES.outcome(state) is not None
-    ranks = RULES.outcome(state).ranks  # type: ignore[union-attr]
+    result = RULES.outcome(state)
+    assert result is not None
+    ranks = result.ranks
     assert reward(RULES, hints, state, ranks.index(1)) >= 0.5
 
 

@@ -3,7 +3,7 @@
 ``tests/host/test_refusal_keys.py`` holds the real games to this; the toys ship their English in
 their cog's ``TEXT`` instead of ``bot/locales``, so the same reading of the source is done here
 against that text.  The toys are what a new game's author copies (``rules/README.md`` points at
-``tests/toygame``), so a sentence raised in one of them, or a sentence nothing raises, fails here.
+``harness/toygame``), so a sentence raised in one of them, or a sentence nothing raises, fails here.
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ from types import ModuleType
 
 import pytest
 
+import harness.toygame
 import tests.plugins
-import tests.toygame
 import tests.toymarket
 from bot.i18n import Catalog
+from harness.toygame import cog as toy_cog
 from rules.core import IllegalAction
 from tests.helpers import bare_game
 from tests.host.test_refusal_keys import blanks, raised
-from tests.toygame import cog as toy_cog
 from tests.toymarket import cog as market_cog
 
 TOYS = [
-    pytest.param(tests.toygame, toy_cog.TEXT, id="toygame"),
+    pytest.param(harness.toygame, toy_cog.TEXT, id="toygame"),
     pytest.param(tests.toymarket, market_cog.TEXT, id="toymarket"),
 ]
 """Each toy package (its ``ENTRY`` names the game) and the catalog text its cog ships."""
@@ -82,7 +82,9 @@ def worded(package: ModuleType, presenter_class: type, text: Mapping[str, str], 
 
 def test_a_toy_refusal_is_worded_with_its_numbers_formatted() -> None:
     exc = IllegalAction("add_range", amount=1500)
-    assert worded(tests.toygame, toy_cog.ToyPresenter, toy_cog.TEXT, exc) == "You can add 1 to 3, not 1,500."
+    assert (
+        worded(harness.toygame, toy_cog.ToyPresenter, toy_cog.TEXT, exc) == "You can add 1 to 3, not 1,500."
+    )
 
 
 @pytest.mark.parametrize(

@@ -48,18 +48,21 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
 from tests.helpers import en
 
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "sandbox"
 URL = re.compile(r"http://127\.0\.0\.1:\d+/#\S+")
 STEP_MS = 60_000
-DESKTOP = {"width": 1280, "height": 1100}
-PHONE = {"width": 400, "height": 800}
+DESKTOP: ViewportSize = {"width": 1280, "height": 1100}
+PHONE: ViewportSize = {"width": 400, "height": 800}
 SYSTEM_CHROMIUM = "/usr/bin/chromium"
 HOW_TO_ENABLE = "apt-get install chromium, or set CHROMIUM=/path/to/chromium"
 TRUE = {"1", "true", "yes"}

@@ -27,8 +27,8 @@ from bot.config import Settings
 from bot.registry import REGISTRY
 from bot.sandbox import GUILD_ID, MEMBERS, World, build_world, sandbox_settings, started
 from bot.ui import lobby_message
+from harness.messages import alt_texts, controls, response_of, words_of
 from tests.helpers import en, fr
-from tests.host.discord_kit import alt_texts, controls, words_of
 
 REPO = Path(__file__).resolve().parents[2]
 URL = re.compile(r"http://127\.0\.0\.1:(\d+)/#\S+")
@@ -67,13 +67,13 @@ def test_the_simulated_server_has_the_same_ids_every_time(tmp_path: Path) -> Non
     assert len(set(first.ids()["members"])) == len(MEMBERS)
 
 
-def _table_messages(channel: object) -> list[discord.Message]:
-    return [m for m in channel.history() if m.attachments and controls(m)]  # type: ignore[attr-defined]
+def _table_messages(channel: simcord.ChannelHandle) -> list[discord.Message]:
+    return [m for m in channel.history() if m.attachments and controls(m)]
 
 
-def _everything_said(channel: object) -> str:
+def _everything_said(channel: simcord.ChannelHandle) -> str:
     """Every message's words and image descriptions in the channel, oldest first."""
-    messages = reversed(channel.history())  # type: ignore[attr-defined]
+    messages = reversed(channel.history())
     return "\n".join("\n".join([words_of(m), *alt_texts(m)]) for m in messages)
 
 
@@ -89,7 +89,7 @@ async def test_a_table_is_played_in_the_channel_and_posted_again_after_a_restart
         you, channel = sandbox.world.you, sandbox.world.channel
         before = sandbox.world.ids()
         created = await you.slash(channel, "game new", name="california")
-        lobby = created.response.message
+        lobby = response_of(created).message
         await you.click(lobby, label=en("host.lobby.bot_normal"))
         await you.click(lobby, label=en("host.lobby.bot_normal"))
         await you.click(lobby, label=en("host.lobby.start"))
@@ -123,7 +123,7 @@ async def test_a_french_table_answers_its_members_in_french_even_after_a_restart
     async with started(settings) as sandbox:
         you, channel = sandbox.world.you, sandbox.world.channel
         created = await you.slash(channel, "game new", name="california", language="fr")
-        lobby = created.response.message
+        lobby = response_of(created).message
         await you.click(lobby, label=fr("host.lobby.bot_normal"))
         await you.click(lobby, label=fr("host.lobby.start"))
         (board,) = _table_messages(channel)
@@ -184,7 +184,7 @@ async def test_every_game_starts_at_one_keyboard_with_a_bot(tmp_path: Path, game
     async with started(_settings(tmp_path)) as sandbox:
         you, ana = sandbox.world.members[:2]
         channel = sandbox.world.channel
-        lobby = (await you.slash(channel, "game new", name=game)).response.message
+        lobby = response_of(await you.slash(channel, "game new", name=game)).message
         await ana.click(lobby, label=en("host.lobby.join"))
         await you.click(lobby, label=en("host.lobby.bot_normal"))
         await you.click(lobby, label=en("host.lobby.start"))

@@ -42,8 +42,8 @@ from benchmarks.torture_discord_common import (
 from benchmarks.torture_fuzz import run
 from bot.client import GameBot
 from bot.registry import REGISTRY
+from harness.messages import words_of
 from rules.core import Action
-from tests.host.discord_kit import words_of
 
 
 async def test_a_few_hundred_fuzzed_inputs() -> None:

@@ -1,6 +1,6 @@
 """Toy Market: the smallest game with Monopoly's deals and Last Will's secret discards.
 
-A test-only game (hidden from players, like ``tests/toygame``).  It exists so the host is tested
+A test-only game (hidden from players, like ``harness/toygame``).  It exists so the host is tested
 on the interaction patterns of the two big games before they exist:
 
 - **Turns.**  Each round every seat, in turn order, *rolls*: a die names one of six lots; the

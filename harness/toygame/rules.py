@@ -12,7 +12,7 @@ rerolled(secret; private), target_reached(total), gg(), ended().
 
 Refusals name their reason and leave the words to the host: ``IllegalAction("add_range",
 amount=9)`` is shown as the catalog's ``toy.illegal.add_range`` ("You can add 1 to 3, not 9."),
-in the table's language, with ``amount`` formatted; the sentences are in ``tests/toygame/cog.py``.
+in the table's language, with ``amount`` formatted; the sentences are in ``harness/toygame/cog.py``.
 """
 
 from __future__ import annotations

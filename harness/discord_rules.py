@@ -1,4 +1,4 @@
-"""Real Discord's rules on top of SimCord: the tests' Discord rules layer.
+"""Real Discord's rules on top of SimCord: the Discord rules layer of the tests and benchmarks.
 
 SimCord is kinder than Discord: its threads never archive, nothing is refused in an archived or
 locked thread, a server has no thread cap, there are no rate limits, and wall-clock time spent
