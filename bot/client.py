@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.i18n import Catalog
 from bot.lobby import LobbyService
-from bot.registry import REGISTRY, Registry
+from bot.registry import REGISTRY, Registry, RegistryError
 from bot.services.background import background
 from bot.services.bot_players import BotPlayers
 from bot.services.clocks import Clocks
@@ -115,6 +115,11 @@ class GameBot(commands.Bot):
         for entry in self.registry:
             if entry.cog not in self.extensions:
                 await self.load_extension(entry.cog)
+            if entry.name not in self.tables.presenters:
+                raise RegistryError(
+                    f"game {entry.name!r}: its cog {entry.cog!r} loaded but registered no presenter; "
+                    f"its setup(bot) must set bot.tables.presenters[{entry.name!r}]"
+                )
         if self.settings.dev_guild and self.sync_dev_guild:
             guild = discord.Object(id=self.settings.dev_guild)
             self.tree.copy_global_to(guild=guild)

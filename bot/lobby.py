@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 
 from bot.i18n import Phrase, clip
 from bot.registry import GameEntry
-from bot.services.deadlines import plan_waits
+from bot.services.deadlines import waits_planner
 from bot.services.server_settings import BURST, check_opening, limits_in_force
 from bot.session import LiveGame, Refusal, SessionService
 from bot.storage import ENDED_STATUSES, OPEN_STATUSES, GameStatus, SeatRow
@@ -262,14 +262,8 @@ class LobbyService:
                 snapshot=canonical(rules.dump(state)),
                 now=now,
                 # The first waits, with their reminders and timers, start with the game.
-                waits=lambda context: plan_waits(
-                    context,
-                    now=now,
-                    actor=None,
-                    before=frozenset(),
-                    after=waiting,
-                    timed_out=False,
-                    defaults=defaults,
+                waits=waits_planner(
+                    now=now, actor=None, before=frozenset(), after=waiting, defaults=defaults
                 ),
             )
             self.sessions.forget(game_id)

@@ -1,12 +1,17 @@
 """Which games exist: name -> rules, renderer and the cog that presents it.
 
 This is the one place that names games; the rest of the host looks them up
-here.  The cog is named by module path because cogs sit above the host and
-are loaded as discord.py extensions.
+here.  The cog is named by module path because cogs sit above the host (they
+import the session and the UI, which import this module) and are loaded as
+discord.py extensions; the path is checked when the game registers, and the
+client checks at start that the cog's ``setup`` registered the game's
+presenter, so a typo or a forgotten ``setup`` stops the bot with a sentence
+instead of leaving the game on a bare presenter.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,11 +27,33 @@ Renderer = Callable[[dict[str, JSON], Sequence[str], Words], bytes]
 """A public view, the players' names (seat order) and the table's language in, PNG bytes out."""
 
 
+class RegistryError(Exception):
+    """A game that cannot be presented: raised at registration or at the bot's start, never later."""
+
+
+def check_cog(name: str, cog: str) -> None:
+    """Refuse a cog path that names no module, so a typo fails when the game registers.
+
+    ``find_spec`` locates the module without importing it: importing a cog here would import
+    the session and the UI from inside this module's own import.
+    """
+    try:
+        found = importlib.util.find_spec(cog) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise RegistryError(
+            f"game {name!r} names its cog {cog!r}, which is not a module that can be imported"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class GameEntry:
     rules: Rules[Any]
     renderer: Renderer
     cog: str
+    """Import path of the discord.py extension whose ``setup(bot)`` puts the game's presenter in
+    ``bot.tables.presenters[name]`` (checked by :func:`check_cog` and at the bot's start)."""
     hidden: bool = False
     """Hidden games (the test game) are playable but not offered to users."""
     hints: Hints[Any] = PLAIN
@@ -48,6 +75,7 @@ class Registry:
         self._games: dict[str, GameEntry] = {}
 
     def register(self, entry: GameEntry) -> None:
+        check_cog(entry.name, entry.cog)
         self._games[entry.name] = entry
 
     def unregister(self, name: str) -> None:

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from bot.i18n import Phrase, clip
 from bot.registry import GameEntry, Registry
-from bot.services.deadlines import DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS, Hours, plan_waits
+from bot.services.deadlines import DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS, Hours, waits_planner
 from bot.storage import (
     STARTED_STATUSES,
     GameRow,
@@ -175,6 +175,16 @@ def is_public(finished: bool, before: frozenset[int], after: frozenset[int], eve
     return finished or after != before or any(e.visible_to is None for e in events)
 
 
+def replay_move(rules: Any, state: Any, seat: int, action: Action) -> tuple[list[Event], bool]:
+    """Apply one logged move to ``state`` as a replay does, with whether it was public: every
+    replay that counts public versions (the steps, a fingerprint, an undo) counts them alike."""
+    before = rules.waiting_for(state)
+    events: list[Event] = rules.apply(state, seat, action)
+    finished = rules.outcome(state) is not None
+    after = frozenset() if finished else rules.waiting_for(state)
+    return events, is_public(finished, before, after, events)
+
+
 def replay_steps(
     rules: Any,
     players: int,
@@ -193,11 +203,8 @@ def replay_steps(
     public_version = 0
     for index, (seat, action) in enumerate(log):
         public_version += bumps[index] if index < len(bumps) else 0
-        before = rules.waiting_for(state)
-        events = rules.apply(state, seat, action)
-        finished = rules.outcome(state) is not None
-        after = frozenset() if finished else rules.waiting_for(state)
-        if is_public(finished, before, after, events):
+        events, public = replay_move(rules, state, seat, action)
+        if public:
             public_version += 1
         steps.append(Step(seat, action, events, public_version))
     return steps
@@ -232,11 +239,7 @@ def fingerprint_at(
         if index == len(log):
             break
         seat, logged = log[index]
-        before = rules.waiting_for(state)
-        events = rules.apply(state, seat, logged)
-        finished = rules.outcome(state) is not None
-        after = frozenset() if finished else rules.waiting_for(state)
-        if is_public(finished, before, after, events):
+        if replay_move(rules, state, seat, logged)[1]:
             public_version += 1
     return then
 
@@ -594,17 +597,14 @@ class SessionService:
     ) -> WaitPlanner:
         """The waits to write with a move; ``clocks`` is the game's own clock before and after it
         (an open auction's, which the timeouts follow instead of the table's timer)."""
-        defaults = self.hours
-        return lambda context: plan_waits(
-            context,
+        return waits_planner(
             now=now,
             actor=seat,
             before=before,
             after=after,
+            defaults=self.hours,
             timed_out=how == How.TIMEOUT,
-            defaults=defaults,
-            clock_before=clocks[0],
-            clock=clocks[1],
+            clocks=clocks,
         )
 
     async def timeout(self, game_id: int, seat: int, now: float) -> Applied | None:

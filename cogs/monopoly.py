@@ -347,6 +347,21 @@ class MonopolyPresenter(Presenter):
             return bool(auction["mode"] == data.OPEN)
         return bool(game.row.options.get("auction", data.ROUND) == data.OPEN)
 
+    def paired(self, game: LiveGame, event: Event, following: Event) -> str | None:
+        """A payment folded into the line of what caused it (:data:`MERGED`); a roll says doubles."""
+        merged = MERGED.get((event.kind, following.kind))
+        if merged is None:
+            return None
+        return (
+            f"monopoly.event.{merged}_doubles"
+            if event.params.get("doubles") is True
+            else f"monopoly.event.{merged}"
+        )
+
+    def pair_params(self, game: LiveGame, event: Event, following: Event) -> dict[str, Any]:
+        """Both events' placeholders, ``player`` always the first event's seat."""
+        return {**super().pair_params(game, event, following), "player": self.player(game, event.seat)}
+
     def lines(self, game: LiveGame, events: Sequence[Event]) -> list[str]:
         """Public lines, with a payment folded into the line of what caused it (:data:`MERGED`)."""
         public = [e for e in events if e.visible_to is None]
@@ -354,15 +369,9 @@ class MonopolyPresenter(Presenter):
         index = 0
         while index < len(public):
             event = public[index]
-            following = public[index + 1] if index + 1 < len(public) else None
-            merged = MERGED.get((event.kind, following.kind)) if following is not None else None
-            if following is not None and merged is not None and following.seat == event.seat:
-                lang = game.row.language
-                params = {**self.event_params(game, event), **self.event_params(game, following)}
-                params["player"] = self.player(game, event.seat)
-                if event.params.get("doubles") is True:
-                    merged += "_doubles"
-                out.append(self.t(f"monopoly.event.{merged}", lang, **params))
+            merged = self.pair_line(game, public, index)
+            if merged is not None:
+                out.append(merged)
                 index += 2
                 continue
             if event.kind == "passed":

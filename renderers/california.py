@@ -157,20 +157,6 @@ def space_label(space: int) -> str:
     return f"{ROW_NAMES[space // COLUMNS]}{space % COLUMNS + 1}"
 
 
-def text(
-    image: Image.Image,
-    xy: tuple[float, float],
-    value: str,
-    size: int,
-    fill: Colour = INK,
-    anchor: str = "la",
-    bold: bool = False,
-) -> None:
-    """:func:`kit.label`: every word this board draws goes through the kit (cached, and recorded for
-    the overprint test)."""
-    kit.label(image, xy, value, size, fill, anchor, bold)
-
-
 def width_of(value: str, size: int, bold: bool = False) -> float:
     return font(size, bold).getlength(value)
 
@@ -198,7 +184,7 @@ def coin(image: Image.Image, centre: tuple[int, int], r: int, label: str, gold: 
     fill, edge = (GOLD, GOLD_EDGE) if gold else (SILVER, SILVER_EDGE)
     ImageDraw.Draw(image).ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=edge, width=2)
     size = max(MIN_FONT, r + 2)
-    text(image, (x, y), label, size, INK, "mm", bold=gold)
+    kit.label(image, (x, y), label, size, INK, "mm", bold=gold)
 
 
 def tile(
@@ -224,9 +210,9 @@ def tile(
         r = max(side * 36 // 100, int(width_of(code, size, bold) + 6) // 2)
         r = min(r, side // 2 - 2)
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=2 if side >= 40 else 1)
-        text(image, (cx, cy), code, size, INK, "mm", bold=bold)
+        kit.label(image, (cx, cy), code, size, INK, "mm", bold=bold)
     else:
-        text(image, (cx, cy), code, size, text_colour(fill), "mm", bold=True)
+        kit.label(image, (cx, cy), code, size, text_colour(fill), "mm", bold=True)
     if printed:
         fold = (x1 - x0) // 3
         draw.polygon([(x0 + 1, y0 + 1), (x0 + fold, y0 + 1), (x0 + 1, y0 + fold)], fill=WHITE, outline=INK)
@@ -239,8 +225,8 @@ def expansion_tile(image: Image.Image, box: Box, words: kit.Words, size: int = S
     cx = (x0 + x1) // 2
     word = kit.fit(words("california.image.expansion_tile"), size, x1 - x0 - 4)
     with kit.panel(image, "expansion tile", box):
-        text(image, (cx, y0 + (y1 - y0) * 0.32), word, size, INK, "mm")
-        text(image, (cx, y0 + (y1 - y0) * 0.70), "+" + words.number(1), size + 2, INK, "mm", bold=True)
+        kit.label(image, (cx, y0 + (y1 - y0) * 0.32), word, size, INK, "mm")
+        kit.label(image, (cx, y0 + (y1 - y0) * 0.70), "+" + words.number(1), size + 2, INK, "mm", bold=True)
 
 
 @lru_cache(maxsize=512)
@@ -412,11 +398,11 @@ def table_layer(words: kit.Words) -> Image.Image:
         draw.rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=2)
         label = words("california.image.store", number=words.number(store + 1))
         with kit.panel(image, f"store {store + 1}", box):
-            text(image, (box[0] + 6, box[1] + 3), label, SMALL, INK, "la", bold=True)
+            kit.label(image, (box[0] + 6, box[1] + 3), label, SMALL, INK, "la", bold=True)
     draw.rounded_rectangle(BANK_BOX, radius=6, fill=CARD, outline=LINE, width=2)
     with kit.panel(image, "bank", BANK_BOX):
         bank = words("california.image.bank")
-        text(image, (BANK_BOX[0] + 6, BANK_BOX[1] + 3), bank, SMALL, INK, "la", bold=True)
+        kit.label(image, (BANK_BOX[0] + 6, BANK_BOX[1] + 3), bank, SMALL, INK, "la", bold=True)
     for i in range(4):
         x, y = bank_coin_centre(i)
         r = BANK_COIN_R
@@ -460,20 +446,20 @@ def _key(image: Image.Image, box: Box, words: kit.Words) -> None:
     ImageDraw.Draw(image).rounded_rectangle(box, radius=6, fill=CARD, outline=LINE, width=1)
     with kit.panel(image, "key", box):
         title = kit.fit(words("california.image.key_title"), SMALL, x1 - x0 - 16, bold=True)
-        text(image, (x0 + 8, y0 + 6), title, SMALL, INK, "la", bold=True)
+        kit.label(image, (x0 + 8, y0 + 6), title, SMALL, INK, "la", bold=True)
         for i, key in enumerate(COLOURS):
             cy = y0 + 30 + i * 24
             tile(image, (x0 + 8, cy, x0 + 38, cy + 20), key, False, words, size=SMALL)
             label = kit.fit(key_line(key, words), SMALL, x1 - x0 - 54)
-            text(image, (x0 + 46, cy + 10), label, SMALL, INK, "lm")
+            kit.label(image, (x0 + 46, cy + 10), label, SMALL, INK, "lm")
         y = y0 + 30 + 6 * 24 + 2
         tile(image, (x0 + 8, y, x0 + 38, y + 24), "red", True, words, size=SMALL)
         furnished = words("california.image.furnished")
-        text(image, (x0 + 46, y + 12), furnished, SMALL, INK, "lm")
+        kit.label(image, (x0 + 46, y + 12), furnished, SMALL, INK, "lm")
         cx = x0 + 46 + int(width_of(furnished, SMALL)) + 24
         coin(image, (cx, y + 12), 11, words.number(2))
         fee = kit.fit(words("california.image.fee_short"), SMALL, x1 - cx - 22)
-        text(image, (cx + 16, y + 12), fee, SMALL, INK, "lm")
+        kit.label(image, (cx + 16, y + 12), fee, SMALL, INK, "lm")
 
 
 def _empty_panel(image: Image.Image, x: int, y: int, fees: Sequence[int | None], words: kit.Words) -> None:
@@ -481,7 +467,7 @@ def _empty_panel(image: Image.Image, x: int, y: int, fees: Sequence[int | None],
     draw.rectangle((x, y, x + PANEL_W, y + PANEL_H), fill=CARD, outline=LINE, width=2)
     for column in range(COLUMNS):
         cx = x + GRID_X + column * (CELL + CELL_GAP) + CELL // 2
-        text(
+        kit.label(
             image,
             (cx, y + PANEL_HEAD + 2 + LABEL // 2),
             words.number(column + 1),
@@ -492,7 +478,7 @@ def _empty_panel(image: Image.Image, x: int, y: int, fees: Sequence[int | None],
         )
     for row, letter in enumerate(ROW_NAMES):
         cy = y + GRID_Y + row * (CELL + CELL_GAP) + CELL // 2
-        text(image, (x + 4 + LABEL // 2, cy), letter, SMALL, SOFT, "mm", bold=True)
+        kit.label(image, (x + 4 + LABEL // 2, cy), letter, SMALL, SOFT, "mm", bold=True)
     for space, fee in enumerate(fees):
         box = cell_box(x, y, space)
         draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
@@ -500,7 +486,7 @@ def _empty_panel(image: Image.Image, x: int, y: int, fees: Sequence[int | None],
             coin(image, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), 10, words.number(fee))
     ax = attic_box(x, y, 1)[2] + 4
     attic = kit.fit(words("california.image.attic"), SMALL, x + PANEL_W - ax - 1)
-    text(image, (ax, y + PANEL_HEAD + 4 + ATTIC // 2), attic, SMALL, SOFT, "lm")
+    kit.label(image, (ax, y + PANEL_HEAD + 4 + ATTIC // 2), attic, SMALL, SOFT, "lm")
 
 
 @lru_cache(maxsize=16)
@@ -520,7 +506,7 @@ def _board(
     x0, y0, x1, _ = card_box(11)
     title = kit.fit(words("california.image.bonus_cards"), SMALL, x1 - x0 - 4, bold=True)
     with kit.panel(image, "bonus cards' title", card_box(11)):
-        text(image, (x0 + 4, y0 + 1), title, SMALL, INK, "la", bold=True)
+        kit.label(image, (x0 + 4, y0 + 1), title, SMALL, INK, "la", bold=True)
     for seat in range(n):
         x, y = panel_origin(seat)
         with kit.panel(image, f"mansion {seat + 1}", (x, y, x + PANEL_W, y + PANEL_H)):
@@ -1070,7 +1056,9 @@ def _mansion_layer(fees: tuple[int | None, ...], words: kit.Words) -> Image.Imag
     with kit.panel(image, "grid", Z_PANELS["grid"]):
         _zoom_grid(image, fees, words)
     with kit.panel(image, "side", Z_PANELS["side"]):
-        text(image, (Z_SIDE_X, Z_GRID_Y), words("california.image.mansion.attic"), BODY, INK, "la", bold=True)
+        kit.label(
+            image, (Z_SIDE_X, Z_GRID_Y), words("california.image.mansion.attic"), BODY, INK, "la", bold=True
+        )
     with kit.panel(image, "key", Z_PANELS["key"]):
         _zoom_key(image, words)
     with kit.panel(image, "legend", Z_PANELS["legend"]):
@@ -1084,10 +1072,10 @@ def _zoom_grid(image: Image.Image, fees: tuple[int | None, ...], words: kit.Word
     for column in range(COLUMNS):
         x0, _, x1, _ = z_cell(column)
         label = words.number(column + 1)
-        text(image, ((x0 + x1) / 2, Z_GRID_Y - Z_LABEL / 2), label, BODY, SOFT, "mm", bold=True)
+        kit.label(image, ((x0 + x1) / 2, Z_GRID_Y - Z_LABEL / 2), label, BODY, SOFT, "mm", bold=True)
     for row, letter in enumerate(ROW_NAMES):
         _, y0, _, y1 = z_cell(row * COLUMNS)
-        text(image, (M + Z_LABEL / 2 - 2, (y0 + y1) / 2), letter, BODY, SOFT, "mm", bold=True)
+        kit.label(image, (M + Z_LABEL / 2 - 2, (y0 + y1) / 2), letter, BODY, SOFT, "mm", bold=True)
     for space, fee in enumerate(fees):
         box = z_cell(space)
         draw.rectangle(box, fill=EMPTY, outline=EMPTY_EDGE, width=1)
@@ -1099,14 +1087,14 @@ def _zoom_key(image: Image.Image, words: kit.Words) -> None:
     """What each colour code means, under the grid of "My mansion"."""
     y = Z_KEY_Y
     title = kit.fit(words("california.image.mansion.key_title"), SMALL, W - 2 * M, bold=True)
-    text(image, (M, y), title, SMALL, INK, "la", bold=True)
+    kit.label(image, (M, y), title, SMALL, INK, "la", bold=True)
     col_w = (W - 2 * M) // 2
     for i, key in enumerate(COLOURS):
         cx = M + (i // 3) * col_w
         cy = y + 22 + (i % 3) * Z_KEY_ROW
         tile(image, (cx, cy, cx + 36, cy + 26), key, False, words, size=SMALL)
         label = kit.fit(key_line(key, words), SMALL, col_w - 50)
-        text(image, (cx + 44, cy + 13), label, SMALL, INK, "lm")
+        kit.label(image, (cx + 44, cy + 13), label, SMALL, INK, "lm")
 
 
 def _zoom_legend(image: Image.Image, words: kit.Words) -> None:
@@ -1121,11 +1109,11 @@ def _zoom_legend(image: Image.Image, words: kit.Words) -> None:
     for kind, key in legend:
         said = words(key)
         tile(image, (x, y, x + 36, y + 28), "red", kind == "furniture", words, kind == "printed", SMALL)
-        text(image, (x + 44, y + 14), said, SMALL, INK, "lm")
+        kit.label(image, (x + 44, y + 14), said, SMALL, INK, "lm")
         x += 44 + int(width_of(said, SMALL)) + 18
     coin(image, (x + 14, y + 14), 14, words.number(2))
     fee_label = kit.fit(words("california.image.mansion.fee"), SMALL, W - M - x - 34)
-    text(image, (x + 34, y + 14), fee_label, SMALL, INK, "lm")
+    kit.label(image, (x + 34, y + 14), fee_label, SMALL, INK, "lm")
 
 
 def draw_mansion(view: Mapping[str, Any], names: Sequence[str], seat: int, words: kit.Words) -> Image.Image:

@@ -45,6 +45,19 @@ PAPER: Colour = (250, 247, 240)
 MUTED: Colour = (120, 120, 120)
 WHITE: Colour = (255, 255, 255)
 
+SEAT_COLOURS: tuple[Colour, ...] = (
+    (214, 39, 40),
+    (31, 119, 180),
+    (44, 160, 44),
+    (255, 127, 14),
+    (148, 103, 189),
+    (23, 190, 207),
+)
+"""Seat colours, one per seat up to six, each always drawn with its letter of
+:data:`SEAT_LETTERS`: shared so a seat reads the same colour from one game to the next;
+a game with fewer seats takes the first ones."""
+SEAT_LETTERS = "ABCDEF"
+
 
 Rect = tuple[float, float, float, float]
 """Left, top, right, bottom in a picture's pixels (right and bottom just outside)."""

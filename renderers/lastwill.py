@@ -156,15 +156,9 @@ PAST: Colour = (222, 222, 222)
 PAST_TEXT: Colour = (130, 130, 130)
 FREE_EDGE: Colour = (150, 150, 150)
 
-SEATS: tuple[Colour, ...] = (
-    (214, 39, 40),
-    (31, 119, 180),
-    (44, 160, 44),
-    (255, 127, 14),
-    (148, 103, 189),
-)
-"""Seat colours; each is always drawn with its seat letter."""
-LETTERS = "ABCDE"
+SEATS: tuple[Colour, ...] = kit.SEAT_COLOURS[:5]
+"""Seat colours (five seats); each is always drawn with its seat letter."""
+LETTERS = kit.SEAT_LETTERS[:5]
 
 DECKS: dict[str, Colour] = {
     "property": (56, 132, 64),

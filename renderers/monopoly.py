@@ -86,16 +86,9 @@ GROUPS: dict[str, tuple[str, Colour]] = {
 """view group -> (code printed on the bar and the chips, bar colour)."""
 UNKNOWN_GROUP: tuple[str, Colour] = ("??", (110, 110, 110))
 
-SEATS: tuple[Colour, ...] = (
-    (214, 39, 40),
-    (31, 119, 180),
-    (44, 160, 44),
-    (255, 127, 14),
-    (148, 103, 189),
-    (23, 190, 207),
-)
+SEATS: tuple[Colour, ...] = kit.SEAT_COLOURS
 """Seat colours (owner chips, tokens); each is always drawn with its seat letter."""
-LETTERS = "ABCDEF"
+LETTERS = kit.SEAT_LETTERS
 
 BOARD_BG: Colour = (206, 226, 208)
 CELL_BG: Colour = (250, 247, 240)

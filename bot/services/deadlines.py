@@ -27,7 +27,7 @@ import re
 from collections.abc import Set
 from dataclasses import dataclass
 
-from bot.storage import Deadlines, WaitChanges, WaitContext
+from bot.storage import Deadlines, WaitChanges, WaitContext, WaitPlanner
 from rules.core import GameClock
 
 HOUR = 3600.0
@@ -103,6 +103,32 @@ def first_dues(now: float, hours: Hours, away_until: float | None) -> Deadlines:
     return Deadlines(
         start + hours.remind * HOUR if hours.remind > 0 else None,
         start + hours.timer * HOUR if hours.timer > 0 else None,
+    )
+
+
+def waits_planner(
+    *,
+    now: float,
+    actor: int | None,
+    before: Set[int],
+    after: Set[int],
+    defaults: Hours,
+    timed_out: bool = False,
+    clocks: tuple[GameClock | None, GameClock | None] = (None, None),
+) -> WaitPlanner:
+    """``plan_waits`` with everything but the table's context bound, for the store to call inside
+    the transaction that writes the change (the context is read there, so it cannot go stale);
+    ``clocks`` is the game's own clock before and after the change."""
+    return lambda context: plan_waits(
+        context,
+        now=now,
+        actor=actor,
+        before=before,
+        after=after,
+        timed_out=timed_out,
+        defaults=defaults,
+        clock_before=clocks[0],
+        clock=clocks[1],
     )
 
 

@@ -32,8 +32,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from bot.services.deadlines import plan_waits
-from bot.session import LiveGame, Refusal, SessionService, is_public
+from bot.services.deadlines import waits_planner
+from bot.session import LiveGame, Refusal, SessionService, replay_move
 from bot.storage import GameStatus, How, LogEntry, UndoRequest, VersionConflict
 from rules.core import IllegalAction, StateError
 from rules.play import canonical
@@ -140,11 +140,7 @@ def _last_public(
     state = rules.setup(players, options, seed)
     last_public: int | None = None
     for index, entry in enumerate(standing):
-        before = rules.waiting_for(state)
-        events = rules.apply(state, entry.seat, entry.action)
-        finished = rules.outcome(state) is not None
-        after = frozenset() if finished else rules.waiting_for(state)
-        if is_public(finished, before, after, events):
+        if replay_move(rules, state, entry.seat, entry.action)[1]:
             last_public = index
     return last_public
 
@@ -321,16 +317,13 @@ class UndoService:
                 dropped=plan.dropped,
                 snapshot=canonical(rules.dump(plan.state)),
                 now=now,
-                waits=lambda context: plan_waits(
-                    context,
+                waits=waits_planner(
                     now=now,
                     actor=None,
                     before=before,
                     after=after,
-                    timed_out=False,
                     defaults=defaults,
-                    clock_before=clock_before,
-                    clock=clock,
+                    clocks=(clock_before, clock),
                 ),
             )
         except VersionConflict:

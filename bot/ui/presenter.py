@@ -378,6 +378,28 @@ class Presenter:
                     out.append(line)
         return out
 
+    def paired(self, game: LiveGame, event: Event, following: Event) -> str | None:
+        """The catalog key of one line telling ``event`` and the same seat's ``following`` event
+        together (a move and the payment it caused), or ``None`` to tell them apart."""
+        return None
+
+    def pair_params(self, game: LiveGame, event: Event, following: Event) -> dict[str, Any]:
+        """The placeholders of a paired line: both events' own (the second's win a clash)."""
+        return {**self.event_params(game, event), **self.event_params(game, following)}
+
+    def pair_line(self, game: LiveGame, public: Sequence[Event], index: int) -> str | None:
+        """``public[index]`` and the event after it in one line (:meth:`paired`), else ``None``;
+        a game's ``lines`` then steps over both."""
+        if index + 1 >= len(public):
+            return None
+        event, following = public[index], public[index + 1]
+        if following.seat != event.seat:
+            return None
+        key = self.paired(game, event, following)
+        if key is None:
+            return None
+        return self.t(key, game.row.language, **self.pair_params(game, event, following))
+
     def private_line(self, game: LiveGame, event: Event) -> str | None:
         """Text for an event only its ``visible_to`` seats may read (sent ephemerally)."""
         key = f"{self.game}.private.{event.kind}"

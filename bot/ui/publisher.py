@@ -117,10 +117,13 @@ class Publisher:
     # -- helpers ---------------------------------------------------------------------------------
 
     def presenter(self, game: LiveGame) -> Presenter:
+        """The game's cog registered it at start (the client refuses to start otherwise), so a
+        missing one is a bug to name, not a bare presenter to draw the table with."""
         presenter = self.presenters.get(game.entry.name)
         if presenter is None:
-            presenter = self.presenters[game.entry.name] = Presenter(self.catalog)
-            presenter.game = game.entry.name
+            raise LookupError(
+                f"no presenter for game {game.entry.name!r}: its cog {game.entry.cog!r} was not loaded"
+            )
         return presenter
 
     def t(self, key: str, language: str = "en", /, **params: Any) -> str:

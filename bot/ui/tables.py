@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -24,6 +24,7 @@ from bot.ui import safe
 from bot.ui.amounts import TypedValues, Unreadable, parse_amount
 from bot.ui.components import (
     Malformed,
+    Ref,
     build_view,
     custom_id,
     decode_action,
@@ -102,34 +103,37 @@ class Tables(Publisher):
     # -- clicks ----------------------------------------------------------------------------------
 
     async def on_action_click(self, interaction: discord.Interaction, rest: str) -> None:
-        try:
-            ref = parse_ref(rest)
-            action = decode_action(ref.ref)
-        except Malformed:
-            await self.refuse(interaction, Refusal("host.refuse.malformed"))
-            return
-        await self.act(interaction, ref.game_id, action, ref.version)
+        read = await self._read_click(interaction, rest, lambda ref: decode_action(ref.ref))
+        if read is not None:
+            await self.act(interaction, read[0].game_id, read[1], read[0].version)
 
     async def on_lasting_click(self, interaction: discord.Interaction, rest: str) -> None:
         """A lasting action (``a:``): good while it means what it meant when drawn, other moves or not."""
-        try:
-            ref = parse_ref(rest)
-            action = decode_action(ref.ref)
-        except Malformed:
-            await self.refuse(interaction, Refusal("host.refuse.malformed"))
-            return
-        await self.act(interaction, ref.game_id, action, None, lasting=ref.version)
+        read = await self._read_click(interaction, rest, lambda ref: decode_action(ref.ref))
+        if read is not None:
+            await self.act(interaction, read[0].game_id, read[1], None, lasting=read[0].version)
 
     async def on_select(self, interaction: discord.Interaction, rest: str, values: Sequence[str]) -> None:
-        try:
-            ref = parse_ref(rest)
+        def chosen(ref: Ref) -> Action:
             if not _offered(interaction, values):
                 raise Malformed(rest)
-            action = _chosen(ref.ref, values)
+            return _chosen(ref.ref, values)
+
+        read = await self._read_click(interaction, rest, chosen)
+        if read is not None:
+            await self.act(interaction, read[0].game_id, read[1], read[0].version)
+
+    async def _read_click(
+        self, interaction: discord.Interaction, rest: str, action: Callable[[Ref], Action]
+    ) -> tuple[Ref, Action] | None:
+        """The reference and action behind a move's button or menu, or ``None`` once a malformed
+        one is refused: a forged or truncated id is answered the same way wherever it arrives."""
+        try:
+            ref = parse_ref(rest)
+            return ref, action(ref)
         except Malformed:
             await self.refuse(interaction, Refusal("host.refuse.malformed"))
-            return
-        await self.act(interaction, ref.game_id, action, ref.version)
+            return None
 
     async def act(
         self,

@@ -377,6 +377,11 @@ class Words(Presenter):
             return f"{base}_penalty"
         return base
 
+    def paired(self, game: LiveGame, event: Event, following: Event) -> str | None:
+        """A boy's errand to the extension space and the extension it brought (:data:`PAIRS`)."""
+        pair = PAIRS.get((self.event_key(game, event).removeprefix("lastwill.event."), following.kind))
+        return f"lastwill.event.{pair}" if pair is not None else None
+
     def lines(self, game: LiveGame, events: Sequence[Event]) -> list[str]:
         """One short line per public event, with a few folded together so the log stays calm:
         a run of incomes (or depreciations) is one line, a play and its payment in the same click
@@ -407,15 +412,9 @@ class Words(Presenter):
                     index += 1
                     public = [e for e in public if e is not paid]
                     continue
-            following = public[index + 1] if index + 1 < len(public) else None
-            pair = (
-                PAIRS.get((self.event_key(game, event).removeprefix("lastwill.event."), following.kind))
-                if following is not None and following.seat == event.seat
-                else None
-            )
-            if pair is not None and following is not None:
-                params = {**self.event_params(game, event), **self.event_params(game, following)}
-                out.append(self.t(f"lastwill.event.{pair}", lang, **params))
+            pair = self.pair_line(game, public, index)
+            if pair is not None:
+                out.append(pair)
                 index += 2
                 continue
             line = self.event_line(game, event)

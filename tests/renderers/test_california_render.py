@@ -283,13 +283,13 @@ def test_the_last_move_is_written_out() -> None:
 def test_every_mansion_grid_is_labelled_like_the_buttons(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows A-D and columns 1-4 are drawn beside every grid; a space's label is row letter + column."""
     drawn: list[str] = []
-    real = california.text
+    real = kit.label
 
     def spy(draw: Any, xy: Any, value: str, *args: Any, **kwargs: Any) -> None:
         drawn.append(value)
         real(draw, xy, value, *args, **kwargs)
 
-    monkeypatch.setattr(california, "text", spy)
+    monkeypatch.setattr(kit, "label", spy)
     california.clear_caches()
     view = RULES.view(RULES.setup(5, {}, 3), None)
     california.render(view, NAMES, EN)

@@ -6,6 +6,7 @@ TrueType font carries for the Basic Multilingual Plane), independently of how ``
 
 from __future__ import annotations
 
+import importlib
 import struct
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -13,15 +14,8 @@ from typing import Any
 
 import pytest
 
-import renderers.california
-import renderers.estates
-import renderers.lastwill
-import renderers.monopoly
-import rules.california
-import rules.estates
-import rules.lastwill
-import rules.monopoly
 from bot.i18n import words
+from bot.registry import REGISTRY
 from renderers import kit
 from rules.play import random_playthrough
 
@@ -33,11 +27,17 @@ WRITTEN = NAMES[:5]
 EMOJI = NAMES[5]
 
 GAMES: list[tuple[str, Any, Callable[[Any, Sequence[str], kit.Words], bytes], Callable[[], None], int]] = [
-    ("california", rules.california.RULES, renderers.california.render, renderers.california.clear_caches, 5),
-    ("estates", rules.estates.RULES, renderers.estates.render, renderers.estates.clear_caches, 5),
-    ("monopoly", rules.monopoly.RULES, renderers.monopoly.render, renderers.monopoly.clear_caches, 6),
-    ("lastwill", rules.lastwill.RULES, renderers.lastwill.render, renderers.lastwill.clear_caches, 5),
+    (
+        entry.name,
+        entry.rules,
+        entry.renderer,
+        importlib.import_module(entry.renderer.__module__).clear_caches,
+        min(entry.rules.max_players, len(NAMES)),
+    )
+    for entry in REGISTRY.public()
 ]
+"""Every game players are offered, at its largest table (its renderer module's ``clear_caches``
+forgets drawn names between the two lists)."""
 
 
 @cache
