@@ -25,11 +25,13 @@ alike, through :func:`benchmarks.torture_discord_common.components`).  ``thread_
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from benchmarks.torture_discord_common import BUTTON, SELECT, components
+import simcord
+
+from benchmarks.torture_discord_common import BUTTON, SELECT, components, stored_of
 from rules.core import Action
 
 ACTION_ID = re.compile(r"(?P<kind>[ga]):(?P<gid>[0-9]+):(?P<ver>[0-9]+):(?P<ref>.+)")
@@ -134,6 +136,31 @@ class PageTurner:
             self.direction = -1
             step = moves.get(current - 1)
         return step
+
+
+async def find_on_pages(
+    env: simcord.Env,
+    game_id: int,
+    handle: Any,
+    target: Callable[[Any], Any],
+    click: Callable[[Any, str], Awaitable[object | None]],
+) -> tuple[Any, Any] | None:
+    """``target(message)`` on the message behind ``handle``, turning its pages (◀ ▶) forward, then
+    back, when it is a list longer than one message; ``None`` if no page has it (or a page click
+    went unanswered).  ``click(handle, custom_id)`` is the caller's own click (it counts them)."""
+    message = stored_of(env, handle)
+    turner = PageTurner(game_id)
+    for _ in range(12):
+        if message is None:
+            return None
+        found = target(message)
+        if found is not None:
+            return handle, found
+        step = turner.step(message)
+        if step is None or await click(handle, step) is None:
+            return None
+        message = stored_of(env, handle)
+    return None
 
 
 def pages(message: Any, game_id: int) -> tuple[int, dict[int, str]]:

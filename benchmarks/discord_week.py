@@ -120,7 +120,6 @@ from benchmarks.torture_discord_common import (
     forget_logs,
     quick_settle,
     scratch_dir,
-    stored_of,
     summary_line,
     undeliverable,
 )
@@ -846,23 +845,10 @@ class Week:
     async def find(
         self, person: Person, handle: ResponseMessage, game_id: int, target: Callable[[Any], Any]
     ) -> tuple[ResponseMessage, Any] | None:
-        """``target(message)`` on the message behind ``handle``, turning its pages (◀ ▶) forward,
-        then back, when it is a list longer than one message; ``None`` if no page has it."""
-        message = stored_of(self.env, handle)
-        turner = click_routes.PageTurner(game_id)
-        for _ in range(12):
-            if message is None:
-                return None
-            found = target(message)
-            if found is not None:
-                return handle, found
-            step = turner.step(message)
-            if step is None:
-                return None
-            if await self.click(person, handle, step) is None:
-                return None
-            message = stored_of(self.env, handle)
-        return None
+        """``target(message)`` on the message behind ``handle``, across its pages."""
+        return await click_routes.find_on_pages(
+            self.env, game_id, handle, target, lambda where, step: self.click(person, where, step)
+        )
 
     pages = staticmethod(click_routes.pages)
 

@@ -161,6 +161,7 @@ async def child_main(db: str, scenario: str, seed: int, moves: int) -> None:
     from bot.session import Refusal, SessionService
     from bot.storage import GameStatus, Store, StoreError
     from bot.storage.base import Unconfirmed
+    from harness.toygame.tables import toy_table
 
     rng = random.Random(seed)
     fault_file = os.environ.get("FAULT_FILE", "")
@@ -169,18 +170,8 @@ async def child_main(db: str, scenario: str, seed: int, moves: int) -> None:
     lobby = LobbyService(sessions)
 
     async def new_table(number: int) -> int:
-        host = 1000 + 10 * number
-        game = await lobby.create(
-            game="toy",
-            options_text="target=60",
-            host_id=host,
-            host_name="h",
-            guild_id=1,
-            channel_id=1,
-            language="en",
-        )
-        await lobby.join(game.id, host + 1, "p1")
-        return (await lobby.start(game.id, host, seed=rng.randrange(2**31))).id
+        made = await toy_table(lobby, host=1000 + 10 * number, seed=rng.randrange(2**31), target=60)
+        return made.id
 
     tables = [await new_table(n) for n in range(3)]
     _say("READY")

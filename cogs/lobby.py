@@ -21,7 +21,7 @@ from bot.services.clocks import MAX_AWAY_DAYS, ClockReport, hours_option
 from bot.session import LiveGame, Refusal
 from bot.storage import CLOSED_STATUSES, OPEN_STATUSES, STARTED_STATUSES, GameStatus, StoreError
 from bot.ui import safe
-from bot.ui.access import is_manager, server_and_channel, server_of
+from bot.ui.access import is_manager, server_and_channel, server_of, settings_server
 from bot.ui.components import lobby_button
 from bot.ui.translator import choice
 
@@ -529,11 +529,7 @@ class LobbyCog(commands.Cog):
         settings = self.bot.players.settings
         remind, timer, channel, role, reset_other = others
         try:
-            guild_id = server_of(interaction)
-            if not is_manager(interaction):
-                raise Refusal("host.settings.managers_only")
-            if channel is not None and not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
-                raise Refusal("host.settings.bad_channel")
+            guild_id = settings_server(interaction, channel)
             # Every value is checked before anything is saved: a refusal changes nothing.
             settings.check_limits(limits)
             if any(option is not None for option in others):

@@ -37,3 +37,14 @@ def server_and_channel(interaction: discord.Interaction) -> tuple[int, int]:
     if interaction.channel_id is None:
         raise Refusal(DM)
     return guild_id, interaction.channel_id
+
+
+def settings_server(interaction: discord.Interaction, channel: object | None) -> int:
+    """The server whose ``/game settings`` a manager changes, once the channel given (if any) is
+    one a table can be opened in (a text channel or a forum); both settings commands check this."""
+    guild_id = server_of(interaction)
+    if not is_manager(interaction):
+        raise Refusal("host.settings.managers_only")
+    if channel is not None and not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
+        raise Refusal("host.settings.bad_channel")
+    return guild_id

@@ -22,7 +22,7 @@ from bot.services.stats import StatsService
 from bot.session import LiveGame, Refusal
 from bot.storage import GameStatus, GuildSettings, MessageKind
 from bot.ui import safe
-from bot.ui.access import is_manager, server_of
+from bot.ui.access import is_manager, server_of, settings_server
 from bot.ui.lobby_message import LobbyDesk
 
 log = logging.getLogger(__name__)
@@ -260,11 +260,7 @@ class PlayerDesk:
         """Show (no options) or change the server's settings; Manage Server only."""
         lang = self.reader(interaction)
         try:
-            guild_id = server_of(interaction)
-            if not is_manager(interaction):
-                raise Refusal("host.settings.managers_only")
-            if channel is not None and not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
-                raise Refusal("host.settings.bad_channel")
+            guild_id = settings_server(interaction, channel)
             if all(option is None for option in (remind, timer, channel, role, reset)):
                 current = await self.settings.get(guild_id)
                 await safe.reply(

@@ -48,6 +48,19 @@ CLOSE_ROW = 9
 class Hand(Words):
     """The hand panel and card descriptions (see the module docstring)."""
 
+    def card_lines(self, game: LiveGame, view: View, seat: int, cards: Sequence[str]) -> list[str]:
+        """A line per card in hand: its id and what it does (the hand panel and each play's list)."""
+        lang = game.row.language
+        return [
+            self.t(
+                "lastwill.panel.hand_card",
+                lang,
+                name=self.card_id(game, c),
+                what=self.card_words(game, view, seat, c),
+            )
+            for c in cards
+        ]
+
     def seat_moves(self, game: LiveGame, seat: int) -> list[Action]:
         """The seat's legal moves while the game runs: what its private panels may offer."""
         if game.status != GameStatus.ACTIVE:
@@ -85,15 +98,7 @@ class Hand(Words):
             )
         if player["employment"] is not None and player["demoted"]:
             lines.append(self.t("lastwill.panel.demoted_already", lang))
-        lines += [
-            self.t(
-                "lastwill.panel.hand_card",
-                lang,
-                name=self.card_id(game, c),
-                what=self.card_words(game, view, seat, c),
-            )
-            for c in hand
-        ] or [self.t("lastwill.panel.hand_empty", lang)]
+        lines += self.card_lines(game, view, seat, hand) or [self.t("lastwill.panel.hand_empty", lang)]
         controls: list[Control] = []
         if self.on_turn(view, seat):
             controls = self.play_controls(game, view, seat, self.seat_moves(game, seat))

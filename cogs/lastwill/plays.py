@@ -104,15 +104,7 @@ class Plays(Hand):
             self.t(f"lastwill.panel.plays.{name}", lang),
             self.t("lastwill.panel.hand_turn", lang, left=self.budget(game, view["budget"] or {})),
         ]
-        lines += [
-            self.t(
-                "lastwill.panel.hand_card",
-                lang,
-                name=self.card_id(game, c),
-                what=self.card_words(game, view, seat, c),
-            )
-            for c in cards
-        ]
+        lines += self.card_lines(game, view, seat, cards)
         return Panel(clip("\n".join(lines)), [*controls, self.back(game), self.done(game)])
 
     def kind_controls(

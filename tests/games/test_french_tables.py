@@ -43,7 +43,7 @@ import pytest
 import simcord
 from simcord.results import InteractionResult, ResponseMessage
 
-from benchmarks.click_routes import PageTurner, enabled
+from benchmarks.click_routes import enabled, find_on_pages
 from benchmarks.discord_week import WEIGHTS, Week
 from benchmarks.thread_volume import MONOPOLY_WEIGHTS
 from benchmarks.torture_discord_common import (
@@ -471,22 +471,10 @@ class French:
     async def find(
         self, person: Player, handle: ResponseMessage, target: Any
     ) -> tuple[ResponseMessage, Any] | None:
-        """``target`` on the message behind ``handle``, turning its pages (◀ ▶) when needed."""
-        message = stored_of(self.env, handle)
-        turner = PageTurner(self.game_id)
-        for _ in range(12):
-            if message is None:
-                return None
-            found = target(message)
-            if found is not None:
-                return handle, found
-            step = turner.step(message)
-            if step is None:
-                return None
-            if await self.click(person, handle, step) is None:
-                return None
-            message = stored_of(self.env, handle)
-        return None
+        """``target`` on the message behind ``handle``, across its pages (◀ ▶)."""
+        return await find_on_pages(
+            self.env, self.game_id, handle, target, lambda where, step: self.click(person, where, step)
+        )
 
 
 # --- the tests ------------------------------------------------------------------------------------

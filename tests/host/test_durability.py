@@ -30,6 +30,7 @@ from bot.lobby import LobbyService
 from bot.registry import REGISTRY
 from bot.session import LiveGame, Refusal, SessionService
 from bot.storage import Store, StoreError
+from harness.toygame.tables import toy_table
 from rules.core import Action
 from rules.play import canonical, replay
 
@@ -194,18 +195,7 @@ def test_acknowledged_actions_survive_sigkill(tmp_path: Path, store_target: str 
 
 
 async def _new_game(lobby: LobbyService, host: int, players: int, seed: int) -> LiveGame:
-    game = await lobby.create(
-        game="toy",
-        options_text="target=40",
-        host_id=host,
-        host_name="h",
-        guild_id=1,
-        channel_id=1,
-        language="en",
-    )
-    for seat in range(1, players):
-        await lobby.join(game.id, host + seat, f"p{seat}")
-    return await lobby.start(game.id, host, seed=seed)
+    return await toy_table(lobby, host=host, players=players, seed=seed, target=40)
 
 
 async def _play(sessions: SessionService, game_id: int, rng: random.Random, moves: int) -> LiveGame:

@@ -54,7 +54,7 @@ async def test_a_cog_that_registers_no_presenter_stops_the_start(tmp_path: Path)
     entry = GameEntry(rules=SilentRules(), renderer=render, cog="cogs.reach", hidden=True)
     with pytest.raises(RegistryError) as refused:
         async with simcord.run(bot_with(tmp_path, entry), strict_sync=False):
-            pass
+            raise AssertionError("the bot started with a game that has no presenter")
     message = str(refused.value)
     assert "'toy_silent'" in message and "'cogs.reach'" in message and "presenters['toy_silent']" in message
 

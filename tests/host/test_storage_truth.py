@@ -34,24 +34,13 @@ from bot.storage import Store, StoreError
 from bot.storage.base import Unconfirmed
 from bot.storage.health import check
 from bot.storage.sqlite import SqliteDatabase
+from harness.toygame.tables import toy_table
 
 HOST = 500
 
 
 async def new_game(sessions: SessionService, host: int = HOST, players: int = 2, seed: int = 1) -> LiveGame:
-    lobby = LobbyService(sessions)
-    game = await lobby.create(
-        game="toy",
-        options_text="target=60",
-        host_id=host,
-        host_name="h",
-        guild_id=1,
-        channel_id=1,
-        language="en",
-    )
-    for seat in range(1, players):
-        await lobby.join(game.id, host + seat, f"p{seat}")
-    return await lobby.start(game.id, host, seed=seed)
+    return await toy_table(LobbyService(sessions), host=host, players=players, seed=seed, target=60)
 
 
 async def move(sessions: SessionService, game: LiveGame, rng: random.Random) -> LiveGame:
