@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from benchmarks.stats import percentile
-from bot.registry import REGISTRY
+from bot.core.registry import REGISTRY
 from bot.services.bot_players import BUDGET
 from rules.rng import Rng
 from rules.search import SearchRules, choose

@@ -1,6 +1,6 @@
 """Two weeks of slow games on real Discord's terms: 300 tables in 5 servers through the rules layer.
 
-Why: the unit tests of ``tests/host/test_reach.py`` show each of real Discord's rules once, on a toy
+Why: the unit tests of ``tests/bot/ui/test_reach.py`` show each of real Discord's rules once, on a toy
 table.  This run shows them together, at the size of a busy bot, on the four real games, with the
 clocks that matter for slow games (reminders, a week's thread archive, a restart after hours down):
 the failures that only appear when many tables share Discord's budgets and a server's limits.
@@ -124,8 +124,8 @@ from benchmarks.torture_discord_common import (
     undeliverable,
 )
 from bot.client import GameBot
-from bot.config import Settings
-from bot.session import LiveGame
+from bot.core.config import Settings
+from bot.services.sessions import LiveGame
 from bot.storage import GameStatus
 from bot.storage.store import Store
 from harness.discord_rules import DEFAULT_LIMITS, DiscordRules, Limits, enforce, route_of, rules_for

@@ -85,7 +85,7 @@ from simcord.backend.errors import SetupError
 import harness.toygame  # noqa: F401  (registers the toy game and its renderer)
 from benchmarks.stats import percentile
 from bot.client import GameBot
-from bot.config import Settings
+from bot.core.config import Settings
 from harness.messages import controls, words_of
 from harness.postgres import create_database, untimed_statements
 
@@ -327,7 +327,7 @@ class LogTally(logging.Handler):
             self.problems[f"{record.name}: {record.msg}"] += 1
             if len(self.examples) < 5:
                 self.examples.append(f"{record.levelname} {record.name}: {record.getMessage()}")
-        elif record.name == "bot.session" and "accepted in" in str(record.msg):
+        elif record.name == "bot.services.sessions" and "accepted in" in str(record.msg):
             args = record.args if isinstance(record.args, tuple) else ()
             if args and isinstance(args[-1], float):
                 self.act_ms.append(args[-1])

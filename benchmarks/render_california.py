@@ -33,7 +33,7 @@ import time
 
 from benchmarks.render_common import Goals, finish, language_option, timed_ms
 from benchmarks.stats import percentile
-from bot.i18n import words
+from bot.core.i18n import words
 from renderers.california import render, render_mansion
 from rules.california import RULES
 from rules.play import random_playthrough

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from benchmarks.stats import percentile
-from bot.i18n import available_languages
+from bot.core.i18n import available_languages
 from renderers import kit
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import sys
 
 from benchmarks.render_common import Goals, arguments, finish, time_renders
-from bot.i18n import words
+from bot.core.i18n import words
 from renderers import kit, lastwill
 from rules.lastwill import RULES
 from rules.play import random_playthrough

@@ -117,9 +117,9 @@ async def latency(server: str, levels: list[int], clicks: int) -> dict[str, Any]
 async def open_tables(url: str, count: int) -> list[int]:
     """``count`` running two-player toy tables, each in a server of its own (two shards' worth)."""
     import harness.toygame  # noqa: F401  (registers the toy game)
-    from bot.lobby import LobbyService
-    from bot.registry import REGISTRY
-    from bot.session import SessionService
+    from bot.core.registry import REGISTRY
+    from bot.services.lobby import LobbyService
+    from bot.services.sessions import SessionService
     from bot.storage import Store
 
     store = await Store.open(url, pool_size=4)
@@ -146,8 +146,8 @@ async def open_tables(url: str, count: int) -> list[int]:
 async def child(url: str, seed: int, seconds: float, workers: int) -> None:
     """One bot process: ``workers`` players clicking random legal moves at random running tables."""
     import harness.toygame  # noqa: F401
-    from bot.registry import REGISTRY
-    from bot.session import Refusal, SessionService
+    from bot.core.registry import REGISTRY
+    from bot.services.sessions import Refusal, SessionService
     from bot.storage import GameStatus, Store, VersionConflict
     from rules.core import IllegalAction
 
@@ -260,7 +260,7 @@ def finish(proc: subprocess.Popen[str], run: Run) -> Run:
 async def check_database(url: str, runs: list[Run]) -> dict[str, Any]:
     """Every acknowledged move logged once with its action; logs without gaps; snapshots = replays."""
     import harness.toygame  # noqa: F401
-    from bot.registry import REGISTRY
+    from bot.core.registry import REGISTRY
     from bot.storage import STARTED_STATUSES, Store, standing_log
     from rules.play import canonical, replay
 

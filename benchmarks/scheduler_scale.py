@@ -54,14 +54,14 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Catalog
-from bot.registry import REGISTRY
+from bot.core.i18n import Catalog
+from bot.core.registry import REGISTRY
 from bot.services.clocks import Clocks
 from bot.services.deadlines import HOUR, Hours
 from bot.services.reminders import Reminders
 from bot.services.scheduler import Scheduler
+from bot.services.sessions import Applied, LiveGame, SessionService
 from bot.services.timers import Timers
-from bot.session import Applied, LiveGame, SessionService
 from bot.storage import NEXT_DUE_SQL, GameStatus, Store
 from bot.storage.sqlite import SqliteDatabase
 from bot.ui.publisher import FINAL_WINDOW, Publisher

@@ -1,7 +1,7 @@
 """Per-game memory (issue 25, finding 9): a process's RSS as it touches ever more games.
 
 ``--games`` one-player toy races (default 10,000 per round) are stored in one transaction, then
-played through :class:`bot.session.SessionService` with the default cache and a
+played through :class:`bot.services.sessions.SessionService` with the default cache and a
 :class:`bot.services.bot_players.BotPlayers` listening (it is poked after every commit, as in the
 bot): every game gets one move, and every other game is played to its end, so half of them
 are left running (evicted from the cache while running, the case that used to keep a lock and a
@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import harness.toygame  # noqa: F401  (registers the toy game)
-from bot.registry import REGISTRY
+from bot.core.registry import REGISTRY
 from bot.services.bot_players import BotPlayers
-from bot.session import SessionService
+from bot.services.sessions import SessionService
 from bot.storage import Store
 from rules.core import Action
 from rules.play import canonical

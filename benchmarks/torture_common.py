@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.lobby import LobbyService
-from bot.registry import REGISTRY, Registry
-from bot.session import LiveGame, SessionService
+from bot.core.registry import REGISTRY, Registry
+from bot.services.lobby import LobbyService
+from bot.services.sessions import LiveGame, SessionService
 from bot.storage import UNDONE, GameRow, GameStatus, Store, standing_log
 from rules.core import Action, Rules
 from rules.play import canonical

@@ -39,8 +39,8 @@ from simcord.components import walk_components
 from simcord.results import InteractionResult, ResponseMessage
 
 from bot.client import GameBot
-from bot.config import Settings
-from bot.registry import REGISTRY, Registry
+from bot.core.config import Settings
+from bot.core.registry import REGISTRY, Registry
 from harness.messages import controls, payload_words, words_of
 from rules.core import Action
 

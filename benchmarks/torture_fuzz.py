@@ -104,8 +104,8 @@ from benchmarks.torture_discord_common import (
     undeliverable,
 )
 from bot.client import GameBot
-from bot.registry import REGISTRY
-from bot.session import stamp
+from bot.core.registry import REGISTRY
+from bot.services.sessions import stamp
 from bot.storage import CLOSED_STATUSES, ENDED_STATUSES, OPEN_STATUSES, STARTED_STATUSES, GameStatus
 from harness.messages import controls
 from rules.core import Action

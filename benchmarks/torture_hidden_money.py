@@ -69,7 +69,7 @@ from benchmarks.torture_pairs import (
     report,
     run_options,
 )
-from bot.registry import REGISTRY, GameEntry, Registry
+from bot.core.registry import REGISTRY, GameEntry, Registry
 from bot.storage import GameStatus
 from rules.core import Action
 

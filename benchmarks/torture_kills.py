@@ -3,7 +3,7 @@
 What runs: a child process (this module with ``--child``) opens the real
 ``Store`` on one SQLite file and plays several tables at once through the real
 ``LobbyService`` and ``SessionService``, one asyncio task per table, with the
-real engines from ``bot.registry.REGISTRY`` (California and The Estates by
+real engines from ``bot.core.registry.REGISTRY`` (California and The Estates by
 default; ``--games`` may add the test-only ``toy``).  On start it picks up
 every lobby and active game a previous kill left behind and plays them on;
 finished tables are replaced by new ones.  It prints a line only after the
@@ -84,8 +84,8 @@ from benchmarks.torture_common import (
     scratch_folder,
     violations,
 )
-from bot.registry import REGISTRY
-from bot.session import LiveGame, SessionService
+from bot.core.registry import REGISTRY
+from bot.services.sessions import LiveGame, SessionService
 from bot.storage import OPEN_STATUSES, GameStatus, Store
 
 GOAL_KILLS = 500

@@ -60,7 +60,7 @@ from benchmarks.torture_discord_common import (
     undeliverable,
 )
 from bot.client import GameBot
-from bot.registry import Registry, Renderer
+from bot.core.registry import Registry, Renderer
 from bot.storage import GameStatus
 from harness.messages import alt_texts, words_of
 from renderers.kit import Words

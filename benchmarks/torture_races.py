@@ -96,9 +96,9 @@ from benchmarks.torture_common import (
     scratch_folder,
     violations,
 )
-from bot.lobby import LobbyService
-from bot.registry import REGISTRY
-from bot.session import Applied, LiveGame, Refusal, SessionService
+from bot.core.registry import REGISTRY
+from bot.services.lobby import LobbyService
+from bot.services.sessions import Applied, LiveGame, Refusal, SessionService
 from bot.storage import GameStatus, Store
 from rules.core import Action, IllegalAction, Rules
 from rules.play import canonical

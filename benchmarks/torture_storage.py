@@ -156,9 +156,9 @@ def _say(line: str) -> None:
 
 async def child_main(db: str, scenario: str, seed: int, moves: int) -> None:
     import harness.toygame  # noqa: F401  (registers the toy game)
-    from bot.lobby import LobbyService
-    from bot.registry import REGISTRY
-    from bot.session import Refusal, SessionService
+    from bot.core.registry import REGISTRY
+    from bot.services.lobby import LobbyService
+    from bot.services.sessions import Refusal, SessionService
     from bot.storage import GameStatus, Store, StoreError
     from bot.storage.base import Unconfirmed
     from harness.toygame.tables import toy_table

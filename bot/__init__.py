@@ -1,5 +1,5 @@
 """The game host: configuration, storage, the session service, Discord routing and the CLI.
 
 It knows every game only through :class:`rules.core.Rules` and the registry
-in :mod:`bot.registry`; nothing here names a particular game.
+in :mod:`bot.core.registry`; nothing here names a particular game.
 """

@@ -29,9 +29,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.config import ConfigError, Settings, load_settings, shard_settings
-from bot.i18n import DEFAULT_LANGUAGE, available_languages, words
-from bot.registry import REGISTRY, GameEntry, Registry
+from bot.core.config import ConfigError, Settings, load_settings, shard_settings
+from bot.core.i18n import DEFAULT_LANGUAGE, available_languages, words
+from bot.core.registry import REGISTRY, GameEntry, Registry
 from rules.core import InvalidOptions, Rules
 
 if TYPE_CHECKING:
@@ -475,7 +475,7 @@ def _run_on_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> 
 
 
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.export import export_game
+    from bot.services.export import export_game
 
     if not database_exists(settings.database):
         # Opening would create an empty database only to find nothing in it.
@@ -498,7 +498,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_replay(args: argparse.Namespace, registry: Registry) -> int:
-    from bot.export import replay_export
+    from bot.services.export import replay_export
 
     try:
         data = json.loads(Path(args.file).read_text(encoding="utf-8"))
@@ -573,7 +573,7 @@ def cmd_games(settings: Settings) -> int:
 def _migration_target(target: str, option: str) -> str:
     """``target`` if ``Store.open`` understands it; any other URL is refused (it would be taken
     for a file name)."""
-    from bot.storage.base import is_postgres_url, public_url
+    from bot.core.urls import is_postgres_url, public_url
 
     if "://" in target and not is_postgres_url(target) and not target.startswith("sqlite://"):
         raise Refused(
@@ -589,8 +589,8 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings, registry: Registry
     """
     import asyncio
 
+    from bot.core.urls import is_postgres_url
     from bot.storage import Store, StoreError
-    from bot.storage.base import is_postgres_url
     from bot.storage.transfer import Diverged, Report, describe, transfer
 
     source = _migration_target(str(args.source or settings.database), "--from")
@@ -975,7 +975,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             lost_accepted=bool(getattr(args, "accept_lost", False)),
         )
     except InvalidOptions as exc:
-        from bot.lobby import options_refusal
+        from bot.services.lobby import options_refusal
 
         refusal = options_refusal(str(getattr(args, "game", "")), exc)
         print(f"error: {words()(refusal.key, **refusal.params)}", file=sys.stderr)

@@ -10,22 +10,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import Settings
-from bot.i18n import Catalog
-from bot.lobby import LobbyService
-from bot.registry import REGISTRY, Registry, RegistryError
+from bot.core.config import Settings
+from bot.core.i18n import Catalog
+from bot.core.registry import REGISTRY, Registry, RegistryError
 from bot.services.background import background
 from bot.services.bot_players import BotPlayers
 from bot.services.clocks import Clocks
 from bot.services.deadlines import Hours
+from bot.services.lobby import LobbyService
 from bot.services.mine import MineService
 from bot.services.reminders import Reminders
 from bot.services.scheduler import Scheduler
 from bot.services.server_settings import ServerSettings
+from bot.services.sessions import SessionService
 from bot.services.stats import StatsService
 from bot.services.timers import Timers
 from bot.services.undo import UndoService
-from bot.session import SessionService
 from bot.storage import Store, StoreError
 from bot.ui import safe
 from bot.ui.components import COMPONENT_PREFIXES, DYNAMIC_ITEMS, FORM_PREFIX, Handler

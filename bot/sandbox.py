@@ -51,8 +51,8 @@ from simcord.actors import MemberActor
 from simcord.builders import ChannelHandle, GuildHandle
 
 from bot.client import GameBot, make_bot
-from bot.config import Settings
-from bot.registry import REGISTRY, Registry
+from bot.core.config import Settings
+from bot.core.registry import REGISTRY, Registry
 from bot.storage import GameStatus
 from bot.ui import lobby_message
 

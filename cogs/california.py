@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.session import Applied, LiveGame
+from bot.services.sessions import Applied, LiveGame
 from bot.storage import GameStatus
 from bot.ui.presenter import Button, Control, Panel, Presenter, Style
 from renderers.california import render_mansion

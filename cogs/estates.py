@@ -50,8 +50,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import DEFAULT_LANGUAGE, words
-from bot.session import LiveGame
+from bot.core.i18n import DEFAULT_LANGUAGE, words
+from bot.services.sessions import LiveGame
 from bot.storage import GameStatus
 from bot.ui.auction import AuctionKit
 from bot.ui.presenter import Button, Control, ModalSpec, Panel, Presenter

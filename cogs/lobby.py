@@ -15,10 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.export import export_game
-from bot.i18n import available_languages
+from bot.core.i18n import available_languages
 from bot.services.clocks import MAX_AWAY_DAYS, ClockReport, hours_option
-from bot.session import LiveGame, Refusal
+from bot.services.export import export_game
+from bot.services.sessions import LiveGame, Refusal
 from bot.storage import CLOSED_STATUSES, OPEN_STATUSES, STARTED_STATUSES, GameStatus, StoreError
 from bot.ui import safe
 from bot.ui.access import is_manager, server_and_channel, server_of, settings_server

@@ -55,8 +55,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 import renderers.monopoly
-from bot.i18n import Catalog
-from bot.session import Applied, LiveGame
+from bot.core.i18n import Catalog
+from bot.services.sessions import Applied, LiveGame
 from bot.storage import GameStatus, Store, StoreError
 from bot.ui.auction import AuctionKit
 from bot.ui.offers import Draft, OfferKit

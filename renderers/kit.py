@@ -68,7 +68,7 @@ _SIZES: ContextVar[set[int] | None] = ContextVar("font_sizes", default=None)
 class Words(Protocol):
     """The table's language, as a renderer needs it: every word an image prints comes from here.
 
-    The host passes its catalog bound to the table's language (``bot.i18n.Words``), so a French
+    The host passes its catalog bound to the table's language (``bot.core.i18n.Words``), so a French
     table's board reads in French with French numbers; a renderer never writes an English word
     or formats a number itself.  Keys live in ``bot/locales/*.toml`` under ``[<game>.image]``.
     Instances are hashable, so drawn text may be cached per language (:func:`static_layer`).

@@ -17,13 +17,13 @@ import tests.toymarket  # noqa: F401
 from harness.discord_rules import Limits, enforce
 from tests.backends import postgres_server, store_target  # noqa: F401  (fixtures for every test)
 from tests.helpers import clear_render_caches
-from tests.host.discord_kit import close_bots
+from tests.simcord import close_bots
 
 SUITE_LIMITS = Limits(route=(10_000, 1.0), global_per_second=10_000)
 """Discord's rules for every test, but its rate limits: a test clicks faster than any table of
 people could (a whole game in a second of wall time), and SimCord's clock does not move while a
 call waits for a bucket.  The rate limits are enforced where they are the subject:
-``tests/host/test_discord_rules.py``, ``tests/host/test_reach.py`` and the week on Discord
+``tests/harness/test_discord_rules.py``, ``tests/bot/ui/test_reach.py`` and the week on Discord
 (``benchmarks/discord_week.py``), whose players come back after hours, as people do."""
 
 

@@ -1,12 +1,9 @@
-"""Helpers the tests share: reading events and refusals, arranging rules, and driving tables through SimCord.
+"""Helpers the tests share below Discord: reading events and refusals, arranging rules, words and pictures.
 
-The SimCord basics are in ``harness/messages.py`` (a table, a message's words and labels, shared
-with the benchmarks) and ``tests/host/discord_kit.py`` (a bot, opening a table, custom ids);
-these are the steps the games' Discord tests (``tests/games``) and the host's pattern tests repeat:
-a private panel and its text, a public click, the saved state, who sits where, a message's
-buttons and selects, a pinned table seed, a bare game for a presenter below Discord, the shipped
-catalog's French and English (``fr``, ``en``), every renderer's caches forgotten at once, and the
-texts of a picture that overprint one another or leave their panel (``text_faults``).
+The shipped catalog's French and English (``fr``, ``en``), every renderer's caches forgotten at
+once, the texts of a picture that overprint one another or leave their panel (``text_faults``),
+a refusal with the state checked unchanged, rules that place a test's position at setup, and a
+bare game for a presenter. Driving the real bot through SimCord is ``tests/simcord.py``.
 """
 
 from __future__ import annotations
@@ -15,22 +12,18 @@ from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
-import discord
 import pytest
 
 import renderers.california
 import renderers.estates
 import renderers.lastwill
 import renderers.monopoly
-from bot.client import GameBot
-from bot.i18n import shipped
-from bot.registry import GameEntry
-from harness.messages import Table, controls, labels, words_of
+from bot.core.i18n import shipped
+from bot.core.registry import GameEntry
 from renderers import kit
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
 from rules.rng import Rng
-from tests.host.discord_kit import ids
 
 TINY_PNG = (
     b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4"
@@ -38,8 +31,6 @@ TINY_PNG = (
     b"\xaeB`\x82"
 )
 """A one-pixel PNG, for a stand-in board when the picture is not under test."""
-TABLE_SEED = 20261125
-"""The lobby's table seed most Discord tests pin (see :func:`pinned_seed`)."""
 
 
 # --- words and pictures ------------------------------------------------------------------------
@@ -126,18 +117,6 @@ class ArrangedSetup:
         return state
 
 
-def pinned_seed(seed: int = TABLE_SEED) -> Any:
-    """An autouse fixture (assign it to ``fixed_seed`` in a test module) pinning the lobby's table
-    seed, so every shuffle and every roll, and so the test's expectations, repeat."""
-
-    @pytest.fixture(autouse=True, name="fixed_seed")
-    def pin(monkeypatch: pytest.MonkeyPatch) -> None:
-        """The lobby's table seed, pinned (``tests/helpers.py``: ``pinned_seed``)."""
-        monkeypatch.setattr("bot.lobby.secrets.randbits", lambda _bits: seed)
-
-    return pin
-
-
 def bare_game(
     entry: GameEntry | None, state: Any, names: Sequence[str], *, first_user: int = 0, status: str = "active"
 ) -> Any:
@@ -153,77 +132,6 @@ def bare_game(
         id=1,
         waiting=lambda: entry.rules.waiting_for(state) if entry is not None else set(),
     )
-
-
-# --- SimCord -----------------------------------------------------------------------------------
-
-
-def buttons(message: discord.Message) -> list[Any]:
-    """Every component of a message (its buttons and selects), row by row."""
-    return controls(message)
-
-
-def button(message: discord.Message, label: str) -> Any:
-    """The first component of a message labelled ``label``."""
-    found = [b for b in buttons(message) if getattr(b, "label", None) == label]
-    assert found, f"no button {label!r} in {labels(message)}"
-    return found[0]
-
-
-def select_id(message: discord.Message, value: str) -> str:
-    """The custom_id of the select on a message that offers ``value``."""
-    for child in buttons(message):
-        if any(option.value == value for option in getattr(child, "options", []) or []):
-            return str(child.custom_id)
-    raise AssertionError(f"no select offers {value!r} in {ids(message)}")
-
-
-def panel(result: Any) -> discord.Message:
-    """The private panel a click answered with (shown or edited in place)."""
-    assert result.response is not None and result.response.ephemeral, "a panel is private"
-    message: discord.Message = result.response.message
-    return message
-
-
-def private_text(result: Any) -> str:
-    """What a click answered privately: the ephemeral reply, else the ephemeral followups."""
-    if result.response is not None and result.response.ephemeral:
-        return str(words_of(result.response))
-    return "\n".join(words_of(f) for f in result.followups if f.ephemeral)
-
-
-async def public_click(table: Table, player: Any, label: str) -> Any:
-    """``player`` clicks ``label`` on the live table, answered publicly."""
-    result = await player.click(table.table_message(), label=label)
-    assert result.acknowledged and not result.ephemeral, (label, private_text(result))
-    return result
-
-
-async def saved_state(bot: GameBot, game_id: int = 1) -> Any:
-    """The state the bot keeps for table ``game_id``."""
-    return (await bot.sessions.load(game_id)).state
-
-
-async def sound_state(bot: GameBot, rules: Any, game_id: int = 1) -> Any:
-    """The saved state, checked against the game's conservation laws."""
-    state = await saved_state(bot, game_id)
-    assert rules.invariants(state) == [], rules.invariants(state)
-    return state
-
-
-async def seat_of(bot: GameBot, member: Any) -> int:
-    """The seat of ``member`` at table 1."""
-    seat = (await bot.sessions.load(1)).seat_of(member.id)
-    assert seat is not None
-    return seat
-
-
-async def member_at(bot: GameBot, table: Table, seat: int) -> Any:
-    """The member sitting in ``seat`` at table 1."""
-    for player in table.players:
-        if await seat_of(bot, player) == seat:
-            return player
-    raise AssertionError(seat)
 
 
 def play_out(rules: Any, state: Any, seed: int, limit: int = 5_000) -> None:

@@ -15,10 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, cast
 
-from bot.registry import GameEntry
+from bot.core.registry import GameEntry
 from bot.services.background import background
+from bot.services.sessions import LiveGame, Refusal, SessionService
 from bot.services.timers import Announcer
-from bot.session import LiveGame, Refusal, SessionService
 from bot.storage import GameStatus
 from rules.core import JSON, Action, IllegalAction
 from rules.search import Budget, SearchRules, choose, random_move

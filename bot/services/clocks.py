@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot.services.deadlines import HOUR, Hours, parse_hours, plan_new_clocks, table_hours
 from bot.services.scheduler import Scheduler
-from bot.session import Refusal, SessionService
+from bot.services.sessions import Refusal, SessionService
 from bot.storage import OPEN_STATUSES, TableClocks
 
 DAY = 24 * HOUR

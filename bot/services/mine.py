@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.session import Refusal, SessionService
+from bot.services.sessions import Refusal, SessionService
 from bot.storage import OPEN_STATUSES, GameStatus, MessageKind, StoreError
 
 

@@ -4,9 +4,9 @@ The database grows with every game ever played, and most of it is the logs, snap
 retired table messages of games nobody will open again.  Pruning a game that ended (finished or
 abandoned) before a date:
 
-1. writes its export (the JSON of ``/game export``, :func:`bot.export.export_game`) to
+1. writes its export (the JSON of ``/game export``, :func:`bot.services.export.export_game`) to
    ``<folder>/game-<id>.json``, flushed to disk;
-2. checks that the export replays to its stored snapshot (:func:`bot.export.replay_export`): a
+2. checks that the export replays to its stored snapshot (:func:`bot.services.export.replay_export`): a
    game whose export would not give it back is *kept*, and reported, never deleted;
 3. writes its places again from the snapshot (stats read ``seats.rank``; they used to be filled from the
    snapshot on demand, which is about to go);
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.export import export_game, replay_export
-from bot.registry import Registry
-from bot.session import places
+from bot.core.registry import Registry
+from bot.services.export import export_game, replay_export
+from bot.services.sessions import places
 from bot.storage import GameStatus, Store, StoreError
 from rules.core import StateError
 

@@ -18,7 +18,7 @@ import logging
 from typing import Protocol
 
 from bot.services.deadlines import HOUR, MAX_REMINDERS, next_reminder, table_hours
-from bot.session import LiveGame, Refusal, SessionService
+from bot.services.sessions import LiveGame, Refusal, SessionService
 from bot.storage import GameStatus, WaitRow
 
 log = logging.getLogger(__name__)

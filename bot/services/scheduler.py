@@ -21,8 +21,8 @@ import logging
 from collections.abc import Callable
 
 from bot.services.reminders import Reminders
+from bot.services.sessions import SessionService
 from bot.services.timers import Timers
-from bot.session import SessionService
 from bot.storage import StoreError, WaitRow
 
 log = logging.getLogger(__name__)

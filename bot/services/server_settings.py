@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, replace
 
 from bot.services.clocks import hours_option
-from bot.session import Refusal
+from bot.services.sessions import Refusal
 from bot.storage import GuildSettings, Store
 from bot.storage.limits import GuildLimits, OpenCounts
 

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.session import Refusal, SessionService, places
+from bot.services.sessions import Refusal, SessionService, places
 from bot.storage import BoardRow, GameStatus, PlayerRecord, StoreError
 
 log = logging.getLogger(__name__)

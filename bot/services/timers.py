@@ -1,7 +1,7 @@
 """Turn timers: when a table has waited on a player too long, the game makes their default move.
 
 The move is the engine's (``Rules.timeout_action``: always legal, the least harmful choice),
-applied through :meth:`bot.session.SessionService.timeout` like a click, so it is committed once
+applied through :meth:`bot.services.sessions.SessionService.timeout` like a click, so it is committed once
 with its new waits, logged ``how='timeout'``, and published like any move, under one line saying
 whose time ran out.  Other seats of the same game whose time ran out at the same moment (an
 open auction's clock passes for everyone still in) are played in the same go and shown in one
@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from bot.session import Applied, LiveGame, Refusal, SessionService
+from bot.services.sessions import Applied, LiveGame, Refusal, SessionService
 from bot.storage import WaitRow
 from rules.core import IllegalAction
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.services.deadlines import waits_planner
-from bot.session import LiveGame, Refusal, SessionService, replay_move
+from bot.services.sessions import LiveGame, Refusal, SessionService, replay_move
 from bot.storage import GameStatus, How, LogEntry, UndoRequest, VersionConflict
 from rules.core import IllegalAction, StateError
 from rules.play import canonical

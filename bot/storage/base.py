@@ -15,7 +15,6 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
 
 Row = Sequence[Any]
 
@@ -131,19 +130,6 @@ class Database(Protocol):
         ...
 
     async def close(self) -> None: ...
-
-
-def is_postgres_url(target: object) -> bool:
-    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
-
-
-def public_url(url: str) -> str:
-    """The URL with its password replaced, for logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 def migrations(dialect: Dialect) -> list[tuple[int, str]]:

@@ -23,7 +23,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.base import POSTGRES, CommitUnknown, Connection, Row, StoreError, migrations, public_url
+from bot.core.urls import public_url
+from bot.storage.base import POSTGRES, CommitUnknown, Connection, Row, StoreError, migrations
 
 log = logging.getLogger(__name__)
 

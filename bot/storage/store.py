@@ -16,7 +16,8 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
-from bot.shards import Shards
+from bot.core.shards import Shards
+from bot.core.urls import is_postgres_url
 from bot.storage.base import (
     CommitUnknown,
     Connection,
@@ -25,7 +26,6 @@ from bot.storage.base import (
     StoreError,
     Unconfirmed,
     VersionConflict,
-    is_postgres_url,
 )
 from bot.storage.codes import (
     ENDED_STATUSES,
@@ -1372,7 +1372,7 @@ class Store:
     #
     # A finished or abandoned game's log, snapshot and retired messages are most of the file and
     # are read again only to show or replay that game.  ``python -m bot prune`` writes each old
-    # one to a file (``bot.export``) and then removes them here; what stats, leaderboards and
+    # one to a file (``bot.services.export``) and then removes them here; what stats, leaderboards and
     # ``/game mine`` read stays: the game row, its seats with their places, and per seat the
     # log's three figures for ``player_record``.  Live messages stay too (the closing message
     # tells the sweeps the table was closed).

@@ -42,7 +42,8 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.storage.base import Connection, Database, Row, StoreError, is_postgres_url, public_url
+from bot.core.urls import is_postgres_url, public_url
+from bot.storage.base import Connection, Database, Row, StoreError
 from bot.storage.codes import STARTED_STATUSES, GameStatus
 from bot.storage.rows import GameRow, LogEntry, standing_log
 from bot.storage.sqlite import sqlite_path

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.session import Refusal
+from bot.services.sessions import Refusal
 
 DM = "host.refuse.dm"
 """The refusal of a command that needs a server, used in a direct message."""

@@ -54,7 +54,7 @@ from bot.ui.presenter import Button, Control, ModalSpec
 from rules.core import Action, Arg
 
 if TYPE_CHECKING:
-    from bot.session import LiveGame
+    from bot.services.sessions import LiveGame
     from bot.ui.presenter import Presenter
 
 QUICK_RAISES = (0, 1, 2, 5)

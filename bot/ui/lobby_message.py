@@ -10,9 +10,9 @@ import logging
 
 import discord
 
-from bot.lobby import LobbyService, options_summary
 from bot.services.bot_players import Level, bot_name
-from bot.session import LiveGame, Refusal
+from bot.services.lobby import LobbyService, options_summary
+from bot.services.sessions import LiveGame, Refusal
 from bot.storage import GameStatus, MessageKind
 from bot.ui import safe
 from bot.ui.access import is_manager

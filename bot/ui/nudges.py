@@ -15,8 +15,8 @@ import logging
 
 import discord
 
-from bot.i18n import Catalog, plural
-from bot.session import Applied, LiveGame
+from bot.core.i18n import Catalog, plural
+from bot.services.sessions import Applied, LiveGame
 from bot.storage import MessageKind
 from bot.ui import safe
 from bot.ui.publisher import Publisher

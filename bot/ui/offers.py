@@ -52,7 +52,7 @@ from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Select, 
 from rules.core import Action
 
 if TYPE_CHECKING:
-    from bot.session import Applied, LiveGame
+    from bot.services.sessions import Applied, LiveGame
 
 SEND = Action("send")
 DROP = Action("drop")

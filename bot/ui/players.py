@@ -14,12 +14,12 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.i18n import clip, plural
-from bot.lobby import LobbyService
+from bot.core.i18n import clip, plural
+from bot.services.lobby import LobbyService
 from bot.services.mine import MineService, MyTable
 from bot.services.server_settings import ServerSettings, may_open
+from bot.services.sessions import LiveGame, Refusal
 from bot.services.stats import StatsService
-from bot.session import LiveGame, Refusal
 from bot.storage import GameStatus, GuildSettings, MessageKind
 from bot.ui import safe
 from bot.ui.access import is_manager, server_of, settings_server

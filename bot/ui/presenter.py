@@ -8,7 +8,7 @@ better.
 
 Every word comes from the catalog, in every language the bot ships (``bot/locales``): a new
 game's presenter lands with its ``[<game>...]`` sections in ``en.toml`` *and* ``fr.toml``
-(``tests/host/test_locales.py`` refuses a key missing from either), and names the engine's tokens
+(``tests/bot/core/test_locales.py`` refuses a key missing from either), and names the engine's tokens
 (a colour, a card) through :meth:`Presenter.event_param`, so the same name reads the same in its
 events, refusals (:meth:`Presenter.illegal`) and board image.  See ``rules/README.md``, "Text,
 in every language".
@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from bot.i18n import Catalog
-from bot.session import Applied, LiveGame
+from bot.core.i18n import Catalog
+from bot.services.sessions import Applied, LiveGame
 from bot.storage import GameStatus
 from rules.core import Action, Event, IllegalAction, Outcome
 
@@ -181,14 +181,14 @@ class Presenter:
         return joiner.join((", ".join(items[:-1]), items[-1]))  # "Ana, Bob and Cy"
 
     def number(self, game: LiveGame, value: int) -> str:
-        """``1,500``: a whole number as the table's language writes it (:meth:`bot.i18n.Words.number`,
+        """``1,500``: a whole number as the table's language writes it (:meth:`bot.core.i18n.Words.number`,
         which the board images use too); every number in an event passes here
         (:meth:`event_param`), so no game formats numbers itself."""
         return self.catalog.words(game.row.language).number(value)
 
     def count(self, key: str, lang: str, count: int) -> str:
         """``{count} point`` or ``{count} points``: the catalog's ``<key>_one`` / ``<key>_other``,
-        chosen by the language's plural rule (:meth:`bot.i18n.Words.count`: French says "0 point")."""
+        chosen by the language's plural rule (:meth:`bot.core.i18n.Words.count`: French says "0 point")."""
         return self.catalog.words(lang).count(key, count)
 
     def mark(self, colour: object) -> str:

@@ -23,9 +23,9 @@ from typing import Any, Literal
 
 import discord
 
-from bot.i18n import Catalog
+from bot.core.i18n import Catalog
 from bot.services.background import background
-from bot.session import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
+from bot.services.sessions import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
 from bot.storage import CLOSED_STATUSES, ENDED_STATUSES, GameStatus, How, MessageKind, MessageRow, StoreError
 from bot.ui import safe
 from bot.ui.components import Ref, layout, lobby_button

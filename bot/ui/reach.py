@@ -29,9 +29,9 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Catalog
+from bot.core.i18n import Catalog
 from bot.services.background import background
-from bot.session import LiveGame, SessionService
+from bot.services.sessions import LiveGame, SessionService
 from bot.storage import ENDED_STATUSES, OPEN_STATUSES, GameStatus
 from bot.ui import safe
 

@@ -32,7 +32,7 @@ from typing import Any, Literal, TypeVar
 import aiohttp
 import discord
 
-from bot.i18n import clip
+from bot.core.i18n import clip
 from bot.services.background import in_background, urgent
 
 log = logging.getLogger(__name__)

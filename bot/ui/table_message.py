@@ -30,7 +30,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import clip
+from bot.core.i18n import clip
 from bot.ui.components import button_item, item_rows
 from bot.ui.presenter import Button, Control
 from rules.core import Action

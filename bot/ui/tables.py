@@ -16,8 +16,8 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Catalog, clip, plural
-from bot.session import LiveGame, Refusal, SessionService
+from bot.core.i18n import Catalog, clip, plural
+from bot.services.sessions import LiveGame, Refusal, SessionService
 from bot.storage import GameStatus, StoreError
 from bot.storage.base import Unconfirmed
 from bot.ui import safe

@@ -25,7 +25,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import DEFAULT_LANGUAGE, Catalog
+from bot.core.i18n import DEFAULT_LANGUAGE, Catalog
 
 ROOT = "commands"
 

@@ -13,8 +13,8 @@ import logging
 
 import discord
 
+from bot.services.sessions import LiveGame, Refusal
 from bot.services.undo import Answered, Asked, Undone, UndoService
-from bot.session import LiveGame, Refusal
 from bot.storage import GameStatus, StoreError
 from bot.ui import safe
 from bot.ui.components import Ref, build_view

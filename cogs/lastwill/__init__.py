@@ -14,7 +14,7 @@ card on one's board, an amount).  Everything that names a card in a hand lives o
 (ephemeral) panels, drawn from ``view(state, seat)``; the table only says which kinds of plays
 some hand of the seat's size could make now (``plays``), never which cards it holds.  Every
 control is one its presser's game takes, or opens a panel with such a choice, or a panel that
-says it is somebody else's (``tests/games/test_lastwill_controls.py``).
+says it is somebody else's (``tests/cogs/test_lastwill_controls.py``).
 
 The table message, by phase (the host adds "Catch me up"):
 

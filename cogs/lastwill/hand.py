@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from bot.i18n import clip
-from bot.session import LiveGame
+from bot.core.i18n import clip
+from bot.services.sessions import LiveGame
 from bot.storage import GameStatus
 from bot.ui.presenter import Button, Control, Panel
 from cogs.lastwill.words import View, Words, player_of

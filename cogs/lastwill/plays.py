@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import clip
-from bot.session import LiveGame
+from bot.core.i18n import clip
+from bot.services.sessions import LiveGame
 from bot.storage import GameStatus
 from bot.ui.presenter import Button, Choice, Control, Panel, Select, Style
 from cogs.lastwill.hand import Hand, distinct

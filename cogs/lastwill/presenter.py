@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 import renderers.lastwill
-from bot.session import Applied, LiveGame
+from bot.services.sessions import Applied, LiveGame
 from bot.storage import GameStatus
 from bot.ui.presenter import Panel
 from cogs.lastwill.plays import PLAY_KINDS

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import clip
-from bot.session import LiveGame
+from bot.core.i18n import clip
+from bot.services.sessions import LiveGame
 from bot.ui.presenter import Button, Choice, Control, Panel, Select
 from cogs.lastwill.plays import Plays
 from cogs.lastwill.words import as_int, player_of

@@ -11,8 +11,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import clip
-from bot.session import LiveGame
+from bot.core.i18n import clip
+from bot.services.sessions import LiveGame
 from bot.storage import GameStatus
 from bot.ui.presenter import Button, Choice, Control, Select
 from cogs.lastwill.plays import Plays

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import plural
-from bot.session import LiveGame
+from bot.core.i18n import plural
+from bot.services.sessions import LiveGame
 from bot.ui.presenter import Presenter
 from rules.core import Event
 from rules.lastwill import data
@@ -216,7 +216,7 @@ class Words(Presenter):
 
     def tally(self, game: LiveGame, key: str, count: int, **params: Any) -> str:
         """The catalog's ``key_one`` / ``key_other`` for ``count`` with more params ("3 cartes
-        Événement à la pioche"): :meth:`bot.i18n.Words.count` in the table's language."""
+        Événement à la pioche"): :meth:`bot.core.i18n.Words.count` in the table's language."""
         return self.catalog.words(self.lang(game)).count(key, count, **params)
 
     def either(self, game: LiveGame, items: Sequence[str]) -> str:

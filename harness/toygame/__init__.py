@@ -1,6 +1,6 @@
 """The test-only game; importing this module registers it (hidden from players)."""
 
-from bot.registry import REGISTRY, GameEntry
+from bot.core.registry import REGISTRY, GameEntry
 from harness.toygame.renderer import render
 from harness.toygame.rules import RULES
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.session import LiveGame
+from bot.services.sessions import LiveGame
 from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select
 from rules.core import Action
 

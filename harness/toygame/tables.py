@@ -3,8 +3,8 @@ and storage benchmarks share, so each of them says only what is particular to it
 
 from __future__ import annotations
 
-from bot.lobby import LobbyService
-from bot.session import LiveGame
+from bot.services.lobby import LobbyService
+from bot.services.sessions import LiveGame
 
 
 async def toy_table(

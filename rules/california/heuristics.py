@@ -276,4 +276,4 @@ def _gain(state: State, seat: int, p: Player, plan: Layout, tile: int, attic: bo
 __all__ = ["HINTS", "CaliforniaHints", "Weights"]
 
 HINTS = CaliforniaHints()
-"""The hints ``bot/registry.py`` gives California's bot players."""
+"""The hints ``bot/core/registry.py`` gives California's bot players."""

@@ -378,7 +378,7 @@ def _bid_candidates(state: EstatesState, seat: int, actions: list[Action]) -> li
 
 
 HINTS = EstatesHints()
-"""The hints ``bot/registry.py`` gives The Estates' bot players."""
+"""The hints ``bot/core/registry.py`` gives The Estates' bot players."""
 
 __all__ = [
     "HINTS",

@@ -352,4 +352,4 @@ def _lowers_own_value(state: LastWillState, seat: int, action: Action) -> bool:
 
 
 HINTS = LastWillHints()
-"""The hints ``bot/registry.py`` gives Last Will's entry."""
+"""The hints ``bot/core/registry.py`` gives Last Will's entry."""

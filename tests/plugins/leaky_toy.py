@@ -9,7 +9,7 @@ join every registry-wide test as a game that is broken on purpose.
 
 from __future__ import annotations
 
-from bot.registry import REGISTRY, GameEntry
+from bot.core.registry import REGISTRY, GameEntry
 from harness.toygame.renderer import render
 from harness.toygame.rules import ToyRules, ToyState
 

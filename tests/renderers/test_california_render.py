@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 import renderers.california as california
-from bot.i18n import words
+from bot.core.i18n import words
 from renderers import kit
 from rules.california import RULES
 from rules.play import random_playthrough

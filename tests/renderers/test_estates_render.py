@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 import renderers.estates as estates
-from bot.i18n import words
+from bot.core.i18n import words
 from renderers import kit
 from renderers.estates import render, render_holdings
 from rules.core import Action

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 import renderers.lastwill as lastwill
-from bot.i18n import shipped, words
+from bot.core.i18n import shipped, words
 from renderers import kit
 from renderers.kit import Words
 from rules.lastwill import RULES, data

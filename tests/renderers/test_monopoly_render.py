@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 import renderers.monopoly as monopoly
-from bot.i18n import words
+from bot.core.i18n import words
 from renderers import kit
 from rules.core import Action
 from rules.monopoly import RULES, data

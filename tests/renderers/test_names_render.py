@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import words
-from bot.registry import REGISTRY
+from bot.core.i18n import words
+from bot.core.registry import REGISTRY
 from renderers import kit
 from rules.play import random_playthrough
 

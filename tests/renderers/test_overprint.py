@@ -39,7 +39,7 @@ import rules.california
 import rules.estates
 import rules.lastwill
 import rules.monopoly
-from bot.i18n import shipped, words
+from bot.core.i18n import shipped, words
 from renderers import kit
 from rules.play import random_playthrough
 from tests.helpers import clear_render_caches, text_faults

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import shipped
+from bot.core.i18n import shipped
 from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
 from rules.estates import RULES, board, data
 from rules.estates.builder import EstatesBuilder

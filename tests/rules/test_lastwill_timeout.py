@@ -9,7 +9,7 @@ from rules.lastwill import RULES
 from rules.lastwill.state import DISCARD, DRAWING, PLANNING, LastWillState
 from rules.lastwill.timeout import MAX_CODE, usefulness
 from rules.play import canonical, random_playthrough
-from tests.host.test_contract import play_timeouts
+from tests.rules.test_contract import play_timeouts
 from tests.rules.test_lastwill import act, build, hand, job, new, pending_kind, put
 from tests.rules.test_lastwill_actions import table
 from tests.rules.test_lastwill_errands import errands

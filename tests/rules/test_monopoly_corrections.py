@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from bot.i18n import words
+from bot.core.i18n import words
 from rules.core import Action, Event
 from rules.monopoly import RULES, MonopolyState, data, parse_space
 from rules.monopoly.builder import MonopolyBuilder

@@ -8,7 +8,7 @@ from rules.monopoly import RULES, data
 from rules.monopoly.builder import MonopolyBuilder
 from rules.monopoly.state import BUY, END, OVER, MonopolyState
 from rules.play import canonical, random_playthrough
-from tests.host.test_contract import play_timeouts
+from tests.rules.test_contract import play_timeouts
 from tests.rules.test_monopoly import ROUND, act, shortage_table, table
 
 A = Action

@@ -1,6 +1,6 @@
 """The test-only games refuse by key, as a real game must, and every key has its sentence.
 
-``tests/host/test_refusal_keys.py`` holds the real games to this; the toys ship their English in
+``tests/bot/core/test_refusal_keys.py`` holds the real games to this; the toys ship their English in
 their cog's ``TEXT`` instead of ``bot/locales``, so the same reading of the source is done here
 against that text.  The toys are what a new game's author copies (``rules/README.md`` points at
 ``harness/toygame``), so a sentence raised in one of them, or a sentence nothing raises, fails here.
@@ -17,11 +17,11 @@ import pytest
 import harness.toygame
 import tests.plugins
 import tests.toymarket
-from bot.i18n import Catalog
+from bot.core.i18n import Catalog
 from harness.toygame import cog as toy_cog
 from rules.core import IllegalAction
+from tests.bot.core.test_refusal_keys import blanks, raised
 from tests.helpers import bare_game
-from tests.host.test_refusal_keys import blanks, raised
 from tests.toymarket import cog as market_cog
 
 TOYS = [

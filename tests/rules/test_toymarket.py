@@ -12,12 +12,12 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from bot.i18n import words
-from bot.registry import REGISTRY, GameEntry
+from bot.core.i18n import words
+from bot.core.registry import REGISTRY, GameEntry
 from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
 from rules.play import canonical, random_playthrough, replay
 from tests.helpers import kinds
-from tests.host import test_contract as contract
+from tests.rules import test_contract as contract
 from tests.toymarket import ENTRY
 from tests.toymarket.renderer import render
 from tests.toymarket.rules import (
@@ -796,7 +796,7 @@ def test_unknown_actions_and_seats_are_refused() -> None:
 
 
 def _contract_checks() -> list[Callable[[GameEntry], None]]:
-    """Every per-game check of ``tests/host/test_contract.py`` (those taking ``entry``).
+    """Every per-game check of ``tests/rules/test_contract.py`` (those taking ``entry``).
 
     ``test_contract`` runs them for games registered when it is imported; this runs them for
     Toy Market whatever the import order, so the game is held to the contract either way.

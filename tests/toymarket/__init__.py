@@ -11,7 +11,7 @@ secret simultaneous choices), so the host is tested on them before those games e
     RULES.apply(state, state.turn, Action("roll"))  # [Event("rolled", ...)]
 """
 
-from bot.registry import REGISTRY, GameEntry
+from bot.core.registry import REGISTRY, GameEntry
 from tests.toymarket.renderer import render
 from tests.toymarket.rules import RULES
 

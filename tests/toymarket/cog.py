@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.session import Applied, LiveGame
+from bot.services.sessions import Applied, LiveGame
 from bot.ui.offers import Draft, OfferKit
 from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter
 from rules.core import Action, Event
