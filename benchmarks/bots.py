@@ -31,12 +31,13 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from benchmarks.stats import percentile
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.bot_players import BUDGET
 from rules.rng import Rng
 from rules.search import SearchRules, choose
 
-GAMES = ("california", "estates", "monopoly", "lastwill")
+GAMES = tuple(entry.name for entry in REGISTRY.public() if entry.has_bots)
+"""Every offered game bots can play, in the registry's order (``bot.games``)."""
 DECISION_P95_GOAL_S = 1.0
 BID_GOAL = 0.9
 

@@ -59,9 +59,9 @@ Checks (``ok`` is true only when all hold):
 - ``boards_wrong`` 0: every running table (``games.status = 'active'``) is parked with a reason
   (``reach.parked``), or has exactly one live board (a public message with game controls for it)
   in its table channel (``games.thread_id``, else ``channel_id``), and a thread that is not archived;
-- ``reminders_lost`` 0.  A reminder is *claimed* when ``Store.claim_reminder`` changes its
+- ``reminders_lost`` 0.  A reminder is *claimed* when ``WaitStore.claim_reminder`` changes its
   ``waits`` row (spied on, class-wide, for every bot of the run), and *given back* when
-  ``Store.unclaim_reminder`` does.  Claimed minus given back must equal what players received: the
+  ``WaitStore.unclaim_reminder`` does.  Claimed minus given back must equal what players received: the
   bot's messages that landed in SimCord (spied on at ``Backend.commit_message``) carrying the
   reminder line, on the table (``host.remind.thread``) or in a direct message (``host.remind.dm``).
   ``reminders_lost`` counts claims with no message, ``reminders_doubled`` the reverse (also 0).
@@ -125,14 +125,16 @@ from benchmarks.torture_discord_common import (
 )
 from bot.client import GameBot
 from bot.core.config import Settings
+from bot.games import REGISTRY
 from bot.services.sessions import LiveGame
 from bot.storage import GameStatus
-from bot.storage.store import Store
+from bot.storage.waits import WaitStore
 from harness.discord_rules import DEFAULT_LIMITS, DiscordRules, Limits, enforce, route_of, rules_for
 from harness.messages import words_of
 from rules.core import Action
 
-GAMES = ("california", "estates", "monopoly", "lastwill")
+GAMES = tuple(entry.name for entry in REGISTRY.public())
+"""Every offered game, in the registry's order (``bot.games``): tables open in turn over it."""
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86_400.0
 GAP_DAYS = (0.0, 4.0)
 """A person comes back after a gap drawn uniformly from this many days."""
@@ -1179,26 +1181,26 @@ def progress(text: str) -> None:
 @contextmanager
 def claim_spy(tally: Tally) -> Iterator[None]:
     """Count reminders claimed and given back in ``waits``, for every store of the run (a restart
-    opens a new one), by wrapping the two ``Store`` methods for the run's length."""
-    claim, unclaim = Store.claim_reminder, Store.unclaim_reminder
+    opens a new one), by wrapping the two ``WaitStore`` methods for the run's length."""
+    claim, unclaim = WaitStore.claim_reminder, WaitStore.unclaim_reminder
 
-    async def claiming(self: Store, game_id: int, seat: int, due: float, next_due: float | None) -> bool:
+    async def claiming(self: WaitStore, game_id: int, seat: int, due: float, next_due: float | None) -> bool:
         done = await claim(self, game_id, seat, due, next_due)
         tally.claims += bool(done)
         return done
 
-    async def unclaiming(self: Store, game_id: int, seat: int, sent: int, due_again: float) -> bool:
+    async def unclaiming(self: WaitStore, game_id: int, seat: int, sent: int, due_again: float) -> bool:
         done = await unclaim(self, game_id, seat, sent, due_again)
         tally.unclaims += bool(done)
         return done
 
-    setattr(Store, "claim_reminder", claiming)  # noqa: B010
-    setattr(Store, "unclaim_reminder", unclaiming)  # noqa: B010
+    setattr(WaitStore, "claim_reminder", claiming)  # noqa: B010
+    setattr(WaitStore, "unclaim_reminder", unclaiming)  # noqa: B010
     try:
         yield
     finally:
-        setattr(Store, "claim_reminder", claim)  # noqa: B010
-        setattr(Store, "unclaim_reminder", unclaim)  # noqa: B010
+        setattr(WaitStore, "claim_reminder", claim)  # noqa: B010
+        setattr(WaitStore, "unclaim_reminder", unclaim)  # noqa: B010
 
 
 async def run(plan: Plan) -> dict[str, Any]:

@@ -64,7 +64,9 @@ def _figures(
 
 
 async def _lobbies(bot: Any, guild_id: int) -> int:
-    return len(await bot.store.games(guild_id=guild_id, statuses=(*OPEN_STATUSES, GameStatus.ABANDONED)))
+    return len(
+        await bot.store.games.list_games(guild_id=guild_id, statuses=(*OPEN_STATUSES, GameStatus.ABANDONED))
+    )
 
 
 async def run(count: int) -> dict[str, Any]:
@@ -105,7 +107,7 @@ async def run(count: int) -> dict[str, Any]:
                         await player.click(table.table_message(), label="gg")
                 final = table.messages()[-1]
                 # flo's own lobbies are closed first, so only the cooldown stands in the way.
-                for row in await bot.store.games(guild_id=guild.id, statuses=(GameStatus.LOBBY,)):
+                for row in await bot.store.games.list_games(guild_id=guild.id, statuses=(GameStatus.LOBBY,)):
                     await bot.lobby.close(
                         row.id, flo.id, moderator=True, status=GameStatus.ABANDONED, reason="cancelled"
                     )

@@ -86,6 +86,7 @@ import harness.toygame  # noqa: F401  (registers the toy game and its renderer)
 from benchmarks.stats import percentile
 from bot.client import GameBot
 from bot.core.config import Settings
+from bot.storage.limits import GuildLimits
 from harness.messages import controls, words_of
 from harness.postgres import create_database, untimed_statements
 
@@ -536,6 +537,9 @@ async def run_level(
                 slots: list[TableSlot] = []
                 for index in range(tables):
                     guild = env.create_guild(f"server {index}")
+                    # Each slot's host reopens a table as soon as its game ends: the per-member
+                    # limits on opening tables (a cooldown) would refuse that reopening.
+                    await bot.store.servers.set_limits(GuildLimits(guild.id, 0, 0, 0, 0))
                     channel = guild.create_text_channel("games")
                     players = [guild.add_member(env.create_user(f"p{index}-{seat}")) for seat in range(2)]
                     slot = TableSlot(index, channel, players)

@@ -39,7 +39,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.core.registry import REGISTRY, Registry
+from bot.core.registry import Registry
+from bot.games import REGISTRY
 from bot.services.export import replay_export
 from bot.services.prune import database_bytes, prune
 from bot.services.sessions import SessionService, places
@@ -47,7 +48,8 @@ from bot.storage import GameStatus, Store
 from rules.play import canonical, random_playthrough
 
 T0 = 1_800_000_000.0
-GAMES = ("california", "estates", "monopoly", "lastwill")
+GAMES = tuple(entry.name for entry in REGISTRY.public())
+"""Every offered game, in the registry's order (``bot.games``)."""
 DISTINCT = 8
 """Different playthroughs per game; games beyond that repeat them under new ids (same rows' sizes)."""
 GOAL_HOT_SHARE = 0.9
@@ -168,8 +170,8 @@ async def pruning(workdir: Path, count: int, running: int) -> dict[str, Any]:
                 await db.execute(
                     "UPDATE games SET status = 'active', ended_at = NULL WHERE id = ?", (game_id,)
                 )
-        record_before = await store.player_record(1000, guild_id=1)
-        boards_before = {name: await store.leaderboard(1, name) for name in GAMES}
+        record_before = await store.players.fetch_record(1000, guild_id=1)
+        boards_before = {name: await store.players.fetch_leaderboard(1, name) for name in GAMES}
         before = await database_bytes(store)
         started = time.perf_counter()
         report = await prune(
@@ -181,9 +183,9 @@ async def pruning(workdir: Path, count: int, running: int) -> dict[str, Any]:
         for game_id in finished:
             data = json.loads((workdir / "exports" / f"game-{game_id}.json").read_text(encoding="utf-8"))
             replayed += replay_export(data, REGISTRY).matches
-        record_after = await store.player_record(1000, guild_id=1)
-        boards_after = {name: await store.leaderboard(1, name) for name in GAMES}
-        running_logs = all([await store.log_entries(game_id) for game_id in live])
+        record_after = await store.players.fetch_record(1000, guild_id=1)
+        boards_after = {name: await store.players.fetch_leaderboard(1, name) for name in GAMES}
+        running_logs = all([await store.log.load_log(game_id) for game_id in live])
     finally:
         await store.close()
     assert before is not None and after is not None

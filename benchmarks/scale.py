@@ -117,7 +117,7 @@ async def latency(server: str, levels: list[int], clicks: int) -> dict[str, Any]
 async def open_tables(url: str, count: int) -> list[int]:
     """``count`` running two-player toy tables, each in a server of its own (two shards' worth)."""
     import harness.toygame  # noqa: F401  (registers the toy game)
-    from bot.core.registry import REGISTRY
+    from bot.games import REGISTRY
     from bot.services.lobby import LobbyService
     from bot.services.sessions import SessionService
     from bot.storage import Store
@@ -146,14 +146,14 @@ async def open_tables(url: str, count: int) -> list[int]:
 async def child(url: str, seed: int, seconds: float, workers: int) -> None:
     """One bot process: ``workers`` players clicking random legal moves at random running tables."""
     import harness.toygame  # noqa: F401
-    from bot.core.registry import REGISTRY
+    from bot.games import REGISTRY
     from bot.services.sessions import Refusal, SessionService
     from bot.storage import GameStatus, Store, VersionConflict
     from rules.core import IllegalAction
 
     store = await Store.open(url, pool_size=workers)
     sessions = SessionService(store, REGISTRY)
-    ids = [g.id for g in await store.games(statuses=(GameStatus.ACTIVE,))]
+    ids = [g.id for g in await store.games.list_games(statuses=(GameStatus.ACTIVE,))]
     out = sys.stdout
     stale = 0
     out.write("READY\n")
@@ -260,7 +260,7 @@ def finish(proc: subprocess.Popen[str], run: Run) -> Run:
 async def check_database(url: str, runs: list[Run]) -> dict[str, Any]:
     """Every acknowledged move logged once with its action; logs without gaps; snapshots = replays."""
     import harness.toygame  # noqa: F401
-    from bot.core.registry import REGISTRY
+    from bot.games import REGISTRY
     from bot.storage import STARTED_STATUSES, Store, standing_log
     from rules.play import canonical, replay
 
@@ -278,15 +278,15 @@ async def check_database(url: str, runs: list[Run]) -> dict[str, Any]:
             for g, v, a in await store._fetch("SELECT game_id, version, action FROM actions")
         }
         gaps = mismatched = 0
-        for row in await store.games(statuses=STARTED_STATUSES):
-            entries = await store.log_entries(row.id)
+        for row in await store.games.list_games(statuses=STARTED_STATUSES):
+            entries = await store.log.load_log(row.id)
             if [e.version for e in entries] != list(range(1, row.version + 1)):
                 gaps += 1
             entry = REGISTRY.get(row.game)
             assert entry is not None, row.game
             rules = entry.rules
             log, _ = standing_log(entries)
-            seats = await store.seats(row.id)
+            seats = await store.games.fetch_seats(row.id)
             state = replay(rules, len(seats), row.options, row.seed or 0, log)
             if canonical(rules.dump(state)) != row.snapshot:
                 mismatched += 1

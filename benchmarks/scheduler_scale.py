@@ -55,7 +55,7 @@ from typing import Any
 import discord
 
 from bot.core.i18n import Catalog
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.clocks import Clocks
 from bot.services.deadlines import HOUR, Hours
 from bot.services.reminders import Reminders
@@ -69,7 +69,8 @@ from rules.core import Action
 from rules.play import canonical
 
 T0 = 1_800_000_000.0
-GAMES = ("california", "estates", "monopoly", "lastwill")
+GAMES = tuple(entry.name for entry in REGISTRY.public())
+"""Every offered game, in the registry's order (``bot.games``)."""
 GOAL_QUERIES_PER_MINUTE = 1
 GOAL_CPU_RATIO = 2.0
 GOAL_STARTUP_S = 1.0
@@ -295,8 +296,8 @@ async def idle_level(workdir: Path, tables: int, minutes: int, rng: random.Rando
         h.statements.clear()
         sweep_cpu = time.process_time()
         for _ in range(minutes):
-            await h.store.games_behind_their_table()
-            await h.store.games_missing_final(ended_since=clock.now - FINAL_WINDOW)
+            await h.store.messages.list_games_behind_their_table()
+            await h.store.messages.list_games_missing_final(ended_since=clock.now - FINAL_WINDOW)
         sweep_cpu = time.process_time() - sweep_cpu
         sweep_queries = len(h.statements) / minutes
         next_plan = await plan(h.store, NEXT_DUE_SQL)

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import harness.toygame  # noqa: F401  (registers the toy game)
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.bot_players import BotPlayers
 from bot.services.sessions import SessionService
 from bot.storage import Store

@@ -54,7 +54,7 @@ def run(game: str, players: int, games: int, seed: int, check: bool) -> dict[str
 def cases(check: bool, players: int) -> list[tuple[str, int, float]]:
     """(game, players, goal) to measure: the issue goals, or every count unchecked."""
     sys.path.insert(0, str(ROOT))
-    from bot.core.registry import REGISTRY
+    from bot.games import REGISTRY
 
     found = []
     for entry in REGISTRY.public():

@@ -211,7 +211,7 @@ class Driver:
         lobby = opened.response.message
         for player in self.players[1:]:
             await player.click(lobby, label="Join")
-        game_id = max(row.id for row in await self.bot.store.games())
+        game_id = max(row.id for row in await self.bot.store.games.list_games())
         self.game_id = game_id
         start_calls = len(self.env.backend.http_requests)
         await self.players[0].click(lobby, label="Start")
@@ -229,7 +229,7 @@ class Driver:
         self.figures.finished = live.status == GameStatus.FINISHED
         self.figures.seconds = time.perf_counter() - started
         self.figures.calls = len(self.env.backend.http_requests) - start_calls
-        self.figures.actions = len(await self.bot.store.actions(game_id))
+        self.figures.actions = len(await self.bot.store.log.load_actions(game_id))
         messages = public_messages(self.env, self.thread_id)
         self.figures.messages = len(messages)
         self.figures.posts = len(self.thread_posts())
@@ -357,7 +357,7 @@ class Driver:
         rules = live.entry.rules
         state = rules.setup(PLAYERS, live.row.options, live.row.seed)
         starts: Counter[int] = Counter(rules.waiting_for(state))
-        for _, seat, action in await self.bot.store.actions(self.game_id):
+        for _, seat, action in await self.bot.store.log.load_actions(self.game_id):
             before = rules.waiting_for(state)
             rules.apply(state, seat, action)
             after = frozenset() if rules.outcome(state) is not None else rules.waiting_for(state)

@@ -40,7 +40,8 @@ from simcord.results import InteractionResult, ResponseMessage
 
 from bot.client import GameBot
 from bot.core.config import Settings
-from bot.core.registry import REGISTRY, Registry
+from bot.core.registry import Registry
+from bot.games import REGISTRY
 from harness.messages import controls, payload_words, words_of
 from rules.core import Action
 

@@ -104,7 +104,7 @@ from benchmarks.torture_discord_common import (
     undeliverable,
 )
 from bot.client import GameBot
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.sessions import stamp
 from bot.storage import CLOSED_STATUSES, ENDED_STATUSES, OPEN_STATUSES, STARTED_STATUSES, GameStatus
 from harness.messages import controls

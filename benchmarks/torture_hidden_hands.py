@@ -103,7 +103,8 @@ from benchmarks.torture_pairs import (
     report,
     run_options,
 )
-from bot.core.registry import REGISTRY, GameEntry, Registry
+from bot.core.registry import GameEntry, Registry
+from bot.games import REGISTRY
 from bot.storage import GameStatus
 from rules.core import Action, Event, IllegalAction
 from rules.lastwill import LastWillRules, LastWillState, data
@@ -388,7 +389,7 @@ def lastwill_registry() -> tuple[Registry, MemoRenderer, OtherSecrets]:
     memo = MemoRenderer(entry.renderer)
     rules = OtherSecrets()
     registry = Registry()
-    registry.register(GameEntry(rules, memo, entry.cog))
+    registry.register(GameEntry(rules, memo, entry.presenter))
     return registry, memo, rules
 
 

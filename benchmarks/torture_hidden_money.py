@@ -69,7 +69,8 @@ from benchmarks.torture_pairs import (
     report,
     run_options,
 )
-from bot.core.registry import REGISTRY, GameEntry, Registry
+from bot.core.registry import GameEntry, Registry
+from bot.games import REGISTRY
 from bot.storage import GameStatus
 from rules.core import Action
 
@@ -107,7 +108,7 @@ def estates_registry() -> tuple[Registry, MemoRenderer]:
         raise RuntimeError("The Estates is not registered")
     memo = MemoRenderer(entry.renderer)
     registry = Registry()
-    registry.register(GameEntry(entry.rules, memo, entry.cog))
+    registry.register(GameEntry(entry.rules, memo, entry.presenter))
     return registry, memo
 
 

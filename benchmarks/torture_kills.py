@@ -3,7 +3,7 @@
 What runs: a child process (this module with ``--child``) opens the real
 ``Store`` on one SQLite file and plays several tables at once through the real
 ``LobbyService`` and ``SessionService``, one asyncio task per table, with the
-real engines from ``bot.core.registry.REGISTRY`` (California and The Estates by
+real engines from ``bot.games.REGISTRY`` (California and The Estates by
 default; ``--games`` may add the test-only ``toy``).  On start it picks up
 every lobby and active game a previous kill left behind and plays them on;
 finished tables are replaced by new ones.  It prints a line only after the
@@ -84,7 +84,7 @@ from benchmarks.torture_common import (
     scratch_folder,
     violations,
 )
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.sessions import LiveGame, SessionService
 from bot.storage import OPEN_STATUSES, GameStatus, Store
 
@@ -116,7 +116,7 @@ async def child_main(db: str, seed: int, tables: int, games: tuple[str, ...]) ->
     rng = random.Random(seed)
     services = await open_services(db)
     sessions, lobby, store = services.sessions, services.lobby, services.store
-    leftovers = await store.games(statuses=OPEN_STATUSES)
+    leftovers = await store.games.list_games(statuses=OPEN_STATUSES)
     pending = [row.id for row in leftovers]
     active = sum(row.status == GameStatus.ACTIVE for row in leftovers)
     _say(f"READY {active} {len(leftovers) - active}")
@@ -331,7 +331,7 @@ async def _check(db: Path, ledger: Ledger, touched: set[int], *, full: bool) -> 
     store = await Store.open(db)
     try:
         fresh = SessionService(store, REGISTRY)
-        rows = await store.games()
+        rows = await store.games.list_games()
         present = {row.id for row in rows}
         for gid in ledger.created - present:
             ledger.lost_tables.add(gid)
@@ -354,7 +354,7 @@ async def _check(db: Path, ledger: Ledger, touched: set[int], *, full: bool) -> 
             if not full and row.id not in touched and ledger.fingerprints.get(row.id) == fingerprint:
                 continue
             checked += 1
-            log = await store.actions(row.id)
+            log = await store.log.load_actions(row.id)
             result: GameCheck = await check_game(store, fresh, row, log)
             fresh.forget(row.id)  # keep the fresh service's memory small; each game is loaded once
             for sentence in result.problems:

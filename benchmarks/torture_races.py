@@ -15,7 +15,7 @@ each race picks one of them and fires several coroutines at it with
   out-of-turn loan in California or a second "gg" in the toy game, else the
   first seat's action, which it may not take);
 - ``move_and_reads``: one move while one to three other coroutines only read
-  the game through ``SessionService.load`` -- what ``Tables.language``, a
+  the game through ``SessionService.load`` -- what ``Publisher.language``, a
   panel opening, ``publish`` and ``/game list`` do, all without the game's lock;
 - ``two_processes``: ``same_button`` or ``two_players`` with the presses
   spread over two ``SessionService`` instances, each with its own ``Store``
@@ -96,7 +96,7 @@ from benchmarks.torture_common import (
     scratch_folder,
     violations,
 )
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.sessions import Applied, LiveGame, Refusal, SessionService
 from bot.storage import GameStatus, Store

@@ -156,7 +156,7 @@ def _say(line: str) -> None:
 
 async def child_main(db: str, scenario: str, seed: int, moves: int) -> None:
     import harness.toygame  # noqa: F401  (registers the toy game)
-    from bot.core.registry import REGISTRY
+    from bot.games import REGISTRY
     from bot.services.lobby import LobbyService
     from bot.services.sessions import Refusal, SessionService
     from bot.storage import GameStatus, Store, StoreError

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.core.config import ConfigError, Settings, load_settings, shard_settings
 from bot.core.i18n import DEFAULT_LANGUAGE, available_languages, words
-from bot.core.registry import REGISTRY, GameEntry, Registry
+from bot.core.registry import GameEntry, Registry
+from bot.games import REGISTRY
 from rules.core import InvalidOptions, Rules
 
 if TYPE_CHECKING:
@@ -482,7 +483,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(f"no game {args.game_id} in {settings.database}: there is no database there")
 
     async def work(store: Store) -> dict[str, Any]:
-        row = await store.game(args.game_id)
+        row = await store.games.fetch_game(args.game_id)
         if row is None:
             raise UsageError(f"no game {args.game_id} in {settings.database}")
         if row.pruned_at is not None:
@@ -554,7 +555,7 @@ def cmd_games(settings: Settings) -> int:
         return 0
 
     async def work(store: Store) -> list[tuple[GameRow, list[SeatRow]]]:
-        return [(row, await store.seats(row.id)) for row in await store.games()]
+        return [(row, await store.games.fetch_seats(row.id)) for row in await store.games.list_games()]
 
     rows = _run_on_store(settings, work)
     if not rows:

@@ -12,7 +12,8 @@ from discord.ext import commands
 
 from bot.core.config import Settings
 from bot.core.i18n import Catalog
-from bot.core.registry import REGISTRY, Registry, RegistryError
+from bot.core.registry import GameEntry, Registry, RegistryError
+from bot.games import REGISTRY
 from bot.services.background import background
 from bot.services.bot_players import BotPlayers
 from bot.services.clocks import Clocks
@@ -28,11 +29,13 @@ from bot.services.timers import Timers
 from bot.services.undo import UndoService
 from bot.storage import Store, StoreError
 from bot.ui import safe
+from bot.ui.clicks import Clicks
 from bot.ui.components import COMPONENT_PREFIXES, DYNAMIC_ITEMS, FORM_PREFIX, Handler
 from bot.ui.lobby_message import LobbyDesk
 from bot.ui.nudges import Nudges
 from bot.ui.players import PlayerDesk
-from bot.ui.tables import Tables
+from bot.ui.presenter import Presenter
+from bot.ui.publisher import Publisher
 from bot.ui.translator import CatalogTranslator
 from bot.ui.undo import UndoDesk
 
@@ -47,7 +50,8 @@ class GameBot(commands.Bot):
     scheduler: Scheduler
     clocks: Clocks
     lobby: LobbyService
-    tables: Tables
+    publisher: Publisher
+    clicks: Clicks
     lobby_desk: LobbyDesk
     undo_desk: UndoDesk
     players: PlayerDesk
@@ -82,22 +86,23 @@ class GameBot(commands.Bot):
         self.sessions = SessionService(self.store, self.registry, clock=discord_time)
         self.sessions.hours = Hours(self.settings.remind_hours, self.settings.timer_hours)
         self.lobby = LobbyService(self.sessions)
-        self.tables = Tables(self, self.sessions, self.catalog)
-        self.tables.client_languages = self.settings.client_languages
-        nudges = Nudges(self, self.tables, self.catalog)
+        self.publisher = Publisher(self, self.sessions, self.catalog)
+        self.clicks = Clicks(self.publisher)
+        self.publisher.client_languages = self.settings.client_languages
+        nudges = Nudges(self, self.publisher, self.catalog)
         self.scheduler = Scheduler(
             self.sessions,
             Reminders(self.sessions, nudges),
             Timers(self.sessions, nudges),
             room=self.ledger.has_room,
         )
-        self.tables.reach.wake = self.scheduler.wake
+        self.publisher.reach.wake = self.scheduler.wake
         self.bots = BotPlayers(self.sessions, nudges, self.settings.bot_delay)
         self.clocks = Clocks(self.sessions, self.scheduler)
-        self.tables.away = self.clocks.away  # one dict: a table shows who is away as /game away sets it
+        self.publisher.away = self.clocks.away  # one dict: a table shows who is away as /game away sets it
         await self.clocks.load()
-        self.lobby_desk = LobbyDesk(self.tables, self.lobby)
-        self.undo_desk = UndoDesk(self.tables, UndoService(self.sessions))
+        self.lobby_desk = LobbyDesk(self.clicks, self.lobby)
+        self.undo_desk = UndoDesk(self.clicks, UndoService(self.sessions))
         self.players = PlayerDesk(
             self.lobby_desk,
             self.lobby,
@@ -113,18 +118,24 @@ class GameBot(commands.Bot):
         await self.load_extension("cogs.tasks")
         await self.load_extension("cogs.reach")
         for entry in self.registry:
-            if entry.cog not in self.extensions:
-                await self.load_extension(entry.cog)
-            if entry.name not in self.tables.presenters:
-                raise RegistryError(
-                    f"game {entry.name!r}: its cog {entry.cog!r} loaded but registered no presenter; "
-                    f"its setup(bot) must set bot.tables.presenters[{entry.name!r}]"
-                )
+            self.publisher.presenters[entry.name] = self.build_presenter(entry)
         if self.settings.dev_guild and self.sync_dev_guild:
             guild = discord.Object(id=self.settings.dev_guild)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development server", len(synced))
+
+    def build_presenter(self, entry: GameEntry) -> Presenter:
+        """The game's presenter, built from the class its entry names (called after the undo desk
+        is made, so a hook the presenter files runs after the host's own, as it always did).
+        Anything but a ``Presenter`` stops the start: the tables never draw with a stranger."""
+        presenter = entry.presenter.for_host(self)
+        if not isinstance(presenter, Presenter):
+            raise RegistryError(
+                f"game {entry.name!r}: its presenter class built a {type(presenter).__name__}, "
+                "not a bot.ui.presenter.Presenter"
+            )
+        return presenter
 
     async def close(self) -> None:
         await super().close()
@@ -142,7 +153,7 @@ class GameBot(commands.Bot):
         )
         try:
             with background():
-                await self.tables.resume()
+                await self.publisher.resume()
                 moving = await self.bots.resume()
         except StoreError as exc:
             log.error("could not check the tables after connecting: %s", exc)
@@ -170,16 +181,16 @@ class GameBot(commands.Bot):
     def handler(self, kind: str) -> Handler:
         """Who answers a component id of this kind (:class:`bot.ui.components.Router`)."""
         handlers: dict[str, Handler] = {
-            "g": self.tables.on_action_click,
-            "a": self.tables.on_lasting_click,
-            "u": self.tables.on_panel_click,
-            "m": self.tables.on_form_click,
+            "g": self.clicks.on_action_click,
+            "a": self.clicks.on_lasting_click,
+            "u": self.clicks.on_panel_click,
+            "m": self.clicks.on_form_click,
             "l": self.lobby_desk.on_click,
         }
-        return handlers.get(kind, self.tables.on_malformed)
+        return handlers.get(kind, self.clicks.on_malformed)
 
     async def on_select(self, interaction: discord.Interaction, rest: str, values: list[str]) -> None:
-        await self.tables.on_select(interaction, rest, values)
+        await self.clicks.on_select(interaction, rest, values)
 
     async def guarded(self, interaction: discord.Interaction, work: Awaitable[None]) -> None:
         """Run a click or form handler so that it always answers, even when it fails.
@@ -207,7 +218,7 @@ class GameBot(commands.Bot):
         if interaction.type == discord.InteractionType.modal_submit and custom_id.startswith(FORM_PREFIX):
             await self.guarded(
                 interaction,
-                self.tables.on_form_submit(interaction, custom_id[len(FORM_PREFIX) :], _first_value(data)),
+                self.clicks.on_form_submit(interaction, custom_id[len(FORM_PREFIX) :], _first_value(data)),
             )
             return
         answered = interaction.type == discord.InteractionType.component and custom_id.startswith(

@@ -52,7 +52,8 @@ from simcord.builders import ChannelHandle, GuildHandle
 
 from bot.client import GameBot, make_bot
 from bot.core.config import Settings
-from bot.core.registry import REGISTRY, Registry
+from bot.core.registry import Registry
+from bot.games import REGISTRY
 from bot.storage import GameStatus
 from bot.ui import lobby_message
 
@@ -175,7 +176,9 @@ class Sandbox:
     async def restore(self) -> list[int]:
         """Post again every running table of the sandbox's channel (after a restart the channel is
         empty), as its first member would with ``/game show``; returns the tables posted."""
-        rows = await self.bot.store.games(guild_id=self.world.guild.id, statuses=(GameStatus.ACTIVE,))
+        rows = await self.bot.store.games.list_games(
+            guild_id=self.world.guild.id, statuses=(GameStatus.ACTIVE,)
+        )
         shown = []
         for row in rows:
             if row.table_channel_id != self.world.channel.id:

@@ -34,8 +34,6 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import discord
-
 from bot.services.sessions import Applied, LiveGame
 from bot.storage import GameStatus
 from bot.ui.presenter import Button, Control, Panel, Presenter, Style
@@ -57,7 +55,7 @@ from rules.california.state import TILE_COLOUR, TILE_KIND
 from rules.core import Action, Event
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    import discord
 
 log = logging.getLogger(__name__)
 
@@ -517,7 +515,3 @@ class CaliforniaPresenter(Presenter):
         if target == EXPAND:
             return self.t("california.where.expansion", lang)
         return self.t("california.where.space", lang, space=space_label(int(target or 0)))
-
-
-async def setup(bot: GameBot) -> None:
-    bot.tables.presenters[CaliforniaPresenter.game] = CaliforniaPresenter(bot.catalog)

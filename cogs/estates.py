@@ -48,8 +48,6 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import discord
-
 from bot.core.i18n import DEFAULT_LANGUAGE, words
 from bot.services.sessions import LiveGame
 from bot.storage import GameStatus
@@ -61,7 +59,7 @@ from rules.estates import data
 from rules.estates.pieces import token_params
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    import discord
 
 log = logging.getLogger(__name__)
 
@@ -598,7 +596,3 @@ class EstatesPresenter(Presenter):
         if key == "round_wins":
             return self.count("estates.score.round_wins", game.row.language, value)
         return super().score_part(game, key, value)
-
-
-async def setup(bot: GameBot) -> None:
-    bot.tables.presenters[EstatesPresenter.game] = EstatesPresenter(bot.catalog)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-from typing import TYPE_CHECKING
+from typing import cast
 
 import discord
 from discord import app_commands
@@ -17,16 +17,14 @@ from discord.ext import commands
 
 from bot.core.i18n import available_languages
 from bot.services.clocks import MAX_AWAY_DAYS, ClockReport, hours_option
-from bot.services.export import export_game
+from bot.services.reach import ReachService
 from bot.services.sessions import LiveGame, Refusal
 from bot.storage import CLOSED_STATUSES, OPEN_STATUSES, STARTED_STATUSES, GameStatus, StoreError
 from bot.ui import safe
 from bot.ui.access import is_manager, server_and_channel, server_of, settings_server
 from bot.ui.components import lobby_button
+from bot.ui.host import Host
 from bot.ui.translator import choice
-
-if TYPE_CHECKING:
-    from bot.client import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +45,9 @@ class LobbyCog(commands.Cog):
         allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
     )
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
+        self.places = ReachService(bot.sessions)
 
     def t(self, lang: str, key: str, /, **params: object) -> str:
         return self.bot.catalog.text(key, lang, **params)
@@ -58,11 +57,11 @@ class LobbyCog(commands.Cog):
     ) -> None:
         """A refusal in the player's language, else ``fallback`` (the table's, once the command
         found its table), else the server's."""
-        await self.bot.tables.refuse(interaction, refusal, fallback or self.bot.server_language(interaction))
+        await self.bot.clicks.refuse(interaction, refusal, fallback or self.bot.server_language(interaction))
 
     def _for(self, interaction: discord.Interaction, table: LiveGame) -> str:
         """The language of an answer to this player about ``table``: theirs, else the table's."""
-        return self.bot.tables.reader(interaction, table.row.language)
+        return self.bot.publisher.reader(interaction, table.row.language)
 
     async def _table(
         self, interaction: discord.Interaction, table: int | None, *, ended: bool = False
@@ -79,10 +78,7 @@ class LobbyCog(commands.Cog):
                 raise Refusal("host.refuse.no_game", game_id=table)
             return game
         channel_id = interaction.channel_id or 0
-        here = await self.bot.store.games_in_channel(channel_id, OPEN_STATUSES)
-        if not here and ended:
-            over = await self.bot.store.games_in_channel(channel_id, CLOSED_STATUSES)
-            here = [row for row in over if row.thread_id == channel_id][-1:]
+        here = await self.bot.lobby.tables_here(channel_id, ended=ended)
         if not here:
             raise Refusal("host.refuse.no_table_here")
         if len(here) > 1:
@@ -177,17 +173,17 @@ class LobbyCog(commands.Cog):
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
             return
-        rows = await self.bot.store.games(guild_id=guild_id, statuses=OPEN_STATUSES)
+        rows = await self.bot.lobby.tables_in_server(guild_id, OPEN_STATUSES)
         if not rows:
             await safe.reply(interaction, self.t(lang, "host.lobby.list_empty"))
             return
         lines = [self.t(lang, "host.lobby.list_head")]
-        parked = await self.bot.store.reaches(row.id for row in rows[-20:])
+        parked = await self.places.parked_among(row.id for row in rows[-20:])
         for row in rows[-20:]:
             game = await self.bot.sessions.load(row.id)
             extra = ""
             if row.id in parked:
-                reason = self.t(lang, f"host.parked.{parked[row.id].parked}")
+                reason = self.t(lang, f"host.parked.{parked[row.id]}")
                 extra = self.t(lang, "host.lobby.list_parked", reason=reason, id=row.id)
             elif game.status == GameStatus.ACTIVE:
                 waiting = ", ".join(game.names[s] for s in sorted(game.waiting()))
@@ -231,12 +227,12 @@ class LobbyCog(commands.Cog):
         await safe.defer(interaction, thinking=True, ephemeral=True)
         # The answer names the real cause: a database that cannot be written is not Discord's refusal.
         try:
-            posted = await self.bot.tables.refresh(game, here=_here(interaction))
+            posted = await self.bot.publisher.refresh(game, here=_here(interaction))
             if posted:
                 await safe.reply(interaction, self.t(lang, "host.lobby.shown", id=game.id))
                 return
-            parked = (await self.bot.store.reach(game.id)).parked
-            on_database = game.id in self.bot.tables.store_failed
+            parked = await self.places.parked(game.id)
+            on_database = game.id in self.bot.publisher.store_failed
         except StoreError as exc:
             log.error("game %s: /game show failed on the database: %s", game.id, exc)
             parked, on_database = None, True
@@ -293,7 +289,7 @@ class LobbyCog(commands.Cog):
         if found.status == GameStatus.LOBBY:
             await self.bot.lobby_desk.edit(game)
         else:
-            await self.bot.tables.close_table(
+            await self.bot.publisher.close_table(
                 game, [self.t(game.row.language, "host.abandoned", player=interaction.user.display_name)]
             )
 
@@ -317,7 +313,7 @@ class LobbyCog(commands.Cog):
         except Refusal as refusal:
             await self._refuse(interaction, refusal, lang)
             return
-        data = await export_game(self.bot.store, game.id)
+        data = await self.bot.lobby.export(game.id)
         payload = json.dumps(data, indent=1).encode()
         file = discord.File(io.BytesIO(payload), filename=f"game-{game.id}.json")
         await safe.reply(interaction, self.t(lang, "host.lobby.export_ready", id=game.id), file=file)
@@ -371,7 +367,7 @@ class LobbyCog(commands.Cog):
         else:
             await safe.reply(interaction, self.t(lang, "host.away.set", until=int(until)))
         for game_id in games:  # their boards say "away until …", or no longer
-            await self.bot.tables.redraw(game_id)
+            await self.bot.publisher.redraw(game_id)
 
     @game.command(name="clock", description="A table's reminder and turn timer (host or Manage Server)")
     @app_commands.describe(
@@ -594,7 +590,7 @@ class LobbyCog(commands.Cog):
             )
             for o in rules.options
         )
-        presenter = self.bot.tables.presenters.get(entry.name)
+        presenter = self.bot.publisher.presenters.get(entry.name)
         rulings = "\n".join(presenter.rulings(lang)) if presenter is not None else ""
         # Longer than one message (a game's rulings): several ephemeral messages, cut between lines.
         await safe.reply_long(interaction, "\n".join(p for p in (head, body, options, rulings) if p))
@@ -611,7 +607,7 @@ class LobbyCog(commands.Cog):
         in this channel or thread (its players read the rules in the words of its board), else
         the player's own (else the server's)."""
         if interaction.guild_id is not None and interaction.channel_id is not None:
-            here = await self.bot.store.games_in_channel(
+            here = await self.bot.lobby.tables_in_channel(
                 interaction.channel_id, OPEN_STATUSES + CLOSED_STATUSES
             )
             channel = interaction.channel_id
@@ -633,12 +629,12 @@ class LobbyCog(commands.Cog):
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """Tell a table when one of its players leaves the server (needs the members intent)."""
-        for row in await self.bot.store.games(guild_id=payload.guild_id, statuses=(GameStatus.ACTIVE,)):
+        for row in await self.bot.lobby.tables_in_server(payload.guild_id, (GameStatus.ACTIVE,)):
             game = await self.bot.sessions.load(row.id)
             seat = game.seat_of(payload.user.id)
             if seat is not None and row.table_channel_id:
                 await safe.send(
-                    self.bot.tables.channel(row.table_channel_id),
+                    self.bot.publisher.channel(row.table_channel_id),
                     content=self.t(game.row.language, "host.member_left", player=game.names[seat]),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
@@ -652,5 +648,5 @@ def _here(interaction: discord.Interaction) -> tuple[int, int | None] | None:
     return (interaction.channel_id, None) if interaction.channel_id is not None else None
 
 
-async def setup(bot: GameBot) -> None:
-    await bot.add_cog(LobbyCog(bot))
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LobbyCog(cast(Host, bot)))

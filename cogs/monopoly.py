@@ -50,23 +50,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
-
-import discord
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import renderers.monopoly
 from bot.core.i18n import Catalog
-from bot.services.sessions import Applied, LiveGame
-from bot.storage import GameStatus, Store, StoreError
+from bot.services.sessions import Applied, LiveGame, SessionService
+from bot.storage import GameStatus, StoreError
 from bot.ui.auction import AuctionKit
 from bot.ui.offers import Draft, OfferKit
-from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Style
+from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, PresenterHost, Style
 from renderers.monopoly import GROUPS, board_space, space_name
 from rules.core import Action, Event
 from rules.monopoly import data
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    import discord
 
 View = dict[str, Any]
 
@@ -131,12 +129,19 @@ class MonopolyPresenter(Presenter):
     seat_params = Presenter.seat_params | {"outbid"}
     seat_list_params = Presenter.seat_list_params | {"bidders", "asked"}
 
-    def __init__(self, catalog: Catalog, store: Store | None = None) -> None:
+    def __init__(self, catalog: Catalog, sessions: SessionService | None = None) -> None:
         super().__init__(catalog)
-        self.store = store
+        self.sessions = sessions
         self.clock_ends: dict[int, tuple[int, float | None]] = {}
         """Per game, the public version and the moment its auction clock next runs out, read by
-        :meth:`prepare` from the waits before the table is drawn (``None``: no timeout stored)."""
+        :meth:`prepare` before the table is drawn (``None``: no timeout stored)."""
+
+    @classmethod
+    def for_host(cls, host: PresenterHost, /) -> Self:
+        """Also hands the tables :meth:`prepare`, so the auction clock is read before each board."""
+        presenter = cls(host.catalog, host.sessions)
+        host.publisher.host_prepares.append(presenter.prepare)
+        return presenter
 
     async def prepare(self, game: LiveGame) -> None:
         """Read when a running auction clock runs out (the earliest timeout of the seats waited on),
@@ -144,20 +149,18 @@ class MonopolyPresenter(Presenter):
         says how long the clock runs instead of when it ends."""
         if game.row.game != self.game:
             return
-        if self.store is None or game.state is None or game.status != GameStatus.ACTIVE:
+        if self.sessions is None or game.state is None or game.status != GameStatus.ACTIVE:
             self.clock_ends.pop(game.id, None)
             return
         if game.entry.rules.game_clock(game.state) is None:
             self.clock_ends.pop(game.id, None)
             return
         try:
-            waits = await self.store.waits(game.id)
+            ends = await self.sessions.timer_ends(game)
         except StoreError:
             self.clock_ends.pop(game.id, None)
             return
-        waited = game.waiting()
-        dues = [w.timeout_due for w in waits if w.seat in waited and w.timeout_due is not None]
-        self.clock_ends[game.id] = (game.public_version, min(dues) if dues else None)
+        self.clock_ends[game.id] = (game.public_version, ends)
 
     def clock_end(self, game: LiveGame) -> float | None:
         """When the auction clock runs out, if :meth:`prepare` read it for this version."""
@@ -989,9 +992,3 @@ def _order(control: Control) -> int:
         kind = control.action.kind
         return TURN_KINDS.index(kind) if kind in TURN_KINDS else len(TURN_KINDS)
     return len(TURN_KINDS) + 1
-
-
-async def setup(bot: GameBot) -> None:
-    presenter = MonopolyPresenter(bot.catalog, bot.store)
-    bot.tables.presenters[MonopolyPresenter.game] = presenter
-    bot.tables.host_prepares.append(presenter.prepare)

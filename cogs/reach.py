@@ -11,31 +11,33 @@ Thin by design: the work is in :mod:`bot.ui.reach`; this cog only listens.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import cast
 
 import discord
 from discord.ext import commands
 
 from bot.services.background import background
-from bot.storage import OPEN_STATUSES, GameStatus, StoreError
+from bot.services.reach import ReachService
+from bot.storage import StoreError
 from bot.ui import safe
-
-if TYPE_CHECKING:
-    from bot.client import GameBot
+from bot.ui.host import Host
 
 log = logging.getLogger(__name__)
 
 
 class ReachCog(commands.Cog):
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: Host, client: discord.Client) -> None:
         self.bot = bot
+        self.client = client
+        """The same bot as discord.py's client, for the one raw call (reopening a thread)."""
+        self.places = ReachService(bot.sessions)
 
     async def _vanished(
         self, what: str, *, guild_id: int | None = None, channel_id: int | None = None
     ) -> None:
         try:
             with background():
-                parked = await self.bot.tables.reach.vanished(guild_id=guild_id, channel_id=channel_id)
+                parked = await self.bot.publisher.reach.vanished(guild_id=guild_id, channel_id=channel_id)
         except StoreError as exc:
             log.error("%s: its tables could not be parked: %s", what, exc)
             return
@@ -58,18 +60,18 @@ class ReachCog(commands.Cog):
         """A running table's thread archived after a quiet week is opened again at once: the
         table lives there, and its players find it among the active threads."""
         try:
-            running = await self.bot.store.games_in_channel(thread_id, (GameStatus.ACTIVE,))
-            if not running or (await self.bot.store.reach(running[0].id)).parked:
+            running = await self.places.running_tables_in_channel(thread_id)
+            if not running or await self.places.parked(running[0].id):
                 return
             with background():
-                reopened = await safe.set_archived(self.bot, thread_id, False)
+                reopened = await safe.set_archived(self.client, thread_id, False)
             guild_id = running[0].guild_id
             if (
                 isinstance(reopened, safe.Failed)
                 and reopened.code == safe.THREAD_CAP
                 and guild_id is not None
             ):
-                self.bot.tables.reach.crowded.add(guild_id)
+                self.bot.publisher.reach.crowded.add(guild_id)
         except StoreError as exc:
             log.error("thread %s archived; its table could not be looked up: %s", thread_id, exc)
 
@@ -82,21 +84,20 @@ class ReachCog(commands.Cog):
             return
         if metadata.get("archived") and not metadata["locked"]:
             await self._keep_open(payload.thread_id)
-        reach = self.bot.tables.reach
-        store = self.bot.store
+        reach = self.bot.publisher.reach
         try:
             with background():
-                for row in await store.games_in_channel(payload.thread_id, OPEN_STATUSES):
+                for row in await self.places.open_tables_in_channel(payload.thread_id):
                     game = await self.bot.sessions.load(row.id)
-                    parked = (await store.reach(row.id)).parked
+                    parked = await self.places.parked(row.id)
                     if metadata["locked"] and parked is None:
                         await reach.park(game, "locked")
                     elif not metadata["locked"] and parked == "locked":
                         await reach.unpark(game)
-                        await self.bot.tables.repair(row.id)
+                        await self.bot.publisher.repair(row.id)
         except StoreError as exc:
             log.error("thread %s changed; its tables could not be updated: %s", payload.thread_id, exc)
 
 
-async def setup(bot: GameBot) -> None:
-    await bot.add_cog(ReachCog(bot))
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(ReachCog(cast(Host, bot), bot))

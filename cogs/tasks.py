@@ -2,7 +2,7 @@
 clock, which fires reminders and turn timers as they fall due.
 
 Thin by design (the work is :meth:`bot.ui.publisher.Publisher.sweep`,
-:meth:`bot.storage.Store.health` and :meth:`bot.services.scheduler.Scheduler.tick`); this cog only
+:class:`bot.services.upkeep.Upkeep` and :meth:`bot.services.scheduler.Scheduler.tick`); this cog only
 owns the loops.  Each tick catches everything, so one bad minute never ends a loop.
 
 Both are ``discord.ext.tasks`` loops, whose sleeps SimCord recognises and moves only with
@@ -12,18 +12,16 @@ Both are ``discord.ext.tasks`` loops, whose sleeps SimCord recognises and moves 
 from __future__ import annotations
 
 import datetime
-import json
 import logging
-from typing import TYPE_CHECKING
+from typing import cast
 
 import discord
 from discord.ext import commands, tasks
 
 from bot.services.background import background
+from bot.services.upkeep import Upkeep
 from bot.storage import StoreError
-
-if TYPE_CHECKING:
-    from bot.client import GameBot
+from bot.ui.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +39,9 @@ CLOCK_SHORTEST = 1.0
 
 
 class TasksCog(commands.Cog):
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
+        self.upkeep = Upkeep(bot.sessions)
         self.ticks = 0
         self.fired = 0
         """Deadlines the clock has fired since start (for tests and logs)."""
@@ -67,7 +66,7 @@ class TasksCog(commands.Cog):
         deadline that passed while the bot was down fires once, now)."""
         delay = CLOCK_LONGEST
         try:
-            if self.bot.store.health() is None:
+            if self.upkeep.problem() is None:
                 with background():
                     self.fired += await self.bot.scheduler.tick()
                 delay = self.bot.scheduler.delay(self.bot.sessions.clock(), CLOCK_LONGEST)
@@ -112,19 +111,19 @@ class TasksCog(commands.Cog):
         try:
             if not self.checked:
                 self.checked = True
-                damaged = await self.bot.store.integrity()  # on its own connection: clicks go on
+                damaged = await self.upkeep.check_integrity()  # on its own connection: clicks go on
                 if damaged is not None:
                     log.error("database integrity check failed: %s", damaged)
-            problem = self.bot.store.health()
+            problem = self.upkeep.problem()
             if problem is not None:
-                await self.bot.store.rescue()  # once: keep what was acknowledged, or name what is lost
+                await self.upkeep.rescue()  # once: keep what was acknowledged, or name what is lost
                 return  # logged once by the store; sweeping would only fail again
-            await self.bot.tables.sweep()
-            backlog = self.bot.tables.backlog
+            await self.bot.publisher.sweep()
+            backlog = self.bot.publisher.backlog
             self.minutely.change_interval(seconds=BACKLOG_SECONDS if backlog else SWEEP_SECONDS)
             if backlog:
                 return  # the rest of the sweep first; the rest of the minute's work after it
-            await self.bot.tables.reach.archive_finished()
+            await self.bot.publisher.reach.archive_finished()
             await self.report()
         except StoreError as exc:
             log.error("minutely sweep: database error: %s", exc)
@@ -136,12 +135,12 @@ class TasksCog(commands.Cog):
         shards = self.bot.settings.shards
         key = f"discord:{'shards ' + str(shards) if shards is not None else 'process'}"
         figures = {"at": self.bot.sessions.clock(), **self.bot.ledger.report()}
-        await self.bot.store.set_meta(key, json.dumps(figures))
+        await self.upkeep.report(key, figures)
 
     @minutely.before_loop
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
 
 
-async def setup(bot: GameBot) -> None:
-    await bot.add_cog(TasksCog(bot))
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TasksCog(cast(Host, bot)))

@@ -20,6 +20,7 @@ import renderers.lastwill
 import renderers.monopoly
 from bot.core.i18n import shipped
 from bot.core.registry import GameEntry
+from bot.storage.codes import GameStatus
 from renderers import kit
 from rules.core import Action, Event, IllegalAction
 from rules.play import canonical
@@ -118,7 +119,12 @@ class ArrangedSetup:
 
 
 def bare_game(
-    entry: GameEntry | None, state: Any, names: Sequence[str], *, first_user: int = 0, status: str = "active"
+    entry: GameEntry | None,
+    state: Any,
+    names: Sequence[str],
+    *,
+    first_user: int = 0,
+    status: GameStatus = GameStatus.ACTIVE,
 ) -> Any:
     """Just enough of a ``LiveGame`` for a presenter, below Discord: table 1 around a bare state."""
     seats = [SimpleNamespace(name=name, seat=i, user_id=i + first_user) for i, name in enumerate(names)]

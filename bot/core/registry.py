@@ -1,20 +1,17 @@
-"""Which games exist: name -> rules, renderer and the cog that presents it.
+"""Which games exist: the types a game registers with (name -> rules, renderer, presenter class).
 
-This is the one place that names games; the rest of the host looks them up
-here.  The cog is named by module path because cogs sit above the host (they
-import the session and the UI, which import this module) and are loaded as
-discord.py extensions; the path is checked when the game registers, and the
-client checks at start that the cog's ``setup`` registered the game's
-presenter, so a typo or a forgotten ``setup`` stops the bot with a sentence
-instead of leaving the game on a bare presenter.
+The games themselves are listed one floor up, in :mod:`bot.games`: this module sits in
+``bot/core``, below the UI that presenters are written in, so it knows a presenter class only by
+the little the client needs of it (:class:`Presents`).  A game is registered with its
+presenter class as an object, so a misspelt class fails when the module is imported, and a
+presenter drawn for another game fails when the game registers (:class:`RegistryError`).
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from renderers.kit import Words
 from rules.core import JSON, Rules
@@ -31,29 +28,28 @@ class RegistryError(Exception):
     """A game that cannot be presented: raised at registration or at the bot's start, never later."""
 
 
-def check_cog(name: str, cog: str) -> None:
-    """Refuse a cog path that names no module, so a typo fails when the game registers.
+class Presents(Protocol):
+    """A game's presenter (a :class:`bot.ui.presenter.Presenter`), as the registry and the client
+    see it from down here: the game it presents, checked against the entry's name at
+    registration, and the builder the client calls at start with itself.
 
-    ``find_spec`` locates the module without importing it: importing a cog here would import
-    the session and the UI from inside this module's own import.
+    The host is typed ``Any`` because its type lives above this floor; the client checks that what
+    the builder returns is a ``Presenter`` before it files it.
     """
-    try:
-        found = importlib.util.find_spec(cog) is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
-        raise RegistryError(
-            f"game {name!r} names its cog {cog!r}, which is not a module that can be imported"
-        )
+
+    game: str
+
+    @classmethod
+    def for_host(cls, host: Any, /) -> object: ...
 
 
 @dataclass(frozen=True, slots=True)
 class GameEntry:
     rules: Rules[Any]
     renderer: Renderer
-    cog: str
-    """Import path of the discord.py extension whose ``setup(bot)`` puts the game's presenter in
-    ``bot.tables.presenters[name]`` (checked by :func:`check_cog` and at the bot's start)."""
+    presenter: type[Presents]
+    """The class whose :meth:`~bot.ui.presenter.Presenter.for_host` the client calls at start to
+    build the game's presenter; its ``game`` must be the entry's name."""
     hidden: bool = False
     """Hidden games (the test game) are playable but not offered to users."""
     hints: Hints[Any] = PLAIN
@@ -75,7 +71,17 @@ class Registry:
         self._games: dict[str, GameEntry] = {}
 
     def register(self, entry: GameEntry) -> None:
-        check_cog(entry.name, entry.cog)
+        """File ``entry``, refusing a presenter class drawn for another game: the host looks
+        presenters up by the entry's name, so a mismatch would leave this game with none.  What
+        is no presenter class at all (a plugin's old cog path, which mypy would have caught in
+        our code) is refused the same way, by the sentence rather than an ``AttributeError``."""
+        game = getattr(entry.presenter, "game", None)
+        if game != entry.name:
+            named = getattr(entry.presenter, "__qualname__", None) or repr(entry.presenter)
+            raise RegistryError(
+                f"game {entry.name!r} names the presenter {named}, which presents {game!r}; "
+                f"its class must say game = {entry.name!r}"
+            )
         self._games[entry.name] = entry
 
     def unregister(self, name: str) -> None:
@@ -92,49 +98,3 @@ class Registry:
 
     def public(self) -> list[GameEntry]:
         return [entry for entry in self._games.values() if not entry.hidden]
-
-
-REGISTRY = Registry()
-
-
-def _register_builtin_games() -> None:
-    """Real games join here as they land (rules package, renderer module, cog)."""
-    import renderers.california
-    import renderers.estates
-    import renderers.lastwill
-    import renderers.monopoly
-    import rules.california
-    import rules.estates
-    import rules.lastwill
-    import rules.monopoly
-
-    REGISTRY.register(
-        GameEntry(
-            rules.california.RULES,
-            renderers.california.render,
-            "cogs.california",
-            hints=rules.california.heuristics.HINTS,
-        )
-    )
-    REGISTRY.register(
-        GameEntry(rules.estates.RULES, renderers.estates.render, "cogs.estates", hints=rules.estates.HINTS)
-    )
-    REGISTRY.register(
-        GameEntry(
-            rules.monopoly.RULES,
-            renderers.monopoly.render,
-            "cogs.monopoly",
-            hints=rules.monopoly.heuristics.HINTS,
-        )
-    )
-    REGISTRY.register(
-        GameEntry(
-            rules.lastwill.RULES,
-            renderers.lastwill.render,
-            "cogs.lastwill",
-            hints=rules.lastwill.heuristics.HINTS,
-        )
-    )
-
-
-_register_builtin_games()

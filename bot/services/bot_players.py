@@ -118,7 +118,7 @@ class BotPlayers:
 
     async def resume(self) -> int:
         """Start the driver of every running game that has bots; how many were found."""
-        found = await self.sessions.store.games_with_bots()
+        found = await self.sessions.store.games.list_games_with_bots()
         for game_id in found:
             self.poke(game_id)
         return len(found)
@@ -152,7 +152,7 @@ class BotPlayers:
     async def _move(self, game_id: int) -> bool:
         """One bot move in ``game_id``; ``False`` when no bot is waited on there."""
         game = await self.sessions.load(game_id)
-        if self._waited_bot(game) is None or (await self.sessions.store.reach(game_id)).parked:
+        if self._waited_bot(game) is None or (await self.sessions.store.reach.fetch_reach(game_id)).parked:
             return False  # no bot to move, or its table is parked: nothing runs on it
         if self.delay:
             await asyncio.sleep(self.delay)

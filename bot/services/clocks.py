@@ -2,7 +2,7 @@
 (``/game away``) and how they are reminded (``/game notify``).
 
 Each change rewrites the deadlines it affects in the same transaction as the setting itself
-(:meth:`bot.storage.Store.set_table_clocks`, :meth:`bot.storage.Store.set_away`), and wakes the
+(:meth:`bot.storage.waits.WaitStore.set_table_clocks`, :meth:`bot.storage.players.PlayerStore.set_away`), and wakes the
 scheduler when a deadline may now come sooner than it planned to look.
 """
 
@@ -54,7 +54,7 @@ class Clocks:
 
     async def load(self) -> None:
         """Read who is away (a handful of rows) once the store is open."""
-        found = await self.sessions.store.away_players(self.sessions.clock())
+        found = await self.sessions.store.players.fetch_away_players(self.sessions.clock())
         self.away.clear()
         self.away.update(found)
 
@@ -68,7 +68,7 @@ class Clocks:
         )
 
     async def report(self, game_id: int) -> ClockReport:
-        clocks = await self.sessions.store.table_clocks(game_id)
+        clocks = await self.sessions.store.waits.fetch_table_clocks(game_id)
         if clocks is None:
             raise Refusal("host.refuse.no_game", game_id=game_id)
         return ClockReport(game_id, self.effective(clocks), clocks)
@@ -98,7 +98,7 @@ class Clocks:
             now = self.sessions.clock()
             # An open auction's clock is the game's, not the table's: its deadlines stay put.
             running = game.entry.rules.game_clock(game.state) if game.state is not None else None
-            await self.sessions.store.set_table_clocks(
+            await self.sessions.store.waits.set_table_clocks(
                 game_id,
                 remind_hours=own_remind,
                 timer_hours=own_timer,
@@ -121,7 +121,7 @@ class Clocks:
 
     async def away_until(self, user_id: int) -> float | None:
         """Until when the player is away (``None``: not away)."""
-        player = await self.sessions.store.player(user_id)
+        player = await self.sessions.store.players.fetch_player(user_id)
         if player.away_until is None or player.away_until <= self.sessions.clock():
             return None
         return player.away_until
@@ -133,7 +133,7 @@ class Clocks:
             raise Refusal("host.away.days", max=MAX_AWAY_DAYS)
         now = self.sessions.clock()
         until = now + days * DAY if days else None
-        games = await self.sessions.store.set_away(user_id, until, now)
+        games = await self.sessions.store.players.set_away(user_id, until, now)
         if until is None:
             self.away.pop(user_id, None)
             # Deadlines pulled back may be due now: no need to wait for the loop's next minute.

@@ -7,7 +7,7 @@ its own (``/game new remind:…``, ``/game clock``), else its server's (``/game 
 the bot's (``GAMEHOST_REMIND_HOURS``, ``GAMEHOST_TIMER_HOURS``).
 
 A player who is away has every deadline pushed back by the away time still to come, so their
-reminders stop and their timers stand still until they are back (:meth:`bot.storage.Store.set_away`
+reminders stop and their timers stand still until they are back (:meth:`bot.storage.players.PlayerStore.set_away`
 moves the waits that exist; :func:`first_dues` adds the rest to waits that begin meanwhile).
 
 A game's own clock (:class:`rules.core.GameClock`, Monopoly's open auction) overrides the table's

@@ -28,11 +28,11 @@ FORMAT_VERSION = 2
 
 
 async def export_game(store: Store, game_id: int) -> dict[str, Any]:
-    row = await store.game(game_id)
+    row = await store.games.fetch_game(game_id)
     if row is None:
         raise KeyError(game_id)
-    seats = await store.seats(game_id)
-    log = await store.log_entries(game_id)
+    seats = await store.games.fetch_seats(game_id)
+    log = await store.log.load_log(game_id)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from typing import Any
 
 from bot.core.i18n import Phrase, clip
 from bot.core.registry import GameEntry
 from bot.services.deadlines import waits_planner
+from bot.services.export import export_game
 from bot.services.server_settings import BURST, check_opening, limits_in_force
 from bot.services.sessions import LiveGame, Refusal, SessionService
-from bot.storage import ENDED_STATUSES, OPEN_STATUSES, GameStatus, SeatRow
+from bot.storage import CLOSED_STATUSES, ENDED_STATUSES, OPEN_STATUSES, GameRow, GameStatus, SeatRow
 from rules.core import SHARED_OPTION_PROBLEMS, InvalidOptions, check_players
 from rules.play import canonical
 
@@ -69,8 +71,8 @@ class LobbyService:
         self._openings[guild_id] = (lock, waiting + 1)
         try:
             async with lock:
-                limits = limits_in_force(await self.store.guild_limits(guild_id))
-                counts = await self.store.open_counts(guild_id, user_id, recent=BURST)
+                limits = limits_in_force(await self.store.servers.fetch_limits(guild_id))
+                counts = await self.store.servers.count_open(guild_id, user_id, recent=BURST)
                 check_opening(limits, counts, now=self.sessions.clock(), manager=manager)
                 yield
         finally:
@@ -117,7 +119,7 @@ class LobbyService:
         except InvalidOptions as exc:
             raise options_refusal(entry.name, exc) from None
         async with self._opening(guild_id, host_id, limited=limited, manager=manager):
-            game_id = await self.store.create_game(
+            game_id = await self.store.games.create_game(
                 game=entry.name,
                 options=options,
                 host_id=host_id,
@@ -147,11 +149,11 @@ class LobbyService:
                 raise Refusal("host.rematch.not_over")
             if old.seat_of(user_id) is None:
                 raise Refusal("host.refuse.not_seated")
-            open_one = await self.store.rematch(game_id)
+            open_one = await self.store.games.fetch_rematch(game_id)
             if open_one is not None:
                 return await self.sessions.load(open_one.id), False
             async with self._opening(old.row.guild_id, user_id, limited=limited, manager=manager):
-                new_id = await self.store.create_game(
+                new_id = await self.store.games.create_game(
                     game=old.entry.name,
                     options=dict(old.row.options),
                     host_id=user_id,
@@ -164,14 +166,43 @@ class LobbyService:
                 )
             for seat in old.seats:  # the bots stay for the rematch; people join again themselves
                 if seat.bot is not None:
-                    await self.store.add_seat(new_id, seat.user_id, seat.name, seat.bot)
+                    await self.store.games.add_seat(new_id, seat.user_id, seat.name, seat.bot)
         return await self.sessions.load(new_id), True
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         """The table's own thread, made once the lobby message exists."""
         async with self.sessions.lock(game_id):
-            await self.store.set_thread(game_id, thread_id)
+            await self.store.games.set_thread(game_id, thread_id)
             self.sessions.forget(game_id)
+
+    # -- finding tables --------------------------------------------------------------------------
+
+    async def tables_here(self, channel_id: int, *, ended: bool = False) -> list[GameRow]:
+        """The open tables shown in a channel or thread, the oldest first.  With ``ended`` and
+        none open, a finished table whose own thread this is (a command typed in the thread of a
+        game that is over names that game; the channel it was opened from names none)."""
+        here = await self.store.games.list_games_in_channel(channel_id, OPEN_STATUSES)
+        if not here and ended:
+            over = await self.store.games.list_games_in_channel(channel_id, CLOSED_STATUSES)
+            here = [row for row in over if row.thread_id == channel_id][-1:]
+        return here
+
+    async def tables_in_channel(
+        self, channel_id: int, statuses: Sequence[GameStatus] = OPEN_STATUSES
+    ) -> list[GameRow]:
+        """The tables of these statuses shown in a channel or thread, the oldest first."""
+        return await self.store.games.list_games_in_channel(channel_id, statuses)
+
+    async def tables_in_server(
+        self, guild_id: int, statuses: Sequence[GameStatus] = OPEN_STATUSES
+    ) -> list[GameRow]:
+        """The tables of these statuses in a server, the oldest first."""
+        return await self.store.games.list_games(guild_id=guild_id, statuses=statuses)
+
+    async def export(self, game_id: int) -> dict[str, Any]:
+        """A table's seed, options, seats and every move as JSON-ready data
+        (:func:`bot.services.export.export_game`)."""
+        return await export_game(self.store, game_id)
 
     async def _lobby(self, game_id: int) -> LiveGame:
         game = await self.sessions.load(game_id)
@@ -186,7 +217,7 @@ class LobbyService:
                 raise Refusal("host.refuse.already_seated")
             if len(game.seats) >= game.entry.rules.max_players:
                 raise Refusal("host.refuse.table_full", max=game.entry.rules.max_players)
-            await self.store.add_seat(game_id, user_id, name)
+            await self.store.games.add_seat(game_id, user_id, name)
             await self.sessions.refresh_seats(game_id)
 
     async def add_bot(self, game_id: int, user_id: int, level: str, name: str) -> None:
@@ -201,7 +232,7 @@ class LobbyService:
             if len(game.seats) >= game.entry.rules.max_players:
                 raise Refusal("host.refuse.table_full", max=game.entry.rules.max_players)
             bot_id = min([0, *(s.user_id for s in game.seats)]) - 1
-            await self.store.add_seat(game_id, bot_id, name, level)
+            await self.store.games.add_seat(game_id, bot_id, name, level)
             await self.sessions.refresh_seats(game_id)
 
     async def remove_bot(self, game_id: int, user_id: int) -> None:
@@ -213,7 +244,7 @@ class LobbyService:
             bots = [s for s in game.seats if s.bot is not None]
             if not bots:
                 raise Refusal("host.refuse.no_bots")
-            await self.store.remove_seat(game_id, bots[-1].user_id)
+            await self.store.games.remove_seat(game_id, bots[-1].user_id)
             await self.sessions.refresh_seats(game_id)
 
     async def leave(self, game_id: int, user_id: int) -> None:
@@ -223,14 +254,14 @@ class LobbyService:
                 raise Refusal("host.refuse.not_seated")
             if user_id == game.row.host_id:
                 raise Refusal("host.refuse.host_cannot_leave")
-            await self.store.remove_seat(game_id, user_id)
+            await self.store.games.remove_seat(game_id, user_id)
             await self.sessions.refresh_seats(game_id)
 
     async def unseat(self, game_id: int, user_id: int) -> None:
         """Remove a player who can no longer play (they left the server) from a lobby."""
         async with self.sessions.lock(game_id):
             await self._lobby(game_id)
-            await self.store.remove_seat(game_id, user_id)
+            await self.store.games.remove_seat(game_id, user_id)
             await self.sessions.refresh_seats(game_id)
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> LiveGame:
@@ -255,7 +286,7 @@ class LobbyService:
             seats = [SeatRow(i, s.user_id, s.name, s.bot) for i, s in enumerate(game.seats)]
             now = self.sessions.clock()
             waiting, defaults = rules.waiting_for(state), self.sessions.hours
-            await self.store.start(
+            await self.store.games.start(
                 game_id,
                 seats=seats,
                 seed=seed,
@@ -293,7 +324,9 @@ class LobbyService:
                 raise Refusal("host.refuse.over")
             if user_id != game.row.host_id and not moderator:
                 raise Refusal("host.refuse.host_or_moderator")
-            await self.store.set_status(game_id, status, reason=reason, now=self.sessions.clock())
+            await self.store.games.set_status(
+                game_id, GameStatus(status), reason=reason, now=self.sessions.clock()
+            )
             self.sessions.forget(game_id)
             return await self.sessions.load(game_id)
 
@@ -305,7 +338,7 @@ class LobbyService:
                 raise Refusal("host.refuse.over")
             if game.seat_of(user_id) is None:
                 raise Refusal("host.refuse.not_seated")
-            await self.store.set_status(
+            await self.store.games.set_status(
                 game_id, GameStatus.ABANDONED, reason=f"left:{name}", now=self.sessions.clock()
             )
             self.sessions.forget(game_id)

@@ -53,8 +53,8 @@ class MineService:
     async def tables(self, user_id: int, *, guild_id: int | None = None) -> list[MyTable]:
         """``user_id``'s open tables in one server (or in all, ``guild_id=None``), in :attr:`MyTable.order`."""
         found: list[MyTable] = []
-        rows = await self.store.tables_of(user_id, guild_id=guild_id, statuses=OPEN_STATUSES)
-        parked = await self.store.reaches(row.id for row in rows)
+        rows = await self.store.games.list_tables_of(user_id, guild_id=guild_id, statuses=OPEN_STATUSES)
+        parked = await self.store.reach.fetch_parked(row.id for row in rows)
         for row in rows:
             try:
                 game = await self.sessions.load(row.id)
@@ -65,7 +65,7 @@ class MineService:
             seat = game.seat_of(user_id)
             waiting = game.waiting() if game.status == GameStatus.ACTIVE else frozenset()
             kind = MessageKind.TABLE if game.status == GameStatus.ACTIVE else MessageKind.LOBBY
-            messages = await self.store.live_messages(game.id, kind)
+            messages = await self.store.messages.fetch_live_messages(game.id, kind)
             message = messages[-1] if messages else None
             rules = game.entry.rules
             found.append(

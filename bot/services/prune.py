@@ -10,7 +10,7 @@ abandoned) before a date:
    game whose export would not give it back is *kept*, and reported, never deleted;
 3. writes its places again from the snapshot (stats read ``seats.rank``; they used to be filled from the
    snapshot on demand, which is about to go);
-4. removes its log, snapshot, retired messages and undo request (:meth:`Store.prune_game`),
+4. removes its log, snapshot, retired messages and undo request (:meth:`GameStore.prune_game`),
    keeping what stats, leaderboards and ``/game mine`` read;
 
 and finally gives the space back (:meth:`Store.reclaim`).  It is safe to run while the bot runs
@@ -101,7 +101,7 @@ async def _write_places(store: Store, registry: Registry, game_id: int, data: di
         return
     outcome = entry.rules.outcome(entry.rules.load(data["snapshot"]))
     if outcome is not None:
-        await store.set_ranks(game_id, places(outcome))
+        await store.games.set_ranks(game_id, places(outcome))
 
 
 async def prune(
@@ -122,7 +122,7 @@ async def prune(
     folder.mkdir(parents=True, exist_ok=True)
     report = PruneReport(str(folder))
     report.bytes_before = await database_bytes(store)
-    ids = await store.prunable(ended_before=ended_before, limit=10**9)
+    ids = await store.games.list_prunable(ended_before=ended_before, limit=10**9)
     progress(f"{len(ids)} ended games to export and prune into {folder}")
     for done, game_id in enumerate(ids, 1):
         data = await export_game(store, game_id)
@@ -137,7 +137,7 @@ async def prune(
             continue
         _write_durably(export_path(folder, game_id), data)
         await _write_places(store, registry, game_id, data)
-        if await store.prune_game(game_id, now=now):
+        if await store.games.prune_game(game_id, now=now):
             report.pruned += 1
         if done % 100 == 0:
             progress(f"{done} of {len(ids)} games done")

@@ -46,7 +46,7 @@ class Reminders:
     async def set_notify(self, user_id: int, how: str) -> None:
         if how not in NOTIFY:
             raise Refusal("host.notify.unknown", how=how)
-        await self.sessions.store.set_notify(user_id, how)
+        await self.sessions.store.players.set_notify(user_id, how)
 
     async def fire(self, wait: WaitRow, now: float) -> bool:
         """Send the reminder due on ``wait`` if it is still due and ours; ``True`` when claimed."""
@@ -59,12 +59,12 @@ class Reminders:
         except Refusal as refusal:
             # Its game is not on this bot now (a game type switched off): this reminder is dropped.
             log.warning("game %s: reminder dropped (%s)", wait.game_id, refusal.key)
-            await store.move_reminder(wait.game_id, wait.seat, due, None)
+            await store.waits.move_reminder(wait.game_id, wait.seat, due, None)
             return False
         if game.status != GameStatus.ACTIVE or not 0 <= wait.seat < len(game.seats):
-            await store.clear_waits(wait.game_id)  # a leftover of a game that ended elsewhere
+            await store.waits.clear_waits(wait.game_id)  # a leftover of a game that ended elsewhere
             return False
-        clocks = await store.table_clocks(game.id)
+        clocks = await store.waits.fetch_table_clocks(game.id)
         hours = self.sessions.hours
         if clocks is not None:
             hours = table_hours(
@@ -74,17 +74,17 @@ class Reminders:
                 clocks.server_timer_hours,
                 self.sessions.hours,
             )
-        player = await store.player(game.user_of(wait.seat))
+        player = await store.players.fetch_player(game.user_of(wait.seat))
         if hours.remind <= 0 or game.is_bot(wait.seat):
             # Reminders off, or a bot's seat: a bot needs no nudge (its own driver moves it).
-            await store.move_reminder(game.id, wait.seat, due, None)  # reminders were turned off
+            await store.waits.move_reminder(game.id, wait.seat, due, None)  # reminders were turned off
             return False
         if player.away_until is not None and player.away_until > now:
             # Away players are not reminded; counting starts again when they are back.
-            await store.move_reminder(game.id, wait.seat, due, player.away_until + hours.remind * HOUR)
+            await store.waits.move_reminder(game.id, wait.seat, due, player.away_until + hours.remind * HOUR)
             return False
         sent = wait.reminders + 1
-        if not await store.claim_reminder(game.id, wait.seat, due, next_reminder(now, hours, sent)):
+        if not await store.waits.claim_reminder(game.id, wait.seat, due, next_reminder(now, hours, sent)):
             return False  # the player moved, or another tick claimed it
         if player.notify == "none" or self.notifier is None:
             log.info(
@@ -98,7 +98,7 @@ class Reminders:
         went = await self.notifier.remind(game, wait.seat, now - wait.since, player.notify)
         if went == "none":
             # Not delivered (Discord refused it, or the table was parked on the way): not used up.
-            await store.unclaim_reminder(game.id, wait.seat, sent, now + UNDELIVERED_RETRY)
+            await store.waits.unclaim_reminder(game.id, wait.seat, sent, now + UNDELIVERED_RETRY)
             log.info(
                 "game %s: reminder %d for seat %s not delivered; kept for later", game.id, sent, wait.seat
             )

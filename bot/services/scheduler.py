@@ -11,7 +11,7 @@ Exactly once, per kind:
 - a timeout is a move, committed under the game's lock behind the version guard, and its commit
   replaces the wait it answered (:mod:`bot.services.timers`).
 
-``tick`` costs one indexed query when nothing is due (:meth:`bot.storage.Store.next_due`); the loop
+``tick`` costs one indexed query when nothing is due (:meth:`bot.storage.waits.WaitStore.fetch_next_due`); the loop
 that calls it (``cogs/tasks.py``) sleeps until the next deadline, at most a minute.
 """
 
@@ -57,7 +57,7 @@ class Scheduler:
         self._waker: Callable[[float], None] | None = None
 
     async def next_due(self) -> float | None:
-        return await self.sessions.store.next_due()
+        return await self.sessions.store.waits.fetch_next_due()
 
     async def tick(self, now: float | None = None) -> int:
         """Fire every reminder and timeout due at ``now`` (default: the clock), earliest first.
@@ -78,7 +78,7 @@ class Scheduler:
                 return fired
             fresh = [
                 (row, kind)
-                for row in await self.sessions.store.due_waits(now, self.batch)
+                for row in await self.sessions.store.waits.list_due_waits(now, self.batch)
                 for kind in [_kind(row, now)]
                 if (row.game_id, row.seat, kind) not in seen
             ]
@@ -108,9 +108,9 @@ class Scheduler:
     async def _postpone(self, row: WaitRow, kind: str, at: float) -> None:
         store = self.sessions.store
         if kind == "timeout" and row.timeout_due is not None:
-            await store.move_timeout(row.game_id, row.seat, row.timeout_due, at)
+            await store.waits.move_timeout(row.game_id, row.seat, row.timeout_due, at)
         elif row.remind_due is not None:
-            await store.move_reminder(row.game_id, row.seat, row.remind_due, at)
+            await store.waits.move_reminder(row.game_id, row.seat, row.remind_due, at)
 
     def delay(self, now: float, longest: float) -> float:
         """Seconds to sleep after a tick: until the next deadline, at most ``longest``."""

@@ -117,7 +117,7 @@ class ServerSettings:
 
     async def limits(self, guild_id: int) -> tuple[GuildLimits, Limits]:
         """A server's limits as stored (``None``: the default) and as in force."""
-        stored = await self.store.guild_limits(guild_id)
+        stored = await self.store.servers.fetch_limits(guild_id)
         return stored, limits_in_force(stored)
 
     @staticmethod
@@ -136,16 +136,16 @@ class ServerSettings:
         (every limit back to the default).  Raises ``Refusal`` naming a value out of bounds, and
         then changes nothing."""
         self.check_limits(values)
-        current = await self.store.guild_limits(guild_id)
+        current = await self.store.servers.fetch_limits(guild_id)
         changed = GuildLimits(guild_id) if reset else current
         given = {name: value for name, value in values.items() if value is not None}
         changed = replace(changed, **given)
         if changed != current:
-            await self.store.set_guild_limits(changed)
+            await self.store.servers.set_limits(changed)
         return limits_in_force(changed)
 
     async def get(self, guild_id: int) -> GuildSettings:
-        return await self.store.guild_settings(guild_id)
+        return await self.store.servers.fetch_settings(guild_id)
 
     async def change(
         self,
@@ -160,7 +160,7 @@ class ServerSettings:
         """Apply the options given (``None``: unchanged); ``reset`` names one setting to clear:
         ``channel`` (tables open where ``/game new`` is typed), ``role`` (anyone opens tables)
         or ``clocks`` (the bot's default reminder and timer).  Raises ``Refusal``."""
-        current = await self.store.guild_settings(guild_id)
+        current = await self.store.servers.fetch_settings(guild_id)
         changed = current
         if reset == "channel":
             changed = replace(changed, channel_id=None)
@@ -181,5 +181,5 @@ class ServerSettings:
         if opener_role_id is not None:
             changed = replace(changed, opener_role_id=opener_role_id)
         if changed != current:
-            await self.store.set_guild_settings(changed)
+            await self.store.servers.set_settings(changed)
         return changed

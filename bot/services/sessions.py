@@ -80,7 +80,7 @@ class LiveGame:
     seats: list[SeatRow]
     state: Any
     version: int
-    status: str
+    status: GameStatus
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     public_version: int = 0
 
@@ -137,7 +137,7 @@ class Applied:
     waiting_after: frozenset[int]
     finished: bool
     millis: float
-    how: str = How.PLAYER
+    how: How = How.PLAYER
     """``timeout``: the default move the turn timer made for ``seat``."""
 
 
@@ -150,7 +150,7 @@ class Step:
     events: list[Event]
     public_version: int
     """The game's public version once this action was applied."""
-    how: str = How.PLAYER
+    how: How = How.PLAYER
     """``timeout``: a default move the turn timer made (its line says whose time ran out)."""
 
 
@@ -391,7 +391,7 @@ class SessionService:
                 self._tidy(game_id)
 
     async def _read(self, game_id: int) -> LiveGame:
-        row = await self.store.game(game_id)
+        row = await self.store.games.fetch_game(game_id)
         if row is None:
             raise Refusal("host.refuse.no_game", game_id=game_id)
         if row.pruned_at is not None:
@@ -400,14 +400,14 @@ class SessionService:
         entry = self.registry.get(row.game)
         if entry is None:
             raise Refusal("host.refuse.game_unavailable", game=row.game)
-        seats = await self.store.seats(game_id)
+        seats = await self.store.games.fetch_seats(game_id)
         state: Any = None
         if row.status in STARTED_STATUSES and row.seed is not None:
             state = await self._restore(row, entry, seats)
         status = row.status
         if state is None and status in STARTED_STATUSES:
             status = GameStatus.BROKEN
-            row = await self.store.game(game_id) or row
+            row = await self.store.games.fetch_game(game_id) or row
         return LiveGame(row, entry, seats, state, row.version, status, self.lock(game_id), row.public_version)
 
     async def _restore(self, row: GameRow, entry: GameEntry, seats: list[SeatRow]) -> Any:
@@ -418,7 +418,7 @@ class SessionService:
             except (StateError, ValueError, KeyError, TypeError, IndexError) as exc:
                 log.warning("game %s: snapshot did not load (%s); rebuilding from the log", row.id, exc)
         try:
-            log_rows = await self.store.actions(row.id)
+            log_rows = await self.store.log.load_actions(row.id)
             assert row.seed is not None
             return replay(rules, len(seats), row.options, row.seed, [(s, a) for _, s, a in log_rows])
         except (
@@ -431,7 +431,9 @@ class SessionService:
             AssertionError,
         ) as exc:
             log.error("game %s marked broken: could not rebuild from the action log: %s", row.id, exc)
-            await self.store.set_status(row.id, GameStatus.BROKEN, reason="replay_failed", now=self.clock())
+            await self.store.games.set_status(
+                row.id, GameStatus.BROKEN, reason="replay_failed", now=self.clock()
+            )
             return None
 
     def moved(self, game_id: int) -> None:
@@ -444,11 +446,11 @@ class SessionService:
         self._bump(game_id)
         live = self._games.get(game_id)
         if live is not None:
-            live.seats = await self.store.seats(game_id)
+            live.seats = await self.store.games.fetch_seats(game_id)
 
     async def _fresh(self, game_id: int, game: LiveGame) -> LiveGame:
         """Before calling a click stale, ask the database: another process may have moved the game."""
-        row = await self.store.game(game_id)
+        row = await self.store.games.fetch_game(game_id)
         if row is None or (row.version, row.status) == (game.version, game.status):
             return game
         log.info("game %s: cached copy was behind the database; reloaded", game_id)
@@ -505,7 +507,7 @@ class SessionService:
         return await self._commit(game, seat, user_id, action, How.PLAYER, started)
 
     async def _commit(
-        self, game: LiveGame, seat: int, user_id: int | None, action: Action, how: str, started: float
+        self, game: LiveGame, seat: int, user_id: int | None, action: Action, how: How, started: float
     ) -> Applied:
         """Apply ``action`` for ``seat`` and commit it with its waits; the caller holds the game's lock."""
         game_id = game.id
@@ -534,7 +536,7 @@ class SessionService:
         public_version = game.public_version + 1 if public else game.public_version
         now = self.clock()
         try:
-            new_version = await self.store.record_action(
+            new_version = await self.store.log.record_action(
                 game_id,
                 expected_version=game.version,
                 seat=seat,
@@ -576,13 +578,13 @@ class SessionService:
         """Write each seat's final place just after the move that ended the game (for stats).
 
         Never raises: the move is saved whatever happens here, and a place left unwritten is
-        filled from the snapshot the next time stats are read (``Store.unranked_games``).
+        filled from the snapshot the next time stats are read (``GameStore.list_unranked_games``).
         """
         outcome = game.outcome()
         if outcome is None:
             return
         try:
-            await self.store.set_ranks(game.id, places(outcome))
+            await self.store.games.set_ranks(game.id, places(outcome))
         except StoreError as exc:
             log.warning("game %s: final places not written (%s); stats will fill them in", game.id, exc)
 
@@ -591,7 +593,7 @@ class SessionService:
         seat: int,
         before: frozenset[int],
         after: frozenset[int],
-        how: str,
+        how: How,
         now: float,
         clocks: tuple[GameClock | None, GameClock | None],
     ) -> WaitPlanner:
@@ -621,7 +623,7 @@ class SessionService:
         started = time.perf_counter()
         async with self.lock(game_id):
             for last_try in (False, True):
-                wait = await self.store.wait(game_id, seat)
+                wait = await self.store.waits.fetch_wait(game_id, seat)
                 if wait is None or wait.timeout_due is None or wait.timeout_due > now:
                     return None
                 game = await self.load(game_id)
@@ -641,6 +643,15 @@ class SessionService:
                         return None  # still moving elsewhere; the next tick looks again
             raise AssertionError("unreachable: the last try returns or raises")
 
+    async def timer_ends(self, game: LiveGame) -> float | None:
+        """When the turn timer next makes a default move for a seat ``game`` waits on: the
+        earliest of their stored timeouts (``None``: none is stored).  A board showing a running
+        clock (an auction's) says when it ends; a seat no longer waited on keeps no say in it."""
+        waits = await self.store.waits.fetch_waits(game.id)
+        waited = game.waiting()
+        dues = [w.timeout_due for w in waits if w.seat in waited and w.timeout_due is not None]
+        return min(dues) if dues else None
+
     async def history(self, game_id: int) -> list[Step]:
         """The game's actions with their events, rebuilt by replay (off the event loop).
 
@@ -652,7 +663,7 @@ class SessionService:
             raise Refusal(
                 "host.refuse.not_started" if game.status == GameStatus.LOBBY else "host.refuse.over"
             )
-        entries = await self.store.log_entries(game_id)
+        entries = await self.store.log.load_log(game_id)
         moves, bumps = standing_log(entries)
         try:
             steps = await asyncio.to_thread(
@@ -687,7 +698,7 @@ class SessionService:
         now = rules.fingerprint(game.state, action)
         if now is None:
             return False
-        moves, bumps = standing_log(await self.store.log_entries(game.id))
+        moves, bumps = standing_log(await self.store.log.load_log(game.id))
         then = await asyncio.to_thread(
             fingerprint_at,
             rules,

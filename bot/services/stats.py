@@ -1,6 +1,6 @@
 """``/game stats`` and ``/game leaderboard``: games played and won, and how quickly players move.
 
-Figures come from the database (:meth:`bot.storage.Store.player_record`, ``leaderboard``): a game
+Figures come from the database (:meth:`bot.storage.players.PlayerStore.fetch_record`, ``leaderboard``): a game
 counts once it is finished (abandoned and broken games never do), a win is first place
 (``seats.rank`` = 1), and the time to move is the average of ``actions.waited`` over the moves a
 player made themselves.  Places are written when a game ends; a finished game without them (it
@@ -36,7 +36,7 @@ class StatsService:
     async def fill_places(self, guild_id: int | None) -> int:
         """Write the places of finished games that have none yet; returns how many games."""
         filled = 0
-        for game_id in await self.store.unranked_games(guild_id):
+        for game_id in await self.store.games.list_unranked_games(guild_id):
             try:
                 game = await self.sessions.load(game_id)
             except (Refusal, StoreError) as exc:
@@ -46,18 +46,18 @@ class StatsService:
                 game.outcome() if game.state is not None and game.status == GameStatus.FINISHED else None
             )
             if outcome is not None:
-                await self.store.set_ranks(game_id, places(outcome))
+                await self.store.games.set_ranks(game_id, places(outcome))
                 filled += 1
             self.sessions.forget(game_id)  # read once for this; keep the cache for live games
         return filled
 
     async def record(self, user_id: int, *, guild_id: int | None, game: str | None) -> PlayerRecord:
         await self.fill_places(guild_id)
-        return await self.store.player_record(user_id, guild_id=guild_id, game=game)
+        return await self.store.players.fetch_record(user_id, guild_id=guild_id, game=game)
 
     async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10) -> list[Placed]:
         await self.fill_places(guild_id)
-        rows = await self.store.leaderboard(guild_id, game, limit=limit)
+        rows = await self.store.players.fetch_leaderboard(guild_id, game, limit=limit)
         return rank_rows(rows)
 
 

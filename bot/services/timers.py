@@ -80,9 +80,9 @@ class Timers:
                     seat,
                     reason,
                 )
-                current = await self.sessions.store.wait(game_id, seat)
+                current = await self.sessions.store.waits.fetch_wait(game_id, seat)
                 if current is not None and current.timeout_due is not None:
-                    await self.sessions.store.clear_timeout(game_id, seat, current.timeout_due)
+                    await self.sessions.store.waits.clear_timeout(game_id, seat, current.timeout_due)
                 return applied or None
             if step is None:
                 break

@@ -190,7 +190,7 @@ class UndoService:
         if cached is not None and cached[0] == game.version:
             return cached[1]
         version = game.version
-        entries = await self.store.log_entries(game.id)
+        entries = await self.store.log.load_log(game.id)
         try:
             seat = await asyncio.to_thread(
                 undoable_seat, game.entry.rules, len(game.seats), game.row.options, game.row.seed, entries
@@ -225,7 +225,7 @@ class UndoService:
             if not _people(game, plan.others):
                 return await self._commit(game, plan)
             # The move is the one at this public version, so an open request is this seat's own.
-            request, created = await self.store.ask_undo(
+            request, created = await self.store.log.ask_undo(
                 game_id, version=game.public_version, seat=seat, now=self.sessions.clock()
             )
             return Asked(game, request, _people(game, plan.others), created)
@@ -238,18 +238,18 @@ class UndoService:
         """
         async with self.sessions.lock(game_id):
             game, seat = await self._seated(game_id, user_id)
-            request = await self.store.undo_request(game_id)
+            request = await self.store.log.fetch_undo_request(game_id)
             if request is None or request.version != version or game.public_version != version:
                 if request is not None and request.version != game.public_version:
-                    await self.store.drop_undo(game_id, version=request.version)
+                    await self.store.log.drop_undo(game_id, version=request.version)
                 raise Refusal("host.undo.closed_you")
             others = _people(game, frozenset(range(len(game.seats))) - {request.seat})
             if not accept:
-                await self.store.drop_undo(game_id, version=version)
+                await self.store.log.drop_undo(game_id, version=version)
                 return Answered(game, request, seat, False, frozenset())
             if seat == request.seat:
                 raise Refusal("host.undo.refuse_own")
-            updated = await self.store.accept_undo(game_id, version=version, seat=seat)
+            updated = await self.store.log.accept_undo(game_id, version=version, seat=seat)
             if updated is None:
                 raise Refusal("host.undo.closed_you")
             waiting = others - updated.accepted
@@ -260,10 +260,15 @@ class UndoService:
             except Refusal:
                 # It can no longer be taken back (a hidden move made since cannot be replayed
                 # without it is dropped, so this is rare): the request ends here.
-                await self.store.drop_undo(game_id, version=version)
+                await self.store.log.drop_undo(game_id, version=version)
                 raise
             done = await self._commit(game, plan)
             return Answered(done.game, updated, seat, True, frozenset(), done)
+
+    async def drop_request(self, game_id: int, version: int) -> None:
+        """Close the request asked at ``version`` without an answer: nobody could answer a request
+        whose message never got out, and left open it would hold the table's next ask."""
+        await self.store.log.drop_undo(game_id, version=version)
 
     async def _seated(self, game_id: int, user_id: int) -> tuple[LiveGame, int]:
         game = await self.sessions.load(game_id)
@@ -279,7 +284,7 @@ class UndoService:
     async def _plan(self, game: LiveGame, seat: int) -> Plan:
         if game.row.seed is None:
             raise Refusal("host.refuse.not_started")
-        entries = await self.store.log_entries(game.id)
+        entries = await self.store.log.load_log(game.id)
         try:
             return await asyncio.to_thread(
                 plan_undo,
@@ -309,7 +314,7 @@ class UndoService:
         now = self.sessions.clock()
         defaults = self.sessions.hours
         try:
-            await self.store.record_undo(
+            await self.store.log.record_undo(
                 game.id,
                 expected_version=game.version,
                 public_version=game.public_version + 1,

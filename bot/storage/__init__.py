@@ -1,7 +1,9 @@
 """Persistence: the only package that speaks SQL.
 
-:class:`Store` (:mod:`bot.storage.store`) holds every query and hands out the plain rows of
-:mod:`bot.storage.rows`, with the stored codes (a game's status, a message's kind) named in
+:class:`Store` (:mod:`bot.storage.store`) is the one object callers hold; its small stores, one
+per seam (``store.games``, ``store.log``, ``store.waits``, ``store.messages``, ``store.reach``,
+``store.players``, ``store.servers``: :mod:`bot.storage.games` and its siblings), hold every
+query and hand out the plain rows of :mod:`bot.storage.rows`, with the stored codes (a game's status, a message's kind) named in
 :mod:`bot.storage.codes`; :mod:`bot.storage.base` says what a backend provides;
 :mod:`bot.storage.sqlite` (the embedded default, one file) and :mod:`bot.storage.postgres`
 (several processes on one server) are the two backends, chosen by ``Store.open``'s target.
@@ -39,7 +41,8 @@ from bot.storage.rows import (
     WaitRow,
     standing_log,
 )
-from bot.storage.store import NEXT_DUE_SQL, Store
+from bot.storage.store import Store
+from bot.storage.waits import NEXT_DUE_SQL
 
 __all__ = [
     "CLOSED_STATUSES",

@@ -1,8 +1,8 @@
 """What a database backend gives the store: transactions, queries, a schema version, its health.
 
-:class:`bot.storage.store.Store` holds every query the host makes, written once in the SQL that
-SQLite and PostgreSQL share (``?`` placeholders, ``ON CONFLICT``, ``RETURNING``); a backend
-(:mod:`bot.storage.sqlite`, :mod:`bot.storage.postgres`) only runs it.  So the two backends
+The small stores of :class:`bot.storage.store.Store` hold every query the host makes, written
+once in the SQL that SQLite and PostgreSQL share (``?`` placeholders, ``ON CONFLICT``,
+``RETURNING``); a backend (:mod:`bot.storage.sqlite`, :mod:`bot.storage.postgres`) only runs it.  So the two backends
 cannot drift apart in what they store or how a move is guarded: the same statement, the same
 version check, in the same transaction.  The few places the dialects differ are named here
 (:class:`Dialect`), not spread through the queries.

@@ -25,8 +25,8 @@ DISCORD_FRESH_S = 300.0
 
 
 async def check(store: Store, *, now: float) -> dict[str, Any]:
-    counts = await store.count_games(OPEN_STATUSES)
-    due = await store.next_due()
+    counts = await store.games.count_games(OPEN_STATUSES)
+    due = await store.waits.fetch_next_due()
     overdue = None if due is None or due > now else round(now - due, 1)
     # SQLite's quick_check: left out of start-up (it reads the whole file), so a monitor runs it.
     damaged = await store.integrity()
@@ -37,7 +37,7 @@ async def check(store: Store, *, now: float) -> dict[str, Any]:
             **report,
             "fresh": now - float(report.get("at", 0.0)) <= DISCORD_FRESH_S,
         }
-        for key, value in (await store.meta_like("discord:")).items()
+        for key, value in (await store.fetch_meta("discord:")).items()
         for report in [json.loads(value)]
     }
     paused = any(report["fresh"] and report.get("paused") for report in discord.values())

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.storage.codes import GameStatus, How, MessageKind
 from rules.core import Action
 
 
@@ -31,7 +32,7 @@ class GameRow:
     game: str
     options: dict[str, Any]
     seed: int | None
-    status: str
+    status: GameStatus
     version: int
     snapshot: str | None
     host_id: int
@@ -54,7 +55,7 @@ class GameRow:
 class MessageRow:
     message_id: int
     channel_id: int
-    kind: str
+    kind: MessageKind
     version: int
     since: int | None = None
     """The public version this table message's turn began at (its lines are the moves after it)."""
@@ -145,7 +146,7 @@ UNDONE = 1
 
 UNDONE_WITH = 2
 """``actions.undone`` of a hidden move made after a move that was taken back, which no longer fitted
-without it and was taken back with it (see :meth:`Store.record_undo`)."""
+without it and was taken back with it (see :meth:`bot.storage.log.LogStore.record_undo`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +158,7 @@ class LogEntry:
     user_id: int | None
     action: Action
     at: float
-    how: str
+    how: How
     """``player``, or ``timeout`` for a default move the turn timer made."""
     undone: int
     """0: it stands; :data:`UNDONE` or :data:`UNDONE_WITH`: taken back (replays skip it)."""

@@ -400,7 +400,7 @@ async def copy_rows(
 def replay_problem(row: GameRow, seats: int, log: Sequence[LogEntry], rules: Rules[Any] | None) -> str | None:
     """Why a running or finished game's stored state is not seed + log, or ``None`` when it is.
 
-    ``log`` is the game's :meth:`Store.log_entries`; moves taken back are skipped as the host
+    ``log`` is the game's :meth:`LogStore.load_log`; moves taken back are skipped as the host
     skips them.
     """
     if rules is None:
@@ -440,7 +440,7 @@ async def verify(
     verified = 0
     failed: list[int] = []
     for game_id in game_ids:
-        row = await store.game(game_id)
+        row = await store.games.fetch_game(game_id)
         if row is None:
             progress(f"game {game_id}: missing on {store.name}")
             failed.append(game_id)
@@ -448,7 +448,10 @@ async def verify(
         if row.status not in STARTED_STATUSES or row.pruned_at is not None:
             continue  # a lobby, an abandoned, broken or pruned game: nothing to replay
         problem = replay_problem(
-            row, len(await store.seats(game_id)), await store.log_entries(game_id), rules_for(row.game)
+            row,
+            len(await store.games.fetch_seats(game_id)),
+            await store.log.load_log(game_id),
+            rules_for(row.game),
         )
         if problem is None:
             verified += 1

@@ -32,7 +32,7 @@ Refused, each with its own reason (``host.amount.<reason>`` in the catalog):
 - ``words``: letters ("douze", "12 dollars", "1.5k", "NaN").
 - ``unreadable``: anything else (other scripts' digits "١٢", "½", a "+" or two signs, "1_0").
 
-This module is pure (no Discord): :class:`bot.ui.tables.Tables` reads a form with it, and
+This module is pure (no Discord): :class:`bot.ui.clicks.Clicks` reads a form with it, and
 :class:`TypedValues` keeps what was typed for the form's "Try again".
 """
 

@@ -28,10 +28,11 @@ class Nudges:
     """The Discord side of :class:`bot.services.reminders.Notifier` and
     :class:`bot.services.timers.Announcer`."""
 
-    def __init__(self, client: discord.Client, tables: Publisher, catalog: Catalog) -> None:
+    def __init__(self, client: discord.Client, publisher: Publisher, catalog: Catalog) -> None:
         self.client = client
-        self.tables = tables
+        self.publisher = publisher
         self.catalog = catalog
+        self.messages = self.publisher.messages
 
     def t(self, key: str, language: str, /, **params: object) -> str:
         return self.catalog.text(key, language, **params)
@@ -52,7 +53,7 @@ class Nudges:
         if how == "dm" and await self._direct(game, seat, waited):
             return "dm"
         line = self.t("host.remind.thread", lang, player=game.names[seat], waited=self.duration(lang, waited))
-        return "thread" if await self.tables.remind(game, seat, line) else "none"
+        return "thread" if await self.publisher.remind(game, seat, line) else "none"
 
     async def _direct(self, game: LiveGame, seat: int, waited: float) -> bool:
         """A direct message with a link to the board; ``False`` when Discord refuses it."""
@@ -75,7 +76,7 @@ class Nudges:
         """A jump link to the live board (to the table's thread when none is recorded)."""
         channel = game.row.table_channel_id
         guild = game.row.guild_id or "@me"
-        boards = await self.tables.sessions.store.live_messages(game.id, MessageKind.TABLE)
+        boards = await self.messages.live(game.id, MessageKind.TABLE)
         if boards:
             return f"https://discord.com/channels/{guild}/{boards[-1].channel_id}/{boards[-1].message_id}"
         return f"https://discord.com/channels/{guild}/{channel}"
@@ -83,10 +84,10 @@ class Nudges:
     # -- timeouts --------------------------------------------------------------------------------
 
     def committed(self, applied: Applied) -> None:
-        # Queued at once, like a click's move (bot.ui.tables.Tables.act), so the journal keeps
+        # Queued at once, like a click's move (bot.ui.clicks.Clicks.act), so the journal keeps
         # commit order; a private step shows nothing, as when a player makes it.
         if applied.public:
-            self.tables.shown(applied.game.id).journal.append(applied)
+            self.publisher.shown(applied.game.id).journal.append(applied)
 
     async def show(self, game: LiveGame) -> None:
-        await self.tables.publish(game)
+        await self.publisher.publish(game)

@@ -55,7 +55,8 @@ class PlayerDesk:
         reader: Callable[[discord.Interaction], str],
     ) -> None:
         self.desk = desk
-        self.tables = desk.tables
+        self.clicks = desk.clicks
+        self.publisher = desk.publisher
         self.lobby = lobby
         self.mine_service = mine
         self.stats_service = stats
@@ -64,14 +65,14 @@ class PlayerDesk:
         """The language of one player's answers (``GameBot.reader``: their locale, else the server's)."""
 
     def t(self, lang: str, key: str, /, **params: object) -> str:
-        return self.tables.t(key, lang, **params)
+        return self.publisher.t(key, lang, **params)
 
     # -- /game mine ------------------------------------------------------------------------------
 
     async def mine(self, interaction: discord.Interaction) -> None:
         """Your tables in this server; in a direct message, in every server, grouped by server."""
         lang = self.reader(interaction)
-        client = self.tables.client
+        client = self.publisher.client
         guild_id = interaction.guild_id
         tables = await self.mine_service.tables(interaction.user.id, guild_id=guild_id)
         if guild_id is None:
@@ -162,7 +163,7 @@ class PlayerDesk:
             if interaction.guild_id is None and who.id != interaction.user.id:
                 raise Refusal("host.stats.own_only")
         except Refusal as refusal:
-            await self.tables.refuse(interaction, refusal, lang)
+            await self.clicks.refuse(interaction, refusal, lang)
             return
         record = await self.stats_service.record(
             who.id, guild_id=interaction.guild_id, game=entry.name if entry else None
@@ -204,7 +205,7 @@ class PlayerDesk:
             guild_id = server_of(interaction)
             entry = self.lobby.entry(game)
         except Refusal as refusal:
-            await self.tables.refuse(interaction, refusal, lang)
+            await self.clicks.refuse(interaction, refusal, lang)
             return
         placed = await self.stats_service.leaderboard(guild_id, entry.name)
         title = entry.rules.title
@@ -276,12 +277,12 @@ class PlayerDesk:
                 reset=reset,
             )
         except Refusal as refusal:
-            await self.tables.refuse(interaction, refusal, lang)
+            await self.clicks.refuse(interaction, refusal, lang)
             return
         await safe.reply(interaction, self._settings_text(lang, changed, self.t(lang, "host.settings.saved")))
 
     def _settings_text(self, lang: str, settings: GuildSettings, head: str) -> str:
-        defaults = self.tables.sessions.hours
+        defaults = self.publisher.sessions.hours
         mark = self.t(lang, "host.settings.default_mark")
         remind = settings.remind_hours if settings.remind_hours is not None else defaults.remind
         timer = settings.timer_hours if settings.timer_hours is not None else defaults.timer
@@ -358,8 +359,8 @@ class PlayerDesk:
             )
             await safe.reply(interaction, self.t(lang, "host.internal_error"))
             return
-        fresh = await self.tables.sessions.load(game.id)
-        messages = await self.tables.sessions.store.live_messages(game.id, MessageKind.LOBBY)
+        fresh = await self.publisher.sessions.load(game.id)
+        messages = await self.desk.messages.live(game.id, MessageKind.LOBBY)
         message = messages[-1] if messages else None
         url = jump_url(
             interaction.guild_id,

@@ -17,12 +17,12 @@ in every language".
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self
 
 from bot.core.i18n import Catalog
-from bot.services.sessions import Applied, LiveGame
+from bot.services.sessions import Applied, LiveGame, SessionService
 from bot.storage import GameStatus
 from rules.core import Action, Event, IllegalAction, Outcome
 
@@ -113,6 +113,33 @@ class Panel:
     table's next update brings its usual buttons back."""
 
 
+Prepare = Callable[[LiveGame], Awaitable[None]]
+"""A hook the tables await before they draw a board (``Publisher.host_prepares``)."""
+
+
+class Prepares(Protocol):
+    """Where a presenter files a :data:`Prepare` hook: the bot's publisher."""
+
+    host_prepares: list[Prepare]
+
+
+class PresenterHost(Protocol):
+    """What a presenter may take from the bot that builds it (:meth:`Presenter.for_host`).
+
+    Smaller than the cogs' :class:`bot.ui.host.Host` because that one names the publisher and the
+    clicks, which import this module: of the publisher a presenter sees only where its hooks go.
+    """
+
+    @property
+    def catalog(self) -> Catalog: ...
+
+    @property
+    def publisher(self) -> Prepares: ...
+
+    @property
+    def sessions(self) -> SessionService: ...
+
+
 class Presenter:
     """Default presentation; ``game`` is the registry name the presenter serves."""
 
@@ -141,6 +168,12 @@ class Presenter:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+
+    @classmethod
+    def for_host(cls, host: PresenterHost, /) -> Self:
+        """The game's presenter for this bot, built once at start by the client from the class its
+        registry entry names; a game that hooks into the tables (Monopoly) overrides it."""
+        return cls(host.catalog)
 
     def t(self, key: str, language: str, /, **params: Any) -> str:
         return self.catalog.text(key, language, **params)

@@ -8,7 +8,8 @@ upload): it is retried a few times at once, and :meth:`Publisher.sweep`, run eve
 every (re)connect, reposts any table or final standings that is still behind its game, so no
 table is ever left without live buttons.
 
-The clicks that reach a game are :class:`bot.ui.tables.Tables`, which builds on this.
+The clicks that reach a game are :class:`bot.ui.clicks.Clicks`, a room of its own: it asks this
+class to redraw a table, or to show a table-wide panel in place of the board it was pressed on.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ import discord
 
 from bot.core.i18n import Catalog
 from bot.services.background import background
+from bot.services.messages import TableMessages
 from bot.services.sessions import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
 from bot.storage import CLOSED_STATUSES, ENDED_STATUSES, GameStatus, How, MessageKind, MessageRow, StoreError
 from bot.ui import safe
-from bot.ui.components import Ref, layout, lobby_button
-from bot.ui.presenter import Button, Control, Presenter
+from bot.ui.components import layout, lobby_button
+from bot.ui.presenter import Button, Control, Panel, Presenter
 from bot.ui.reach import Reach
 from bot.ui.table_message import Picture, plain, table_view, text_of
 from bot.ui.table_message import folded as fold
@@ -93,6 +95,8 @@ class Publisher:
         self._shown: dict[int, _Shown] = {}
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
         self.reach = Reach(client, sessions, catalog)
+        self.messages = TableMessages(sessions)
+        """The table's messages as the host remembers them (:mod:`bot.services.messages`)."""
         self.backlog = False
         """Whether the last sweep stopped for Discord's budget with tables still behind (its loop
         then comes back within seconds, not a minute)."""
@@ -104,8 +108,6 @@ class Publisher:
         self.host_prepares: list[Callable[[LiveGame], Awaitable[None]]] = []
         """Read before a board is drawn (its controls are drawn synchronously): what a host control
         needs from the store, such as whether the last move may be undone."""
-        self.host_clicks: dict[str, Callable[[discord.Interaction, Ref], Awaitable[None]]] = {}
-        """Who answers a host button's ui code (a ``u:`` id) other than Catch me up."""
         self.client_languages = True
         """Whether a player's own answers follow their Discord client (``Settings.client_languages``)."""
         self.away: dict[int, float] = {}
@@ -117,13 +119,11 @@ class Publisher:
     # -- helpers ---------------------------------------------------------------------------------
 
     def presenter(self, game: LiveGame) -> Presenter:
-        """The game's cog registered it at start (the client refuses to start otherwise), so a
-        missing one is a bug to name, not a bare presenter to draw the table with."""
+        """The client built it at start from the game's registry entry, so a missing one is a bug
+        to name, not a bare presenter to draw the table with."""
         presenter = self.presenters.get(game.entry.name)
         if presenter is None:
-            raise LookupError(
-                f"no presenter for game {game.entry.name!r}: its cog {game.entry.cog!r} was not loaded"
-            )
+            raise LookupError(f"no presenter for game {game.entry.name!r}: the bot was not started with it")
         return presenter
 
     def t(self, key: str, language: str = "en", /, **params: Any) -> str:
@@ -159,7 +159,7 @@ class Publisher:
             return fallback
         return self.catalog.match(getattr(interaction, "locale", None)) or fallback
 
-    def _lasting(self, game: LiveGame) -> Callable[[Action], int | None]:
+    def lasting(self, game: LiveGame) -> Callable[[Action], int | None]:
         """Stamps for buttons that outlast other moves (the engine's ``fingerprint``)."""
         rules, state = game.entry.rules, game.state
         return lambda action: stamp(rules, state, action) if state is not None else None
@@ -200,7 +200,7 @@ class Publisher:
             if not shown.journal and not extra:
                 return
             batch, shown.journal = shown.journal, []
-            lines = self._batch_lines(game, batch)
+            lines = self.batch_lines(game, batch)
             if extra and shown.lines is None:
                 # After a restart the post reads its turn back from the log, which holds the
                 # moves but not the host's own lines: read it now, so that they are kept.
@@ -255,7 +255,7 @@ class Publisher:
         """Who was told we wait for them (memory, or the newest table message's record)."""
         shown = self.shown(game.id)
         if shown.waiting is None:
-            last = await self.sessions.store.last_message(game.id, MessageKind.TABLE)
+            last = await self.messages.newest(game.id, MessageKind.TABLE)
             shown.waiting = last.pinged if last is not None else None
         return shown.waiting
 
@@ -267,12 +267,12 @@ class Publisher:
             steps = await self.sessions.history(game.id)
         except Refusal:
             return []
-        return self._batch_lines(game, [step for step in steps if step.public_version > since])
+        return self.batch_lines(game, [step for step in steps if step.public_version > since])
 
     async def _recall_turn(self, game: LiveGame) -> None:
         """The live message's turn lines, read back from the log (as :meth:`_post` does)."""
         shown = self.shown(game.id)
-        current = await self.sessions.store.live_messages(game.id, MessageKind.TABLE)
+        current = await self.messages.live(game.id, MessageKind.TABLE)
         row = current[-1] if current else None
         shown.lines = await self._turn_lines(game, row.since) if row is not None else []
         shown.since = row.since if row is not None else game.public_version
@@ -289,12 +289,11 @@ class Publisher:
         whose reposts keep failing until its back-off is over.  Everything here is background
         work: paced, and held back while Discord is refusing too much (:mod:`bot.ui.safe`).
         """
-        store = self.sessions.store
         now = self.sessions.clock()
         with background():
-            behind = await store.games_behind_their_table()
-            unfinished = await store.games_missing_final(ended_since=now - FINAL_WINDOW)
-            waiting = await store.backing_off(now) if behind or unfinished else set()
+            behind = await self.messages.behind_their_table()
+            unfinished = await self.messages.missing_final(ended_since=now - FINAL_WINDOW)
+            waiting = await self.messages.backing_off(now) if behind or unfinished else set()
             repaired = 0
             ledger = safe.ledger_of(self.client)
             self.backlog = False
@@ -306,9 +305,9 @@ class Publisher:
                     continue
                 ok = await self.repair(game_id)
                 if ok:
-                    await store.post_succeeded(game_id)
-                elif not (await store.reach(game_id)).parked:
-                    await store.post_failed(
+                    await self.messages.repost_succeeded(game_id)
+                elif not await self.reach.places.parked(game_id):
+                    await self.messages.repost_failed(
                         game_id, self.sessions.clock(), first=SWEEP_BACKOFF_FIRST, longest=SWEEP_BACKOFF_MAX
                     )
                 repaired += ok
@@ -338,11 +337,10 @@ class Publisher:
         shown = self.shown(game_id)
         async with shown.lock:
             game = await self.sessions.load(game_id)
-            store = self.sessions.store
-            if (await store.reach(game_id)).parked is not None:
+            if await self.reach.places.parked(game_id) is not None:
                 return False  # nothing is tried on a parked table until /game show
             if game.status == GameStatus.ACTIVE:
-                tables = await store.live_messages(game_id, MessageKind.TABLE)
+                tables = await self.messages.live(game_id, MessageKind.TABLE)
                 if tables and tables[-1].version == game.public_version:
                     if len(tables) > 1:
                         log.info("game %s: removing an older table message that was left live", game_id)
@@ -352,9 +350,9 @@ class Publisher:
                 new = bool(_newcomers(game, await self._pinged(game))) or not tables
                 return await self._post_safely(game, [], new=new)
             if game.status in ENDED_STATUSES:
-                if await store.has_message(game_id, MessageKind.FINAL) or not await store.has_message(
-                    game_id, MessageKind.TABLE
-                ):
+                if await self.messages.ever_posted(
+                    game_id, MessageKind.FINAL
+                ) or not await self.messages.ever_posted(game_id, MessageKind.TABLE):
                     return True
                 log.info("game %s: posting its final message, which never got out", game_id)
                 lines = [] if game.status == GameStatus.FINISHED else [self._closed_line(game)]
@@ -376,14 +374,11 @@ class Publisher:
         again.  Its old messages are where the bot cannot reach, so they are only forgotten.
         """
         shown = self.shown(game.id)
-        store = self.sessions.store
-        if (await store.reach(game.id)).parked is not None:
+        if await self.reach.places.parked(game.id) is not None:
             if here is None:
                 return False
             async with shown.lock:
-                await store.move_table(game.id, *here)
-                for row in await store.live_messages(game.id):
-                    await store.retire_message(row.message_id)
+                await self.messages.move_table(game.id, *here)
                 await self.reach.unpark(game)
                 self._shown.pop(game.id, None)
             game = await self.sessions.load(game.id)
@@ -403,7 +398,7 @@ class Publisher:
             log.exception("game %s: the board could not be drawn", game.id)
             return None
 
-    def _batch_lines(self, game: LiveGame, batch: Sequence[Applied | Step]) -> list[str]:
+    def batch_lines(self, game: LiveGame, batch: Sequence[Applied | Step]) -> list[str]:
         """The public lines of committed moves; a default move made by the turn timer opens with
         whose time ran out (once for the steps of one default).  Several players' defaults in a
         row (an auction's clock passing for everyone still in) read as one line under one head,
@@ -509,7 +504,7 @@ class Publisher:
             accent=presenter.accent(game, view),
             page=page,
             source=source,
-            lasting=self._lasting(game),
+            lasting=self.lasting(game),
         )
 
     def _picture(self, game: LiveGame, view: dict[str, Any], lines: Sequence[str]) -> Picture:
@@ -612,13 +607,12 @@ class Publisher:
         Discord will take no more edits of old messages (30046) it is reposted instead.
         """
         shown = self.shown(game.id)
-        store = self.sessions.store
         channel_id = game.row.table_channel_id
         if channel_id is None:
             return True
         # Kept as unposted until players can see them, whatever fails on the way.
         lines = shown.unposted = [*shown.unposted, *lines]
-        current = await store.live_messages(game.id, MessageKind.TABLE)
+        current = await self.messages.live(game.id, MessageKind.TABLE)
         row = current[-1] if current else None
         if shown.lines is None or (row is not None and shown.since != row.since):
             # After a restart (or another process's post) the turn is read back from the log,
@@ -638,7 +632,7 @@ class Publisher:
             if edited is True:
                 shown.unposted, shown.lines = [], turn
                 shown.waiting = game.waiting()
-                await store.update_message_version(row.message_id, game.public_version, pinged=shown.waiting)
+                await self.messages.edited(row.message_id, game.public_version, pinged=shown.waiting)
                 await self._retire(game, current[:-1], None)
                 return True
             if edited.park_reason is not None or edited.code in (safe.THREAD_CAP, safe.PAUSED):
@@ -677,7 +671,7 @@ class Publisher:
             return False
         # The moves this message's lines tell of begin after ``since`` (rebuilt from it after a restart).
         since = shown.since if fresh and shown.since is not None else game.public_version
-        await store.add_message(
+        await self.messages.posted(
             game.id, channel_id, sent.id, MessageKind.TABLE, game.public_version, since=since, pinged=waiting
         )
         shown.unposted = []
@@ -689,6 +683,44 @@ class Publisher:
         shown.lines = fresh
         shown.since = since
         return True
+
+    async def show_on_table(
+        self,
+        interaction: discord.Interaction,
+        game: LiveGame,
+        panel: Panel,
+        *,
+        page: int = 0,
+        source: str | None = None,
+    ) -> bool:
+        """A table-wide panel (the board's other pages, a game's public list) drawn in place of
+        the table it was pressed on; ``False`` when the click was not on a table, or the table
+        could not be edited (the click's answer is then the clicks' own private panel).
+
+        In order with the table's own posts, and drawn for the version now on disk.
+        """
+        if not self._on_table(interaction):
+            return False
+        shown = self.shown(game.id)
+        async with self._holding(shown, interaction):
+            message = interaction.message
+            for prepare in self.host_prepares:
+                await prepare(game)
+            pictured = message is not None and any(
+                a.filename == f"table-{game.id}.png" for a in message.attachments
+            )
+            board = self._table_view(
+                game,
+                shown.lines or [],
+                pictured,
+                panel.text,
+                controls=panel.controls,
+                page=page,
+                source=source or TABLE,
+            )
+            if interaction.response.is_done():
+                return False
+            return bool(await safe.update(interaction, content=None, view=board))
 
     @staticmethod
     def _on_table(interaction: discord.Interaction) -> bool:
@@ -749,7 +781,6 @@ class Publisher:
         ``history=None`` strips them instead, keeping their text (a leftover of a failed fold,
         whose lines nobody else holds).  One Discord will not edit any more (too many edits of
         old messages) is deleted: the thread must never show two live boards."""
-        store = self.sessions.store
         for index, row in enumerate(rows):
             text = "\n".join(history) if history and index == len(rows) - 1 else ""
             if history is None:
@@ -759,14 +790,14 @@ class Publisher:
                     game, row, responder, missing_ok=True, attachments=[], content=None, view=fold(text)
                 )
                 if folded is True:
-                    await store.retire_message(row.message_id)
+                    await self.messages.retired(row.message_id)
                     continue
                 if folded.code != safe.OLD_EDITS:
                     log.warning("game %s: an old table message could not be folded (%s)", game.id, folded)
                     continue
             message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
             if await safe.delete(message):
-                await store.retire_message(row.message_id)
+                await self.messages.retired(row.message_id)
             else:
                 log.warning("game %s: an old table message could not be removed", game.id)
 
@@ -813,9 +844,8 @@ class Publisher:
         shown = self.shown(game.id)
         lines = [*shown.unposted, *events]
         try:
-            store = self.sessions.store
             channel_id = game.row.table_channel_id
-            current = await store.live_messages(game.id, MessageKind.TABLE)
+            current = await self.messages.live(game.id, MessageKind.TABLE)
             if shown.lines is None and current:
                 # Read back from the log up to now, the last move's lines included.
                 shown.lines, lines = await self._turn_lines(game, current[-1].since), []
@@ -841,7 +871,7 @@ class Publisher:
                 shown.unposted = history[: len(history) - len(closing)]
                 log.warning("game %s: the final message could not be posted; the sweep will retry", game.id)
                 return False
-            await store.add_message(game.id, channel_id, sent.id, MessageKind.FINAL, game.public_version)
+            await self.messages.posted(game.id, channel_id, sent.id, MessageKind.FINAL, game.public_version)
             if game.row.guild_id in self.reach.crowded:
                 await self.reach.archive_finished()  # a crowded server gets its place back at once
         except StoreError as exc:
@@ -857,11 +887,10 @@ class Publisher:
     async def _repost_final(self, game: LiveGame) -> bool:
         """``/game show`` after the end: the standings again at the bottom, without pinging, and the
         older copy loses its picture so the thread still shows one board."""
-        store = self.sessions.store
         channel_id = game.row.table_channel_id
         if channel_id is None:
             return False
-        old = await store.live_messages(game.id, MessageKind.FINAL)
+        old = await self.messages.live(game.id, MessageKind.FINAL)
         png = await self._render(game) if game.state is not None else None
         lines = [] if game.status == GameStatus.FINISHED else [self._closed_line(game)]
         sent = await self._send(
@@ -872,11 +901,11 @@ class Publisher:
         )
         if isinstance(sent, safe.Failed):
             return False
-        await store.add_message(game.id, channel_id, sent.id, MessageKind.FINAL, game.public_version)
+        await self.messages.posted(game.id, channel_id, sent.id, MessageKind.FINAL, game.public_version)
         for row in old:
             message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
             if await safe.delete(message):
-                await store.retire_message(row.message_id)
+                await self.messages.retired(row.message_id)
         return True
 
 

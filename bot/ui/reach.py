@@ -17,8 +17,8 @@ lock or delete it, a server may remove the bot.  What this module does about eac
   back where it is asked for, with its clocks moved on by the time it stood parked.
 
 Every Discord call goes through :mod:`bot.ui.safe`; what must outlast a restart is in the
-store's ``reach`` rows, so a parked table costs no call after a restart, and the players of a
-trouble are told once across processes.
+``reach`` rows (:mod:`bot.services.reach`), so a parked table costs no call after a restart,
+and the players of a trouble are told once across processes.
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ import discord
 
 from bot.core.i18n import Catalog
 from bot.services.background import background
+from bot.services.reach import ReachService
 from bot.services.sessions import LiveGame, SessionService
-from bot.storage import ENDED_STATUSES, OPEN_STATUSES, GameStatus
+from bot.storage import OPEN_STATUSES, GameStatus
 from bot.ui import safe
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class Reach:
     ) -> None:
         self.client = client
         self.sessions = sessions
+        self.places = ReachService(sessions)
         self.catalog = catalog
         self.wake = wake
         """Wakes the scheduler for a deadline given back by :meth:`unpark`."""
@@ -98,12 +100,11 @@ class Reach:
 
     async def park(self, game: LiveGame, reason: str) -> bool:
         """Park a table and tell its players once; ``True`` when it was not parked before."""
-        store = self.sessions.store
-        if not await store.park(game.id, reason, self.sessions.clock()):
+        if not await self.places.park(game.id, reason):
             return False
         log.warning("game %s: parked (%s); nothing runs on it until /game show", game.id, reason)
         self.sessions.forget(game.id)
-        if game.status in OPEN_STATUSES and await store.tell_once(game.id, reason):
+        if game.status in OPEN_STATUSES and await self.places.tell_once(game.id, reason):
             await self._tell(game, reason)
         return True
 
@@ -134,7 +135,7 @@ class Reach:
 
     async def unpark(self, game: LiveGame) -> bool:
         """The table is shown again: its clocks run again, moved on by the time it stood parked."""
-        upcoming = await self.sessions.store.unpark(game.id, self.sessions.clock())
+        upcoming = await self.places.unpark(game.id)
         self.sessions.forget(game.id)
         log.info("game %s: back from parking", game.id)
         if upcoming is not None and self.wake is not None:
@@ -144,18 +145,15 @@ class Reach:
     async def vanished(self, *, guild_id: int | None = None, channel_id: int | None = None) -> int:
         """Discord says a server removed the bot, or a channel or thread was deleted: park the
         tables that were there (without a call that could only fail).  How many were parked."""
-        store = self.sessions.store
         if guild_id is not None:
-            rows = await store.games(guild_id=guild_id, statuses=OPEN_STATUSES)
+            rows = await self.places.open_tables_in_server(guild_id)
         elif channel_id is not None:
-            rows = await store.games_in_channel(channel_id, OPEN_STATUSES)
+            rows = await self.places.open_tables_in_channel(channel_id)
         else:
             return 0
         if guild_id is not None:
             # Its ended tables' threads are beyond reach too: nothing is left to archive there.
-            for ended in await store.games(guild_id=guild_id, statuses=ENDED_STATUSES):
-                if ended.thread_id is not None:
-                    await store.mark_archived(ended.id, self.sessions.clock())
+            await self.places.forget_threads_of_server(guild_id)
         parked = 0
         for row in rows:
             reason = (
@@ -183,7 +181,7 @@ class Reach:
                         "host.reach.your_turn", lang, game=game.entry.rules.title, id=game.id, link=link
                     )
                     await safe.direct(self.client, game.user_of(seat), text)
-            if await self.sessions.store.tell_once(game.id, "thread_cap"):
+            if await self.places.tell_once(game.id, "thread_cap"):
                 text = self.t("host.reach.host_cap", lang, game=game.entry.rules.title, id=game.id, link=link)
                 await safe.direct(self.client, game.row.host_id, text)
 
@@ -193,12 +191,13 @@ class Reach:
         """Archive the threads of tables that ended a day ago (at once in a crowded server); how
         many.  Each frees a place under its server's cap and takes nothing from the players: the
         thread stays readable, and a message in it opens it again."""
-        store = self.sessions.store
         now = self.sessions.clock()
         since = now - ARCHIVE_LOOKBACK
-        due = await store.threads_to_archive(ended_since=since, ended_before=now - ARCHIVE_AFTER)
+        due = await self.places.threads_to_archive(ended_since=since, ended_before=now - ARCHIVE_AFTER)
         for guild_id in sorted(self.crowded):
-            due.extend(await store.threads_to_archive(ended_since=since, ended_before=now, guild_id=guild_id))
+            due.extend(
+                await self.places.threads_to_archive(ended_since=since, ended_before=now, guild_id=guild_id)
+            )
         archived = 0
         ledger = safe.ledger_of(self.client)
         with background():
@@ -208,6 +207,6 @@ class Reach:
                 result = await safe.set_archived(self.client, thread_id, True)
                 if result or result.park_reason is not None or result.code == safe.ARCHIVED:
                     # Archived now, or gone or closed to us: either way nothing is left to do.
-                    await store.mark_archived(game_id, now)
+                    await self.places.archived(game_id, now)
                     archived += bool(result)
         return archived

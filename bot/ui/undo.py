@@ -2,7 +2,7 @@
 
 The rule itself (which move, when it is immediate, when it is refused) is
 :mod:`bot.services.undo`; this module only draws and answers.  Every button is a ``u:`` host
-button (``u:<game>:<public version>:h.undo…``), answered through :class:`bot.ui.tables.Tables`,
+button (``u:<game>:<public version>:h.undo…``), answered through :class:`bot.ui.clicks.Clicks`,
 so the request and its Accept / Refuse work after a restart with nothing registered per message,
 and any public change (a move, the undo itself) makes them stale.
 """
@@ -17,9 +17,10 @@ from bot.services.sessions import LiveGame, Refusal
 from bot.services.undo import Answered, Asked, Undone, UndoService
 from bot.storage import GameStatus, StoreError
 from bot.ui import safe
+from bot.ui.access import server_of
+from bot.ui.clicks import Clicks
 from bot.ui.components import Ref, build_view
 from bot.ui.presenter import Button, Control
-from bot.ui.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -38,15 +39,16 @@ def offer_undo(game: LiveGame, seat: int | None) -> bool:
 class UndoDesk:
     """Puts the Undo button on every live board and answers it and the request it opens."""
 
-    def __init__(self, tables: Tables, undo: UndoService) -> None:
-        self.tables = tables
+    def __init__(self, clicks: Clicks, undo: UndoService) -> None:
+        self.clicks = clicks
+        self.publisher = clicks.publisher
         self.undo = undo
-        tables.host_controls.append(self.button)
-        tables.host_prepares.append(self.prepare)
-        tables.host_clicks.update({UNDO: self.on_undo, ACCEPT: self.on_accept, REFUSE: self.on_refuse})
+        self.publisher.host_controls.append(self.button)
+        self.publisher.host_prepares.append(self.prepare)
+        clicks.host_clicks.update({UNDO: self.on_undo, ACCEPT: self.on_accept, REFUSE: self.on_refuse})
 
     def t(self, key: str, language: str, /, **params: object) -> str:
-        return self.tables.t(key, language, **params)
+        return self.publisher.t(key, language, **params)
 
     def button(self, game: LiveGame) -> Control | None:
         """On a running game's board while its last public move may be taken back by the player
@@ -76,12 +78,14 @@ class UndoDesk:
 
     async def _refuse(self, interaction: discord.Interaction, refusal: Refusal, game_id: int) -> None:
         if refusal.key == "host.refuse.stale":
-            self.tables.repair_soon(game_id)
-        await self.tables.refuse(interaction, refusal, await self.tables.language(game_id))
+            self.publisher.repair_soon(game_id)
+        await self.clicks.refuse(interaction, refusal, await self.publisher.language(game_id))
 
     async def on_undo(self, interaction: discord.Interaction, ref: Ref) -> None:
-        if interaction.guild_id is None:
-            await self.tables.refuse(interaction, Refusal("host.refuse.dm"))
+        try:
+            server_of(interaction)
+        except Refusal as refusal:
+            await self.clicks.refuse(interaction, refusal)
             return
         try:
             result = await self.undo.ask(ref.game_id, interaction.user.id, ref.version)
@@ -89,7 +93,7 @@ class UndoDesk:
             await self._refuse(interaction, refusal, ref.game_id)
             return
         except StoreError as exc:
-            await self.tables.refuse_storage(interaction, exc, await self.tables.language(ref.game_id))
+            await self.clicks.refuse_storage(interaction, exc, await self.publisher.language(ref.game_id))
             return
         if isinstance(result, Undone):
             # The board's edit (or its new copy) with the line is the answer: nothing private to add.
@@ -103,12 +107,12 @@ class UndoDesk:
         game = done.game
         line = self.t("host.undo.line", game.row.language, player=game.names[done.seat])
         await self.prepare(game)
-        await self.tables.publish(game, responder=responder, extra=[line])
+        await self.publisher.publish(game, responder=responder, extra=[line])
 
     async def _asked(self, interaction: discord.Interaction, asked: Asked) -> None:
         game = asked.game
         lang = game.row.language
-        mine = self.tables.reader(interaction, lang)  # the asker's own answers; the request is the table's
+        mine = self.publisher.reader(interaction, lang)  # the asker's own answers; the request is the table's
         names = self._names(game, asked.others)
         if not asked.created:
             waiting = asked.others - asked.request.accepted
@@ -126,7 +130,7 @@ class UndoDesk:
                 players=" ".join(f"<@{game.user_of(s)}>" for s in sorted(asked.others)),
             )
             sent = await safe.send(
-                self.tables.channel(channel_id),
+                self.publisher.channel(channel_id),
                 content=text,
                 view=self._view(game, asked.request.version),
                 allowed_mentions=discord.AllowedMentions(
@@ -137,7 +141,7 @@ class UndoDesk:
             )
         if not sent:
             # Nobody could answer a request nobody sees: close it rather than leave it hanging.
-            await self.undo.store.drop_undo(game.id, version=asked.request.version)
+            await self.undo.drop_request(game.id, asked.request.version)
             await safe.reply(interaction, self.t("host.internal_error", mine))
             return
         await safe.reply(interaction, self.t("host.undo.asked_you", mine, players=names))
@@ -166,16 +170,16 @@ class UndoDesk:
     async def _answer(self, interaction: discord.Interaction, ref: Ref, *, accept: bool) -> None:
         # Replaying the log may take a moment: acknowledge first, then edit the request in place.
         await safe.defer(interaction)
-        lang = await self.tables.language(ref.game_id)
+        lang = await self.publisher.language(ref.game_id)
         try:
             answered = await self.undo.answer(ref.game_id, interaction.user.id, ref.version, accept=accept)
         except Refusal as refusal:
             if refusal.key == "host.undo.closed_you":
                 await self._edit(interaction, self.t("host.undo.closed", lang), view=None)
-            await self.tables.refuse(interaction, refusal, lang)
+            await self.clicks.refuse(interaction, refusal, lang)
             return
         except StoreError as exc:
-            await self.tables.refuse_storage(interaction, exc, lang)
+            await self.clicks.refuse_storage(interaction, exc, lang)
             return
         await self._edit(interaction, self._request_text(answered), view=self._answer_view(answered))
         if answered.undone is not None:
@@ -185,7 +189,7 @@ class UndoDesk:
                 interaction,
                 self.t(
                     "host.undo.thanks",
-                    self.tables.reader(interaction, lang),
+                    self.publisher.reader(interaction, lang),
                     players=self._names(answered.game, answered.waiting),
                 ),
             )

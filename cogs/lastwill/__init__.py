@@ -65,16 +65,7 @@ The package, each module importing only those below it:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cogs.lastwill.presenter import LastWillPresenter
 from cogs.lastwill.table import TABLE_KINDS
 
-if TYPE_CHECKING:
-    from bot.client import GameBot
-
-__all__ = ["TABLE_KINDS", "LastWillPresenter", "setup"]
-
-
-async def setup(bot: GameBot) -> None:
-    bot.tables.presenters[LastWillPresenter.game] = LastWillPresenter(bot.catalog)
+__all__ = ["TABLE_KINDS", "LastWillPresenter"]

@@ -7,9 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
+from typing import TYPE_CHECKING, Any
 
 import renderers.lastwill
 from bot.services.sessions import Applied, LiveGame
@@ -22,6 +20,9 @@ from cogs.lastwill.words import player_of
 from rules.core import Action
 from rules.lastwill import data
 from rules.lastwill.engine import ANSWERS
+
+if TYPE_CHECKING:
+    import discord
 
 HAND_KINDS = frozenset({"event", "special", "ball", "nupt", "lay", "buy", "token"})
 """Plays from the hand: private panels only (their actions carry hand card ids)."""

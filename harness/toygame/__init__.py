@@ -1,8 +1,10 @@
 """The test-only game; importing this module registers it (hidden from players)."""
 
-from bot.core.registry import REGISTRY, GameEntry
+from bot.core.registry import GameEntry
+from bot.games import REGISTRY
+from harness.toygame.cog import ToyPresenter
 from harness.toygame.renderer import render
 from harness.toygame.rules import RULES
 
-ENTRY = GameEntry(rules=RULES, renderer=render, cog="harness.toygame.cog", hidden=True)
+ENTRY = GameEntry(rules=RULES, renderer=render, presenter=ToyPresenter, hidden=True)
 REGISTRY.register(ENTRY)

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-import discord
+from typing import TYPE_CHECKING, Any, Self
 
 from bot.services.sessions import LiveGame
-from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, Select
+from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, PresenterHost, Select
 from rules.core import Action
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    import discord
 
 TEXT = {
     "toy.option.target": "the total that ends the race",
@@ -43,6 +41,12 @@ game writes the same keys in ``en.toml`` and ``fr.toml``)."""
 
 class ToyPresenter(Presenter):
     game = "toy"
+
+    @classmethod
+    def for_host(cls, host: PresenterHost, /) -> Self:
+        """A test game ships its text with it (:data:`TEXT`), added to the bot's catalog here."""
+        host.catalog.extend("en", TEXT)
+        return cls(host.catalog)
 
     def status(self, game: LiveGame, view: dict[str, Any]) -> str:
         players = ", ".join(game.names[s] for s in sorted(game.waiting()))
@@ -88,8 +92,3 @@ class ToyPresenter(Presenter):
         if code == "secret":
             return self.secret_panel(game, seat)
         return await super().on_ui(interaction, game, seat, code)
-
-
-async def setup(bot: GameBot) -> None:
-    bot.catalog.extend("en", TEXT)
-    bot.tables.presenters["toy"] = ToyPresenter(bot.catalog)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.host_latency import main
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 
 
 def test_quick_benchmark_produces_figures(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from PIL import Image
 
 from bot.cli import build_parser, connection_problem
 from bot.core.config import Settings, load_settings
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.sessions import SessionService
 from bot.storage import Store
@@ -522,7 +522,7 @@ PUBLIC_TOY = """
 import dataclasses
 import sys
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from harness.toygame import ENTRY
 
 REGISTRY.register(dataclasses.replace(ENTRY, hidden=False))

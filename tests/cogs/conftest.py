@@ -7,7 +7,10 @@ from typing import Any
 
 import pytest
 
-from bot.core.registry import REGISTRY, GameEntry
+from bot.core.registry import GameEntry
+from bot.games import REGISTRY
+from cogs.lastwill import LastWillPresenter
+from cogs.monopoly import MonopolyPresenter
 from renderers.kit import Words
 from renderers.lastwill import render as render_lastwill
 from renderers.monopoly import render
@@ -39,7 +42,7 @@ def registered() -> Iterator[Callable[[MonopolyRules], None]]:
     Arranged rules start a game from a chosen position, so a test reaches a shortage or a
     bankruptcy in a few clicks; the real entry is put back afterwards.
     """
-    yield from _registered(lambda rules: GameEntry(rules, render, "cogs.monopoly"), RULES)
+    yield from _registered(lambda rules: GameEntry(rules, render, MonopolyPresenter), RULES)
 
 
 def public_board(view: dict[str, Any], names: Sequence[str], words: Words) -> bytes:
@@ -64,4 +67,4 @@ def boards_are_drawn(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 def lastwill_registered() -> Iterator[Callable[[LastWillRules], None]]:
     """Register Last Will (its rules, or arranged ones) with :func:`public_board` for one test;
     the registered entry is put back afterwards."""
-    yield from _registered(lambda rules: GameEntry(rules, public_board, "cogs.lastwill"), LASTWILL)
+    yield from _registered(lambda rules: GameEntry(rules, public_board, LastWillPresenter), LASTWILL)

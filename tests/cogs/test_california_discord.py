@@ -19,9 +19,10 @@ import simcord
 
 from bot.client import GameBot
 from bot.core.i18n import Catalog
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.sessions import Applied, LiveGame
 from bot.storage import GameRow, SeatRow
+from bot.storage.codes import GameStatus
 from bot.ui.presenter import Button
 from cogs.california import CaliforniaPresenter
 from harness.messages import Table, labels, response_of, words_of
@@ -234,7 +235,7 @@ async def test_an_old_private_store_panel_still_buys(tmp_path: Path) -> None:
         mover = table.on_turn()
         game = await bot.sessions.load(1)
         old_button = Button("Buy a tile…", ui="buy")
-        await bot.tables.publish(game)  # nothing queued: a no-op, the table stays as it is
+        await bot.publisher.publish(game)  # nothing queued: a no-op, the table stays as it is
         # Deliberately no interaction: the private panel is built from the game alone.
         panel = await PRESENTER.on_ui(None, game, game.seat_of(mover.id), old_button.ui or "")  # type: ignore[arg-type]
         assert "Which tile?" in panel.text and not panel.public
@@ -263,7 +264,7 @@ def live(state: State, names: tuple[str, ...] = ("Ana", "Bob", "Cy"), language: 
     entry = REGISTRY.get("california")
     assert entry is not None
     seats = [SeatRow(seat, 1000 + seat, name) for seat, name in enumerate(names[: state.n])]
-    return LiveGame(row=row, entry=entry, seats=seats, state=state, version=0, status="active")
+    return LiveGame(row=row, entry=entry, seats=seats, state=state, version=0, status=GameStatus.ACTIVE)
 
 
 def applied(game: LiveGame, seat: int, action: Action) -> Applied:

@@ -26,7 +26,7 @@ from simcord.results import to_discord_message
 
 from bot.client import GameBot
 from bot.core.i18n import Catalog
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.ui.presenter import Button
 from cogs.estates import EstatesPresenter, cube_code
 from harness.messages import Table, labels, response_of, words_of

@@ -6,7 +6,7 @@ The form tests elsewhere type numbers well inside or well outside the bounds, so
 left out the largest number (``number < maximum``) or the smallest passed them.
 
 "Try again" after a refusal reopens the form only while the game is at the version the form was
-opened at (``Tables._seated(..., fresh=True)``): pressed again once a bid has moved the auction on,
+opened at (``Clicks._seated(..., fresh=True)``): pressed again once a bid has moved the auction on,
 it opens nothing and says the board moved on.
 """
 

@@ -56,7 +56,7 @@ from benchmarks.torture_discord_common import (
 )
 from bot.client import GameBot
 from bot.core.i18n import shipped
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.sessions import LiveGame
 from harness.messages import response_of
 from rules.core import Action
@@ -279,7 +279,7 @@ class French:
         if with_bot:
             await ana.click(lobby, label=fr("host.lobby.bot_easy"))
         await ana.click(lobby, label=fr("host.lobby.start"))
-        self.game_id = max(row.id for row in await self.bot.store.games())
+        self.game_id = max(row.id for row in await self.bot.store.games.list_games())
         live = await self.load()
         seats = {m.id: live.seat_of(m.id) for m in (ana, bea)}
         assert None not in seats.values(), "both people are seated"
@@ -541,7 +541,7 @@ async def test_an_english_client_at_a_french_table(tmp_path: Path, french_client
         await ben.click(lobby, label=fr("host.lobby.join"))
         await ana.click(lobby, label=fr("host.lobby.start"))
         table = French(env, bot, random.Random(1), french_clients)
-        table.channel, table.game_id = channel, max(row.id for row in await bot.store.games())
+        table.channel, table.game_id = channel, max(row.id for row in await bot.store.games.list_games())
         english = English("california")
 
         # A private panel is the table's: French for ben too.

@@ -38,7 +38,7 @@ from cogs.lastwill.plays import PLAY_KINDS, could_hold
 from harness.messages import Table, controls, response_of, words_of
 from rules.core import Action, IllegalAction
 from rules.lastwill import RULES, LastWillRules, LastWillState
-from tests.cogs.test_lastwill_discord import Arranged, state_of
+from tests.cogs.lastwill_kit import Arranged, state_of
 from tests.cogs.test_lastwill_presenter import fake_game, policy
 from tests.rules.test_lastwill import actions_turn, build, hand, money, new, put, unemploy_all
 from tests.simcord import ids, make_bot, panel, pinned_seed, private_text

@@ -20,19 +20,16 @@ places them, so a restart rebuilds the same game.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import discord
 import simcord
 
-from bot.client import GameBot
 from bot.core.i18n import Catalog
-from harness.messages import Table, controls, labels, response_of, words_of
+from harness.messages import Table, labels, response_of, words_of
 from rules.lastwill import RULES, LastWillRules, LastWillState, data
-from tests.helpers import ArrangedSetup
+from tests.cogs.lastwill_kit import HAND, Arranged, game_labels, options, public_json, state_of, status
 from tests.rules.test_lastwill import actions_turn, errand_turn, hand, job, money, put, unemploy_all
 from tests.simcord import (
     ids,
@@ -43,18 +40,7 @@ from tests.simcord import (
     private_text,
     public_click,
     select_id,
-    sound_state,
 )
-
-HAND = "My hand…"
-HOST = ("Catch me up", "Undo my last move", "Me mettre à jour", "Annuler mon dernier coup")
-"""The host's own buttons on the table, beside the game's (English and French)."""
-
-
-def game_labels(message: discord.Message) -> list[str]:
-    """The game's buttons on a message, in order: selects (no label) and the host's left out."""
-    return [label for label in labels(message) if label and label not in HOST]
-
 
 DISCARDS = "Choose my discards…"
 DRAW = "Choose my draw…"
@@ -63,56 +49,6 @@ SEED = 20260311
 
 fixed_seed = pinned_seed(SEED)
 """The lobby's table seed, so every shuffle (and this file's expectations) repeats."""
-
-
-class Arranged(ArrangedSetup, LastWillRules):
-    """Last Will whose ``setup`` also places a test's position (kept across a restart)."""
-
-    check_invariants = True
-
-
-# --- SimCord helpers ---------------------------------------------------------------------------
-
-
-async def state_of(bot: GameBot) -> LastWillState:
-    state: LastWillState = await sound_state(bot, RULES)
-    return state
-
-
-def seat(table: Table, index: int) -> Any:
-    """The member in seat ``index``: seats follow the join order (ana, bob, cy)."""
-    return table.players[index]
-
-
-def options(message: discord.Message) -> dict[str, str]:
-    """Every select option on a message: value -> label."""
-    return {
-        option.value: option.label
-        for child in controls(message)
-        for option in getattr(child, "options", []) or []
-    }
-
-
-def status(table: Table) -> list[str]:
-    """The live table's status: the two lines before the mentions."""
-    lines = words_of(table.table_message()).splitlines()
-    first = next(
-        i for i, line in enumerate(lines) if line.startswith(("Round ", "End of round", "Setting up"))
-    )
-    return lines[first : first + 2]
-
-
-def public_json(env: simcord.Env, since: int) -> str:
-    """Every public message body the bot sent or edited since request ``since``."""
-    bodies = []
-    for request in env.http_requests[since:]:
-        body = request.json if isinstance(request.json, dict) else {}
-        private = int(body.get("flags") or 0) & 64
-        answer = "interactions" in request.path and "callback" in request.path
-        if private or answer:  # ephemeral replies and click answers (a panel) are the clicker's own
-            continue
-        bodies.append(body)
-    return json.dumps(bodies, ensure_ascii=False)
 
 
 # --- the round-1 discard, planning and drawing ------------------------------------------------

@@ -33,7 +33,7 @@ from bot.core.i18n import Catalog
 from cogs.lastwill.table import PUBLIC_STEPS
 from harness.messages import Table, labels, words_of
 from rules.lastwill import RULES, LastWillRules, LastWillState, data
-from tests.cogs.test_lastwill_discord import options, state_of
+from tests.cogs.lastwill_kit import options, state_of
 from tests.simcord import ids, make_bot, open_table, panel, pinned_seed, playable, private_text, select_id
 
 HAND = "My hand…"

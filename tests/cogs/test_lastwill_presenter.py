@@ -23,6 +23,7 @@ import pytest
 
 from bot.core.i18n import Catalog
 from bot.core.registry import GameEntry
+from bot.storage.codes import GameStatus
 from bot.ui.presenter import Button, Control, Panel, Select
 from bot.ui.safe import chunks
 from cogs.lastwill import TABLE_KINDS, LastWillPresenter
@@ -58,8 +59,8 @@ MODES: list[tuple[int, dict[str, object]]] = [
 
 def fake_game(state: LastWillState, players: int) -> Any:
     """What the presenter reads of a live game, around a bare state."""
-    entry = GameEntry(RULES, public_board, "cogs.lastwill")
-    status = "active" if RULES.outcome(state) is None else "finished"
+    entry = GameEntry(RULES, public_board, LastWillPresenter)
+    status = GameStatus.ACTIVE if RULES.outcome(state) is None else GameStatus.FINISHED
     return bare_game(entry, state, NAMES[:players], first_user=1, status=status)
 
 

@@ -16,30 +16,14 @@ from pathlib import Path
 import discord
 import simcord
 
-from harness.messages import Table, controls, labels, response_of, words_of
+from harness.messages import Table, labels, response_of, words_of
 from rules.lastwill import RULES, LastWillRules, LastWillState, buy_price
-from tests.cogs.test_lastwill_discord import Arranged, errands_for_ana, public_json, state_of, status
+from tests.cogs.lastwill_kit import HAND, Arranged, game_labels, options, public_json, state_of, status
+from tests.cogs.test_lastwill_discord import errands_for_ana
 from tests.rules.test_lastwill import actions_turn, hand, job, money, put, unemploy_all
 from tests.simcord import ids, make_bot, open_table, panel, private_text, public_click, select_id
 
-HAND = "My hand…"
 PLAY, BUY, LAY, TOKEN = "Play a card…", "Buy a property…", "Lay a helper…", "Put a companion on a card…"
-HOST = ("Catch me up", "Undo my last move")
-"""The host's own buttons beside the game's (the heading's Catch me up)."""
-
-
-def game_labels(message: discord.Message) -> list[str]:
-    """The game's buttons on a message, in order (selects have no label; the host's are left out)."""
-    return [label for label in labels(message) if label and label not in HOST]
-
-
-def options(message: discord.Message) -> dict[str, str]:
-    """Every select option on a message, wherever its layout puts the select: value -> label."""
-    return {
-        option.value: option.label
-        for child in controls(message)
-        for option in getattr(child, "options", None) or []
-    }
 
 
 def hidden_on(message: discord.Message, cards: set[str]) -> set[str]:

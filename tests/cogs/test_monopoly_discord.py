@@ -264,7 +264,7 @@ async def test_debt_panel_raises_the_money(
 
 
 def fake_game(state: MonopolyState, players: int) -> Any:
-    entry = GameEntry(RULES, stub_render, "cogs.monopoly")
+    entry = GameEntry(RULES, stub_render, MonopolyPresenter)
     return bare_game(entry, state, [f"p{i}" for i in range(players)])
 
 

@@ -61,7 +61,7 @@ def test_only_the_debtor_reads_raise_money_on_my_properties() -> None:
     presenter = MonopolyPresenter(Catalog.load())
     state = RULES.setup(3, {}, 5)
     seat_zero_owes_rent(state)
-    game = bare_game(GameEntry(RULES, stub_render, "cogs.monopoly"), state, ["p0", "p1", "p2"])
+    game = bare_game(GameEntry(RULES, stub_render, MonopolyPresenter), state, ["p0", "p1", "p2"])
 
     debtor = presenter.props_panel(game, 0)
     assert button_labels(debtor)[0] == RAISE and SEE_DEBT in debtor.text

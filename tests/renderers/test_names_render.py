@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.core.i18n import words
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from renderers import kit
 from rules.play import random_playthrough
 

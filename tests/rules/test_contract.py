@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.core.registry import REGISTRY, GameEntry
+from bot.core.registry import GameEntry
+from bot.games import REGISTRY
 from rules.core import Action, IllegalAction, InvalidOptions, Outcome, check_players
 from rules.play import canonical, idle_actions, random_playthrough, replay
 from rules.rng import Rng

@@ -7,7 +7,7 @@ that spend.
 
 from __future__ import annotations
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from rules.core import Action
 from rules.lastwill import RULES
 from rules.lastwill.heuristics import (

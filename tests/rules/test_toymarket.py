@@ -13,12 +13,14 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from bot.core.i18n import words
-from bot.core.registry import REGISTRY, GameEntry
+from bot.core.registry import GameEntry
+from bot.games import REGISTRY
 from rules.core import Action, Event, IllegalAction, InvalidOptions, StateError
 from rules.play import canonical, random_playthrough, replay
 from tests.helpers import kinds
 from tests.rules import test_contract as contract
 from tests.toymarket import ENTRY
+from tests.toymarket.cog import MarketPresenter
 from tests.toymarket.renderer import render
 from tests.toymarket.rules import (
     CARD_VALUES,
@@ -158,9 +160,9 @@ def test_options_and_player_counts_are_checked() -> None:
     assert RULES.setup(2, {}, 1).rounds == 3
 
 
-def test_the_game_is_registered_hidden_with_its_cog() -> None:
+def test_the_game_is_registered_hidden_with_its_presenter() -> None:
     assert REGISTRY.get("toymarket") is ENTRY and ENTRY.hidden
-    assert ENTRY.cog == "tests.toymarket.cog" and ENTRY not in REGISTRY.public()
+    assert ENTRY.presenter is MarketPresenter and ENTRY not in REGISTRY.public()
 
 
 # --- turns ------------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from benchmarks.torture_discord_common import (
 )
 from benchmarks.torture_fuzz import run
 from bot.client import GameBot
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from harness.messages import words_of
 from rules.core import Action
 

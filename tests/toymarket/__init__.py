@@ -11,9 +11,11 @@ secret simultaneous choices), so the host is tested on them before those games e
     RULES.apply(state, state.turn, Action("roll"))  # [Event("rolled", ...)]
 """
 
-from bot.core.registry import REGISTRY, GameEntry
+from bot.core.registry import GameEntry
+from bot.games import REGISTRY
+from tests.toymarket.cog import MarketPresenter
 from tests.toymarket.renderer import render
 from tests.toymarket.rules import RULES
 
-ENTRY = GameEntry(rules=RULES, renderer=render, cog="tests.toymarket.cog", hidden=True)
+ENTRY = GameEntry(rules=RULES, renderer=render, presenter=MarketPresenter, hidden=True)
 REGISTRY.register(ENTRY)

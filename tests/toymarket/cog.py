@@ -29,18 +29,16 @@ table's offer rows and the cash forms are the host's offers kit (``bot.ui.offers
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-import discord
+from typing import TYPE_CHECKING, Any, Self
 
 from bot.services.sessions import Applied, LiveGame
 from bot.ui.offers import Draft, OfferKit
-from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter
+from bot.ui.presenter import Button, Choice, Control, ModalSpec, Panel, Presenter, PresenterHost
 from rules.core import Action, Event
 from tests.toymarket.rules import MAX_LEVEL, lot_name
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    import discord
 
 View = dict[str, Any]
 
@@ -196,6 +194,12 @@ game writes the same keys in ``en.toml`` and ``fr.toml``)."""
 
 class MarketPresenter(Presenter):
     game = "toymarket"
+
+    @classmethod
+    def for_host(cls, host: PresenterHost, /) -> Self:
+        """A test game ships its text with it (:data:`TEXT`), added to the bot's catalog here."""
+        host.catalog.extend("en", TEXT)
+        return cls(host.catalog)
 
     # -- words -----------------------------------------------------------------------------------
 
@@ -410,8 +414,3 @@ class MarketPresenter(Presenter):
         if draft is not None:
             lines.append(OFFERS.summary(self, game, draft, int(draft["to"])))
         return lines
-
-
-async def setup(bot: GameBot) -> None:
-    bot.catalog.extend("en", TEXT)
-    bot.tables.presenters["toymarket"] = MarketPresenter(bot.catalog)

@@ -189,7 +189,9 @@ def test_every_setting_is_documented_in_env_example_and_the_readme() -> None:
     import re
 
     root = Path(__file__).resolve().parents[3]
-    read = set(re.findall(r'"((?:GAMEHOST|DISCORD)_[A-Z_]+)"', (root / "bot" / "core" / "config.py").read_text()))
+    read = set(
+        re.findall(r'"((?:GAMEHOST|DISCORD)_[A-Z_]+)"', (root / "bot" / "core" / "config.py").read_text())
+    )
     example = set(re.findall(r"^((?:GAMEHOST|DISCORD)_[A-Z_]+)=", (root / ".env.example").read_text(), re.M))
     readme = (root / "README.md").read_text()
     assert "GAMEHOST_SHARDS" in read and "GAMEHOST_DB_POOL" in read

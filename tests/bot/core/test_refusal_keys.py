@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.i18n import Catalog
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 
 ROOT = Path(__file__).parents[3]
 CATALOG = Catalog.load()

@@ -17,11 +17,12 @@ import simcord
 from bot.cli import main
 from bot.client import ShardedGameBot, make_bot
 from bot.core.config import ConfigError, load_settings
-from bot.core.registry import REGISTRY
 from bot.core.shards import Shards, parse_ids, shard_of, spans
+from bot.games import REGISTRY
 from bot.services.deadlines import HOUR
 from bot.services.sessions import SessionService
 from bot.storage import Store, VersionConflict
+from bot.storage.codes import GameStatus, MessageKind
 from harness.messages import response_of
 from rules.core import Action
 from tests import simcord as kit
@@ -99,20 +100,20 @@ async def test_work_queries_find_only_this_process_s_servers(store_target: str |
         everyone = build(shared, clock)
         games = [await table(everyone, remind=1, guild_id=guild_on(s, 4)) for s in range(4)]
         for game in games:  # a table message drawn for an older version: a start-up sweep redraws it
-            await shared.add_message(game.id, 2, 1000 + game.id, "table", version=-1)
-        await shared.set_status(games[2].id, "abandoned", reason=None, now=clock.now)
-        await shared.add_message(games[2].id, 2, 2000 + games[2].id, "table", version=0)
+            await shared.messages.add_message(game.id, 2, 1000 + game.id, MessageKind.TABLE, version=-1)
+        await shared.games.set_status(games[2].id, GameStatus.ABANDONED, reason=None, now=clock.now)
+        await shared.messages.add_message(games[2].id, 2, 2000 + games[2].id, MessageKind.TABLE, version=0)
     finally:
         await shared.close()
     mine = await Store.open(store_target, shards=Shards((1, 2), 4))
     try:
         due = clock.now + 2 * HOUR
-        assert [w.game_id for w in await mine.due_waits(due, 10)] == [games[1].id]
-        assert await mine.next_due() == games[1].row.updated_at + HOUR
-        assert await mine.games_behind_their_table() == [games[1].id]
-        assert await mine.games_missing_final(ended_since=0) == [games[2].id]
+        assert [w.game_id for w in await mine.waits.list_due_waits(due, 10)] == [games[1].id]
+        assert await mine.waits.fetch_next_due() == games[1].row.updated_at + HOUR
+        assert await mine.messages.list_games_behind_their_table() == [games[1].id]
+        assert await mine.messages.list_games_missing_final(ended_since=0) == [games[2].id]
         # A game asked for by id is found whichever process asks.
-        assert (await mine.game(games[0].id)) is not None
+        assert (await mine.games.fetch_game(games[0].id)) is not None
     finally:
         await mine.close()
 
@@ -148,7 +149,7 @@ async def test_two_hosts_race_clicks_and_deadlines_and_each_happens_once(store_t
         assert sum(timed_out) == len(games)
         assert len(first.board.moves) + len(second.board.moves) == len(games)
         for game in games:
-            log = await first_store.log_entries(game.id)
+            log = await first_store.log.load_log(game.id)
             assert [e.version for e in log] == [1, 2]  # one click, one timeout: no duplicate
             assert [e.how for e in log] == ["player", "timeout"]
     finally:
@@ -182,18 +183,18 @@ async def test_a_stale_second_process_is_refused_by_the_database(store_target: s
         assert seat is not None
         await first.sessions.act(game.id, on_turn(game), Action("add", (2,)), version=0)
         with pytest.raises(VersionConflict):
-            await second_store.record_action(
+            await second_store.log.record_action(
                 game.id,
                 expected_version=0,
                 seat=seat,
                 user_id=on_turn(game),
                 action=Action("add", (1,)),
                 snapshot="{}",
-                status="active",
+                status=GameStatus.ACTIVE,
                 public_version=1,
                 now=clock.now,
             )
-        row = await second_store.game(game.id)
+        row = await second_store.games.fetch_game(game.id)
         assert row is not None and row.version == 1
     finally:
         await first_store.close()
@@ -252,8 +253,8 @@ async def test_a_sharded_bot_plays_its_servers_and_resumes_only_their_tables(tmp
     # Shard 0's table still waits on its bot: that is another process's work.
     check = await Store.open(settings.database)
     try:
-        rows = {shard: await check.game(game_id) for shard, game_id in waiting.items()}
-        reach = {shard: await check.reach(game_id) for shard, game_id in waiting.items()}
+        rows = {shard: await check.games.fetch_game(game_id) for shard, game_id in waiting.items()}
+        reach = {shard: await check.reach.fetch_reach(game_id) for shard, game_id in waiting.items()}
     finally:
         await check.close()
     assert rows[0] is not None and rows[1] is not None

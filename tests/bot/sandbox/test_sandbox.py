@@ -24,7 +24,7 @@ import simcord
 
 from bot.client import GameBot
 from bot.core.config import Settings
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.sandbox import GUILD_ID, MEMBERS, World, build_world, sandbox_settings, started
 from bot.ui import lobby_message
 from harness.messages import alt_texts, controls, response_of, words_of

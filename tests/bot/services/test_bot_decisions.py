@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.registry import PLAIN, REGISTRY, GameEntry
+from bot.core.registry import PLAIN, GameEntry
+from bot.games import REGISTRY
 from bot.services.bot_players import Level, decide
 from rules.play import random_playthrough
 from rules.search import Budget

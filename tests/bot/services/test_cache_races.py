@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.sessions import LiveGame, Refusal, SessionService
 from bot.storage import GameRow, Store
@@ -29,12 +29,12 @@ class HeldRead:
     """Holds the next read of one game's row until released: a slow read racing a commit."""
 
     def __init__(self, store: Store, game_id: int) -> None:
-        self.real = store.game
+        self.real = store.games.fetch_game
         self.game_id = game_id
         self.armed = True
         self.holding = asyncio.Event()
         self.release = asyncio.Event()
-        store.game = self.game  # type: ignore[method-assign]
+        store.games.fetch_game = self.game  # type: ignore[method-assign]
 
     async def game(self, game_id: int) -> GameRow | None:
         row = await self.real(game_id)
@@ -58,7 +58,7 @@ async def started_on(store: Store) -> LiveGame:
 
 async def assert_in_step(sessions: SessionService, store: Store, game_id: int) -> None:
     """The cached copy is exactly what the database holds, and a fresh click is accepted."""
-    row = await store.game(game_id)
+    row = await store.games.fetch_game(game_id)
     assert row is not None
     game = await sessions.load(game_id)
     assert (game.version, game.public_version) == (row.version, row.public_version)
@@ -85,7 +85,7 @@ async def test_many_readers_racing_moves_never_leave_the_game_stuck(store: Store
     game = await started_on(store)
     for round_ in range(25):
         sessions = SessionService(store, REGISTRY)
-        row = await store.game(game.id)
+        row = await store.games.fetch_game(game.id)
         assert row is not None
         live = await SessionService(store, REGISTRY).load(game.id)
         mover = on_turn(live)
@@ -121,7 +121,7 @@ async def test_a_stale_refusal_first_asks_the_database(store: Store) -> None:
     with pytest.raises(Refusal) as refused:
         await here.act(game.id, on_turn(applied.game), Action("add", (1,)), version=0)
     assert refused.value.key == "host.refuse.stale"
-    assert len(await store.actions(game.id)) == 2
+    assert len(await store.log.load_actions(game.id)) == 2
 
 
 async def test_nobody_sees_a_move_before_it_is_committed(store: Store) -> None:
@@ -129,7 +129,7 @@ async def test_nobody_sees_a_move_before_it_is_committed(store: Store) -> None:
     game = await started_on(store)
     sessions = SessionService(store, REGISTRY)
     before = canonical(game.entry.rules.dump((await sessions.load(game.id)).state))
-    real = store.record_action
+    real = store.log.record_action
     in_flight = asyncio.Event()
     finish = asyncio.Event()
 
@@ -138,7 +138,7 @@ async def test_nobody_sees_a_move_before_it_is_committed(store: Store) -> None:
         await finish.wait()
         return await real(*args, **kwargs)
 
-    store.record_action = slow_commit  # type: ignore[method-assign]
+    store.log.record_action = slow_commit  # type: ignore[method-assign]
     mover = asyncio.create_task(sessions.act(game.id, on_turn(game), Action("add", (3,)), version=0))
     await in_flight.wait()
     during = await sessions.load(game.id)
@@ -162,5 +162,5 @@ async def test_a_private_move_by_another_process_does_not_make_a_fresh_click_sta
     assert not rerolled.public and rerolled.game.public_version == cached.public_version
     applied = await here.act(game.id, mover, Action("add", (2,)), version=cached.public_version)
     assert applied.version == 2
-    assert [a.kind for _, _, a in await store.actions(game.id)] == ["reroll", "add"]
+    assert [a.kind for _, _, a in await store.log.load_actions(game.id)] == ["reroll", "add"]
     await assert_in_step(here, store, game.id)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.bot_players import BotPlayers
 from bot.services.sessions import Refusal, SessionService
 from bot.storage import GameRow, Store
@@ -106,7 +106,7 @@ async def test_a_load_in_flight_still_sees_a_commit_made_meanwhile(store: Store)
     game retries instead of caching the older state (the drop waits for the read to finish)."""
     sessions = SessionService(store, REGISTRY, cache_size=10)
     (game_id,) = await running_toy_games(store, 1)
-    real = store.game
+    real = store.games.fetch_game
     hold = asyncio.Event()
     release = asyncio.Event()
     armed = [True]
@@ -120,7 +120,7 @@ async def test_a_load_in_flight_still_sees_a_commit_made_meanwhile(store: Store)
             await release.wait()
         return row
 
-    store.game = slow_game  # type: ignore[method-assign]
+    store.games.fetch_game = slow_game  # type: ignore[method-assign]
     reader = asyncio.create_task(sessions.load(game_id))
     await hold.wait()
     # Meanwhile another path commits a move and forgets the game (as a second process would).

@@ -21,6 +21,7 @@ import simcord
 from bot.services.server_settings import BURST, DEFAULT_LIMITS
 from bot.services.sessions import Refusal
 from bot.storage import GuildSettings
+from bot.storage.codes import GameStatus
 from bot.storage.limits import GuildLimits, OpenCounts
 from bot.storage.store import Store
 from harness.messages import Table, labels
@@ -38,7 +39,7 @@ def threads_made(env: simcord.Env, since: int = 0) -> int:
 
 
 async def lobbies(bot: Any, guild_id: int) -> int:
-    return len(await bot.store.games(guild_id=guild_id, statuses=("lobby",)))
+    return len(await bot.store.games.list_games(guild_id=guild_id, statuses=(GameStatus.LOBBY,)))
 
 
 def club(env: simcord.Env) -> tuple[Any, Any, Any, Any]:
@@ -159,7 +160,7 @@ async def test_manage_server_passes_the_member_limits_not_the_servers(tmp_path: 
             assert not answer.ephemeral, text(answer)
         assert await lobbies(bot, guild.id) == 6
         await mod.slash(channel, "game settings", server_tables=7)
-        assert (await bot.store.guild_limits(guild.id)).tables_per_server == 7
+        assert (await bot.store.servers.fetch_limits(guild.id)).tables_per_server == 7
         assert not (await flo.slash(channel, "game new", name="toy")).ephemeral  # the 7th table
         capped = await mod.slash(channel, "game new", name="toy")
         assert capped.ephemeral and "Open tables on this server: 7 (its limit is 7)" in text(capped)
@@ -178,7 +179,7 @@ async def test_the_open_tables_limit_counts_running_tables(tmp_path: Path) -> No
             lobby = (await flo.slash(channel, "game new", name="toy")).response.message
             await ann.click(lobby, label="Join")
             await flo.click(lobby, label="Start")
-        assert len(await bot.store.games(guild_id=guild.id, statuses=("active",))) == 2
+        assert len(await bot.store.games.list_games(guild_id=guild.id, statuses=(GameStatus.ACTIVE,))) == 2
         refused = await flo.slash(channel, "game new", name="toy")
         assert "Open tables you host on this server, lobbies included: 2" in text(refused)
         assert "(the limit for one member is 2)" in text(
@@ -197,20 +198,25 @@ async def test_settings_change_show_and_refuse_the_limits(tmp_path: Path) -> Non
         saved = await mod.slash(channel, "game settings", lobbies=1, cooldown=0, remind="12h")
         assert "Saved" in text(saved) and "Open lobbies per member: 1\n" in text(saved)
         assert "no limit" in text(saved) and "other changes are saved too" in text(saved)
-        assert await bot.store.guild_limits(guild.id) == GuildLimits(guild.id, 1, None, 0, None)
-        assert (await bot.store.guild_settings(guild.id)).remind_hours == 12
+        assert await bot.store.servers.fetch_limits(guild.id) == GuildLimits(guild.id, 1, None, 0, None)
+        assert (await bot.store.servers.fetch_settings(guild.id)).remind_hours == 12
         bad = await mod.slash(channel, "game settings", lobbies=1000, timer="2h")
         assert "from 0 (no limit) to 50; 1000 is not" in text(bad)
-        assert (await bot.store.guild_settings(guild.id)).timer_hours is None, "a refusal changes nothing"
-        assert (await bot.store.guild_limits(guild.id)).lobbies_per_user == 1
+        assert (await bot.store.servers.fetch_settings(guild.id)).timer_hours is None, (
+            "a refusal changes nothing"
+        )
+        assert (await bot.store.servers.fetch_limits(guild.id)).lobbies_per_user == 1
         no = await flo.slash(channel, "game settings", lobbies=10)
-        assert "Manage Server" in text(no) and (await bot.store.guild_limits(guild.id)).lobbies_per_user == 1
+        assert (
+            "Manage Server" in text(no)
+            and (await bot.store.servers.fetch_limits(guild.id)).lobbies_per_user == 1
+        )
         await flo.slash(channel, "game new", name="toy")
         second = await flo.slash(channel, "game new", name="toy")
         assert "Open lobbies you host on this server: 1 (the limit for one member is 1)" in text(second)
         back = await mod.slash(channel, "game settings", reset="limits")
         assert "Open lobbies per member: 3 (the bot's default)" in text(back)
-        assert await bot.store.guild_limits(guild.id) == GuildLimits(guild.id)
+        assert await bot.store.servers.fetch_limits(guild.id) == GuildLimits(guild.id)
 
 
 # -- the store, on both backends ------------------------------------------------------------------
@@ -222,8 +228,8 @@ async def test_the_store_counts_open_tables_and_keeps_the_limits(store_target: s
     store = await Store.open(store_target)
     try:
 
-        async def table(host: int, guild: int, at: float, status: str = "lobby") -> int:
-            game_id = await store.create_game(
+        async def table(host: int, guild: int, at: float, status: GameStatus = GameStatus.LOBBY) -> int:
+            game_id = await store.games.create_game(
                 game="toy",
                 options={},
                 host_id=host,
@@ -233,25 +239,27 @@ async def test_the_store_counts_open_tables_and_keeps_the_limits(store_target: s
                 language="en",
                 now=at,
             )
-            if status != "lobby":
-                await store.set_status(game_id, status, reason="test", now=at)
+            if status != GameStatus.LOBBY:
+                await store.games.set_status(game_id, status, reason="test", now=at)
             return game_id
 
-        assert await store.open_counts(1, 7) == OpenCounts(0, 0, 0, ())
+        assert await store.servers.count_open(1, 7) == OpenCounts(0, 0, 0, ())
         await table(7, 1, 100.0)
-        await table(7, 1, 130.0, "active")
-        await table(7, 1, 160.0, "finished")
+        await table(7, 1, 130.0, GameStatus.ACTIVE)
+        await table(7, 1, 160.0, GameStatus.FINISHED)
         await table(8, 1, 170.0)
         await table(7, 2, 500.0)  # another server
-        assert await store.open_counts(1, 7, recent=2) == OpenCounts(1, 2, 3, (160.0, 130.0))
-        assert await store.open_counts(1, 8, recent=3) == OpenCounts(1, 1, 3, (170.0,))
+        assert await store.servers.count_open(1, 7, recent=2) == OpenCounts(1, 2, 3, (160.0, 130.0))
+        assert await store.servers.count_open(1, 8, recent=3) == OpenCounts(1, 1, 3, (170.0,))
 
-        await store.set_guild_settings(GuildSettings(1, remind_hours=12))
-        assert await store.guild_limits(1) == GuildLimits(1)
-        await store.set_guild_limits(GuildLimits(1, 2, None, 0, 50))
-        assert await store.guild_limits(1) == GuildLimits(1, 2, None, 0, 50)
-        assert (await store.guild_settings(1)).remind_hours == 12, "the other settings stay"
-        await store.set_guild_settings(GuildSettings(1, remind_hours=6))
-        assert await store.guild_limits(1) == GuildLimits(1, 2, None, 0, 50), "and the limits stay too"
+        await store.servers.set_settings(GuildSettings(1, remind_hours=12))
+        assert await store.servers.fetch_limits(1) == GuildLimits(1)
+        await store.servers.set_limits(GuildLimits(1, 2, None, 0, 50))
+        assert await store.servers.fetch_limits(1) == GuildLimits(1, 2, None, 0, 50)
+        assert (await store.servers.fetch_settings(1)).remind_hours == 12, "the other settings stay"
+        await store.servers.set_settings(GuildSettings(1, remind_hours=6))
+        assert await store.servers.fetch_limits(1) == GuildLimits(1, 2, None, 0, 50), (
+            "and the limits stay too"
+        )
     finally:
         await store.close()

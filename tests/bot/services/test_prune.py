@@ -16,13 +16,14 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.export import replay_export
 from bot.services.lobby import LobbyService
 from bot.services.prune import database_bytes, prune
 from bot.services.sessions import LiveGame, Refusal, SessionService
 from bot.services.stats import StatsService
 from bot.storage import Store
+from bot.storage.codes import GameStatus, MessageKind
 from rules.core import Action
 from tests.bot.test_cli import cli
 
@@ -75,14 +76,14 @@ async def test_prune_exports_replays_and_keeps_what_stats_need(
         old = [await table(lobby, n) for n in range(3)]
         for game in old:
             await play_out(sessions, game.id, clock)
-            await store.add_message(game.id, 2, 9_000 + game.id, "table", 1)
-            await store.retire_message(9_000 + game.id)
-            await store.add_message(game.id, 2, 8_000 + game.id, "final", game.version)
+            await store.messages.add_message(game.id, 2, 9_000 + game.id, MessageKind.TABLE, 1)
+            await store.messages.retire_message(9_000 + game.id)
+            await store.messages.add_message(game.id, 2, 8_000 + game.id, MessageKind.FINAL, game.version)
         abandoned = await table(lobby, 3)
         await sessions.act(
             abandoned.id, abandoned.user_of(min(abandoned.waiting())), Action("add", (1,)), version=0
         )
-        await store.set_status(abandoned.id, "abandoned", reason="abandoned_by:x", now=clock())
+        await store.games.set_status(abandoned.id, GameStatus.ABANDONED, reason="abandoned_by:x", now=clock())
         cutoff = clock.now + 1
         clock.now += 30 * DAY
         recent = await table(lobby, 4)
@@ -95,7 +96,7 @@ async def test_prune_exports_replays_and_keeps_what_stats_need(
         stats = StatsService(sessions)
         records = {user: await stats.record(user, guild_id=1, game=None) for user in (100, 101, 104, 105)}
         board = await stats.leaderboard(1, "toy")
-        finals = {game.id: (await store.game(game.id)) for game in old}
+        finals = {game.id: (await store.games.fetch_game(game.id)) for game in old}
 
         report = await prune(store, REGISTRY, ended_before=cutoff, folder=tmp_path / "out", now=clock())
         assert report.pruned == 4 and report.kept == []
@@ -103,8 +104,8 @@ async def test_prune_exports_replays_and_keeps_what_stats_need(
         for game in [*old, abandoned]:
             data = json.loads((tmp_path / "out" / f"game-{game.id}.json").read_text(encoding="utf-8"))
             assert replay_export(data, REGISTRY).matches
-            assert await store.log_entries(game.id) == []
-            row = await store.game(game.id)
+            assert await store.log.load_log(game.id) == []
+            row = await store.games.fetch_game(game.id)
             assert row is not None and row.snapshot is None and row.pruned_at == clock()
             with pytest.raises(Refusal) as refused:
                 await SessionService(store, REGISTRY).load(game.id)
@@ -115,16 +116,18 @@ async def test_prune_exports_replays_and_keeps_what_stats_need(
             data = json.loads((tmp_path / "out" / f"game-{game.id}.json").read_text(encoding="utf-8"))
             assert json.dumps(data["snapshot"], sort_keys=True, separators=(",", ":")) == before.snapshot
             # The retired table message went; the closing message (a sweep looks for it) stayed.
-            assert [m.message_id for m in await store.live_messages(game.id)] == [8_000 + game.id]
-            assert await store.has_message(game.id, "final")
+            assert [m.message_id for m in await store.messages.fetch_live_messages(game.id)] == [
+                8_000 + game.id
+            ]
+            assert await store.messages.has_message(game.id, MessageKind.FINAL)
 
         # What stats, leaderboards and /game mine read is unchanged.
         fresh = StatsService(SessionService(store, REGISTRY, clock=clock))
         assert {user: await fresh.record(user, guild_id=1, game=None) for user in records} == records
         assert await fresh.leaderboard(1, "toy") == board
-        kept = await store.game(recent.id)
-        assert len(await store.log_entries(recent.id)) > 0 and kept is not None and kept.snapshot
-        assert len(await store.log_entries(running.id)) == 1
+        kept = await store.games.fetch_game(recent.id)
+        assert len(await store.log.load_log(recent.id)) > 0 and kept is not None and kept.snapshot
+        assert len(await store.log.load_log(running.id)) == 1
 
         again = await prune(store, REGISTRY, ended_before=cutoff, folder=tmp_path / "out", now=clock())
         assert again.pruned == 0
@@ -143,7 +146,7 @@ async def test_a_game_whose_export_does_not_replay_is_kept(tmp_path: Path) -> No
             await db.execute("DELETE FROM actions WHERE game_id = ? AND version = 1", (game.id,))
         report = await prune(store, REGISTRY, ended_before=clock() + 1, folder=tmp_path / "out", now=clock())
         assert (report.pruned, report.kept) == (0, [game.id])
-        assert len(await store.log_entries(game.id)) > 0
+        assert len(await store.log.load_log(game.id)) > 0
         assert not (tmp_path / "out" / f"game-{game.id}.json").exists()
     finally:
         await store.close()
@@ -229,8 +232,8 @@ async def test_an_older_database_learns_when_its_games_ended(tmp_path: Path) -> 
     db.close()
     store = await Store.open(path)
     try:
-        assert await store.games_missing_final(ended_since=15) == [1]
-        assert await store.prunable(ended_before=25, limit=10) == [1]
+        assert await store.messages.list_games_missing_final(ended_since=15) == [1]
+        assert await store.games.list_prunable(ended_before=25, limit=10) == [1]
     finally:
         await store.close()
 

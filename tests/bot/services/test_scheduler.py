@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.clocks import Clocks, hours_option
 from bot.services.deadlines import HOUR, MAX_REMINDERS, Hours, parse_hours
 from bot.services.lobby import LobbyService
@@ -126,8 +126,10 @@ def waited_seat(game: LiveGame) -> int:
 async def test_a_started_game_waits_with_its_deadlines(host: Host) -> None:
     game = await table(host, remind=24, timer=48)
     seat = waited_seat(game)
-    assert await host.store.waits(game.id) == [WaitRow(game.id, seat, T0, T0 + 24 * HOUR, 0, T0 + 48 * HOUR)]
-    assert await host.store.next_due() == T0 + 24 * HOUR
+    assert await host.store.waits.fetch_waits(game.id) == [
+        WaitRow(game.id, seat, T0, T0 + 24 * HOUR, 0, T0 + 48 * HOUR)
+    ]
+    assert await host.store.waits.fetch_next_due() == T0 + 24 * HOUR
 
 
 async def test_a_reminder_fires_once_then_every_interval_and_at_most_three_times(host: Host) -> None:
@@ -141,7 +143,7 @@ async def test_a_reminder_fires_once_then_every_interval_and_at_most_three_times
         await host.scheduler.tick(host.clock.hours(24))
     assert [hours for _, _, hours, _ in host.pings.sent] == [24, 48, 72]
     assert len(host.pings.sent) == MAX_REMINDERS
-    assert await host.store.next_due() is None
+    assert await host.store.waits.fetch_next_due() is None
 
 
 async def test_a_move_restarts_the_wait_and_the_old_reminder_never_comes(host: Host) -> None:
@@ -151,7 +153,7 @@ async def test_a_move_restarts_the_wait_and_the_old_reminder_never_comes(host: H
     await host.sessions.act(game.id, mover, Action("add", (1,)), version=game.public_version)
     await host.scheduler.tick(host.clock.hours(5))  # 25 h after the start, 5 h after the move
     assert host.pings.sent == []
-    (wait,) = await host.store.waits(game.id)
+    (wait,) = await host.store.waits.fetch_waits(game.id)
     assert wait.seat == waited_seat(game) and wait.since == T0 + 20 * HOUR
     await host.scheduler.tick(host.clock.hours(19))
     assert host.pings.sent == [(game.id, wait.seat, 24, "thread")]
@@ -167,12 +169,12 @@ async def test_the_log_records_how_long_its_player_was_waited_on(host: Host) -> 
 async def test_a_private_move_changes_no_wait(host: Host) -> None:
     """A reroll is private: its timing must not show, not even as a reminder that moved."""
     game = await table(host, remind=24, timer=48)
-    before = await host.store.waits(game.id)
+    before = await host.store.waits.fetch_waits(game.id)
     host.clock.hours(5)
     for user in (ANA, BOB):  # the player on turn and the other one
         applied = await host.sessions.act(game.id, user, Action("reroll"), version=None)
         assert not applied.public
-    assert await host.store.waits(game.id) == before
+    assert await host.store.waits.fetch_waits(game.id) == before
     assert await host.store._fetch("SELECT waited FROM actions") == [(None,), (None,)]
 
 
@@ -187,7 +189,7 @@ async def test_two_schedulers_on_one_database_fire_a_reminder_once(
         now = host.clock.hours(24)
         assert await host.scheduler.tick(now) + await other.scheduler.tick(now) == 1
         assert len(host.pings.sent) + len(other.pings.sent) == 1
-        (wait,) = await other_store.waits(game.id)
+        (wait,) = await other_store.waits.fetch_waits(game.id)
         assert wait.reminders == 1 and wait.remind_due == now + 24 * HOUR
     finally:
         await other_store.close()
@@ -234,7 +236,7 @@ async def test_a_timeout_makes_the_default_move_once(host: Host, store_target: s
     assert host.board.shown == 1
     live = await host.sessions.load(game.id)
     assert live.state.total == 3 and waited_seat(live) != seat
-    (wait,) = await host.store.waits(game.id)
+    (wait,) = await host.store.waits.fetch_waits(game.id)
     assert wait.since == now and wait.timeout_due == now + 48 * HOUR
 
 
@@ -246,7 +248,9 @@ async def test_a_game_where_everyone_times_out_still_ends(host: Host) -> None:
     assert live.status == "finished"
     kinds = [a.action.kind for a in host.board.moves]
     assert kinds.count("add") == 4 and kinds.count("gg") == 2  # 3+3+3+3 >= 10, then both press gg
-    assert await host.store.waits(game.id) == [] and await host.store.next_due() is None
+    assert (
+        await host.store.waits.fetch_waits(game.id) == [] and await host.store.waits.fetch_next_due() is None
+    )
 
 
 async def test_a_default_move_the_engine_refuses_is_dropped_not_retried(
@@ -262,7 +266,7 @@ async def test_a_default_move_the_engine_refuses_is_dropped_not_retried(
     finally:
         rules.timeout_action = real  # type: ignore[method-assign]
     assert any("could not be made" in r.getMessage() for r in caplog.records)
-    (wait,) = await host.store.waits(game.id)
+    (wait,) = await host.store.waits.fetch_waits(game.id)
     assert wait.timeout_due is None and wait.remind_due is not None  # the reminder still comes
     assert (await host.sessions.load(game.id)).version == 0
 
@@ -275,7 +279,7 @@ async def test_many_tables_fire_in_due_order_and_only_when_due(host: Host) -> No
     assert order == [games[3].id, games[1].id, games[4].id, games[0].id]
     assert await host.scheduler.tick(T0 + 6 * HOUR) == 0
     # The 1-hour table's second reminder (an hour after its first), before the 8-hour table's first.
-    assert await host.store.next_due() == T0 + 7 * HOUR
+    assert await host.store.waits.fetch_next_due() == T0 + 7 * HOUR
 
 
 async def test_a_tick_reads_in_batches_until_nothing_is_due(host: Host) -> None:
@@ -288,7 +292,7 @@ async def test_a_tick_reads_in_batches_until_nothing_is_due(host: Host) -> None:
 async def test_ended_and_abandoned_games_wait_on_nobody(host: Host) -> None:
     game = await table(host, remind=24)
     await host.lobby.close(game.id, ANA, moderator=False, status="abandoned", reason="test")
-    assert await host.store.waits(game.id) == []
+    assert await host.store.waits.fetch_waits(game.id) == []
     assert await host.scheduler.tick(host.clock.hours(30)) == 0
 
 
@@ -299,14 +303,14 @@ async def test_away_pauses_reminders_and_timers_and_coming_back_early_pulls_them
     host.clock.hours(10)
     until, games = await host.clocks.set_away(user, 3)
     assert until == T0 + 10 * HOUR + 72 * HOUR and games == [game.id]
-    (wait,) = await host.store.waits(game.id)
+    (wait,) = await host.store.waits.fetch_waits(game.id)
     assert (wait.remind_due, wait.timeout_due) == (T0 + 96 * HOUR, T0 + 120 * HOUR)
     # Nothing fires while away.
     assert await host.scheduler.tick(host.clock.hours(60)) == 0
     # Back a day early: every deadline comes back by the unused day.
     _, games = await host.clocks.set_away(user, 0)
     assert games == [game.id] and user not in host.clocks.away
-    (wait,) = await host.store.waits(game.id)
+    (wait,) = await host.store.waits.fetch_waits(game.id)
     assert (wait.remind_due, wait.timeout_due) == (T0 + 84 * HOUR, T0 + 108 * HOUR)
     assert await host.scheduler.tick(host.clock.hours(14)) == 1  # the reminder, 14 h after coming back
     assert host.pings.sent == [(game.id, seat, 84, "thread")]
@@ -320,7 +324,7 @@ async def test_a_wait_that_begins_while_away_counts_from_the_return(host: Host) 
     assert until is not None
     host.clock.hours(1)
     await host.sessions.act(game.id, mover, Action("add", (1,)), version=game.public_version)
-    (wait,) = await host.store.waits(game.id)
+    (wait,) = await host.store.waits.fetch_waits(game.id)
     assert (wait.since, wait.remind_due, wait.timeout_due) == (
         host.clock.now,
         until + 24 * HOUR,
@@ -332,9 +336,9 @@ async def test_a_reminder_due_for_an_away_player_waits_for_their_return(host: Ho
     """Defensive: a deadline that was not moved (written by hand, or by an older bot) is postponed."""
     game = await table(host, remind=24)
     user = game.user_of(waited_seat(game))
-    await host.store.set_away(user, T0 + 100 * HOUR, T0 + 100 * HOUR)  # away, with no shift
+    await host.store.players.set_away(user, T0 + 100 * HOUR, T0 + 100 * HOUR)  # away, with no shift
     assert await host.scheduler.tick(host.clock.hours(24)) == 0
-    (wait,) = await host.store.waits(game.id)
+    (wait,) = await host.store.waits.fetch_waits(game.id)
     assert wait.remind_due == T0 + 124 * HOUR and wait.reminders == 0
 
 
@@ -352,22 +356,22 @@ async def test_a_table_uses_its_own_clocks_else_the_server_s_else_the_bot_s(host
     await host.store._write("INSERT INTO guilds (guild_id, remind_hours, timer_hours) VALUES (1, 6, 12)")
     own = await table(host, remind=2)
     server = await table(host)
-    (a,) = await host.store.waits(own.id)
-    (b,) = await host.store.waits(server.id)
+    (a,) = await host.store.waits.fetch_waits(own.id)
+    (b,) = await host.store.waits.fetch_waits(server.id)
     assert (a.remind_due, a.timeout_due) == (T0 + 2 * HOUR, T0 + 12 * HOUR)
     assert (b.remind_due, b.timeout_due) == (T0 + 6 * HOUR, T0 + 12 * HOUR)
 
 
 async def test_changing_a_table_s_clocks_counts_from_the_change(host: Host) -> None:
     game = await table(host, remind=24)
-    (before,) = await host.store.waits(game.id)
+    (before,) = await host.store.waits.fetch_waits(game.id)
     now = host.clock.hours(10)
     with pytest.raises(Refusal) as refused:
         await host.clocks.set_table(game.id, 999, moderator=False, remind=None, timer="48h")
     assert refused.value.key == "host.refuse.host_or_moderator"
     report = await host.clocks.set_table(game.id, ANA, moderator=False, remind=None, timer="2d")
     assert report.hours == Hours(24, 48) and report.own.timer_hours == 48
-    (after,) = await host.store.waits(game.id)
+    (after,) = await host.store.waits.fetch_waits(game.id)
     assert (after.since, after.remind_due, after.timeout_due) == (
         before.since,
         before.remind_due,
@@ -375,7 +379,7 @@ async def test_changing_a_table_s_clocks_counts_from_the_change(host: Host) -> N
     )
     report = await host.clocks.set_table(game.id, ANA, moderator=False, remind="off", timer="default")
     assert report.hours == Hours(0, 0) and report.own.timer_hours is None
-    (after,) = await host.store.waits(game.id)
+    (after,) = await host.store.waits.fetch_waits(game.id)
     assert (after.remind_due, after.timeout_due) == (None, None)
 
 
@@ -432,11 +436,11 @@ async def test_a_deadline_whose_firing_fails_is_tried_again_an_hour_later(
     async def broken(game_id: int) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(host.store, "table_clocks", broken)
+    monkeypatch.setattr(host.store.waits, "fetch_table_clocks", broken)
     now = host.clock.hours(24)
     assert await host.scheduler.tick(now) == 0
     assert any("trying again in an hour" in r.getMessage() for r in caplog.records)
-    (wait,) = await host.store.waits(game.id)
+    (wait,) = await host.store.waits.fetch_waits(game.id)
     assert (wait.remind_due, wait.reminders) == (now + HOUR, 0)
     assert await host.scheduler.next_due() == now + HOUR
 

@@ -10,10 +10,13 @@ from pathlib import Path
 import pytest
 
 from bot.core.i18n import shipped
-from bot.core.registry import REGISTRY, GameEntry, Registry
+from bot.core.registry import GameEntry, Registry
+from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.sessions import Applied, LiveGame, Refusal, SessionService
 from bot.storage import Store, VersionConflict
+from bot.storage.codes import GameStatus
+from harness.toygame.cog import ToyPresenter
 from harness.toygame.renderer import render as toy_render
 from harness.toygame.rules import ToyRules, ToyState
 from rules.core import Action, Event, IllegalAction
@@ -61,7 +64,7 @@ async def test_two_presses_of_the_same_button_apply_exactly_once(
     refused = [r for r in results if isinstance(r, Refusal)]
     assert len(applied) == 1 and len(refused) == 1
     assert refused[0].key == "host.refuse.stale"
-    assert [v for v, _, _ in await sessions.store.actions(game.id)] == [1]
+    assert [v for v, _, _ in await sessions.store.log.load_actions(game.id)] == [1]
     assert game.state.total == 2
 
 
@@ -102,10 +105,10 @@ async def test_racing_players_one_wins_the_other_is_told(
     assert refused[0].params == {}
     winner = applied[0]
     assert (winner.version, game.version, game.public_version) == (1, 1, 1)
-    logged = await sessions.store.actions(game.id)
+    logged = await sessions.store.log.load_actions(game.id)
     assert [(v, a) for v, _, a in logged] == [(1, winner.action)], "exactly one action was applied"
     assert game.state.total == winner.action.args[0] and game.state.knocked == [False, False]
-    row = await sessions.store.game(game.id)
+    row = await sessions.store.games.fetch_game(game.id)
     assert row is not None and row.snapshot == canonical(game.entry.rules.dump(game.state))
 
 
@@ -138,7 +141,7 @@ async def test_refusals_change_nothing(services: tuple[SessionService, LobbyServ
         await sessions.act(game.id, on_turn(game), Action("add", (9,)), version=0)
     assert (amount.value.key, amount.value.params) == ("add_range", {"amount": 9})
     assert (game.version, game.state.total) == before
-    assert await sessions.store.actions(game.id) == []
+    assert await sessions.store.log.load_actions(game.id) == []
     with pytest.raises(Refusal) as missing:
         await sessions.act(999, ANA, Action("add", (1,)), version=0)
     assert missing.value.key == "host.refuse.no_game"
@@ -190,7 +193,7 @@ async def test_options_that_do_not_go_together_are_refused_before_the_table_open
     assert CATALOG.text(clash.value.key, "fr", **clash.value.params) == (
         "L'option employment=none demande l'extension Getting the Sack : retirez-la ou mettez expansion=on."
     )
-    assert await sessions.store.games(guild_id=1) == []
+    assert await sessions.store.games.list_games(guild_id=1) == []
 
 
 async def test_player_count_is_checked_at_start(store_target: str | Path) -> None:
@@ -263,7 +266,7 @@ async def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
     store = await Store.open(path)
     try:
         assert await store.schema_version() == scripts[-1][0] == len(scripts)
-        row = await store.game(1)
+        row = await store.games.fetch_game(1)
         assert row is not None and row.public_version == 7 and row.version == 7
     finally:
         await store.close()
@@ -291,19 +294,19 @@ async def test_two_services_on_one_database_cannot_both_commit_the_same_version(
 
         winner = await first.act(game.id, mover, Action("add", (3,)), version=0)
         assert winner.version == 1
-        committed = await first_store.game(game.id)
+        committed = await first_store.games.fetch_game(game.id)
         assert committed is not None and committed.version == 1
 
         # The store itself refuses a second commit on top of version 0.
         with pytest.raises(VersionConflict):
-            await second_store.record_action(
+            await second_store.log.record_action(
                 game.id,
                 expected_version=0,
                 seat=seat,
                 user_id=mover,
                 action=Action("add", (1,)),
                 snapshot=canonical(rules.dump(other.state)),
-                status="active",
+                status=GameStatus.ACTIVE,
                 public_version=1,
                 now=0.0,
             )
@@ -313,8 +316,10 @@ async def test_two_services_on_one_database_cannot_both_commit_the_same_version(
             await second.act(game.id, mover, Action("add", (1,)), version=0)
         assert refused.value.key == "host.refuse.stale"
 
-        assert [(v, a) for v, _, a in await first_store.actions(game.id)] == [(1, Action("add", (3,)))]
-        row = await second_store.game(game.id)
+        assert [(v, a) for v, _, a in await first_store.log.load_actions(game.id)] == [
+            (1, Action("add", (3,)))
+        ]
+        row = await second_store.games.fetch_game(game.id)
         assert row is not None and (row.version, row.public_version) == (1, 1)
         assert row.snapshot == canonical(rules.dump(game.state))
         assert json.loads(row.snapshot)["total"] == 3, "nothing was applied twice"
@@ -342,6 +347,12 @@ class CrashingRules(ToyRules):
         return super().apply(state, seat, action)
 
 
+class CrashingPresenter(ToyPresenter):
+    """The toy's presenter under this game's name, as the registry requires."""
+
+    game = CrashingRules.name
+
+
 async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(store_target: str | Path) -> None:
     """A bug in an engine costs that one click, never the game: no half-applied state survives.
 
@@ -351,7 +362,7 @@ async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(store_target:
     """
     registry = Registry()
     registry.register(
-        GameEntry(rules=CrashingRules(), renderer=toy_render, cog="harness.toygame.cog", hidden=True)
+        GameEntry(rules=CrashingRules(), renderer=toy_render, presenter=CrashingPresenter, hidden=True)
     )
     store = await Store.open(store_target)
     try:
@@ -366,9 +377,9 @@ async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(store_target:
             await sessions.act(game.id, mover, Action("crash"), version=0)
         assert refused.value.key == "host.refuse.internal"
 
-        row = await store.game(game.id)
+        row = await store.games.fetch_game(game.id)
         assert row is not None and (row.version, row.public_version, row.status) == (0, 0, "active")
-        assert row.snapshot == before and await store.actions(game.id) == []
+        assert row.snapshot == before and await store.log.load_actions(game.id) == []
         live = await sessions.load(game.id)
         assert canonical(rules.dump(live.state)) == before, "the session kept the half-applied state"
         assert (live.version, live.public_version, live.status) == (0, 0, "active")
@@ -378,7 +389,7 @@ async def test_an_engine_error_mid_apply_leaves_the_game_as_it_was(store_target:
         applied = await sessions.act(game.id, mover, Action("add", (2,)), version=0)
         assert applied.version == 1 and applied.game.state.total == 2
         assert applied.game.state.points[applied.seat] == 2
-        row = await store.game(game.id)
+        row = await store.games.fetch_game(game.id)
         assert row is not None and row.snapshot == canonical(rules.dump(applied.game.state))
         assert json.loads(row.snapshot)["total"] == 2
     finally:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.deadlines import HOUR
 from bot.services.lobby import LobbyService
 from bot.services.reminders import Reminders
@@ -128,7 +128,7 @@ async def test_a_leftover_wait_makes_no_move_and_is_dropped(host: Host) -> None:
     idle = 1 - waited
     assert Action("knock") in game.entry.rules.legal_actions(game.state, idle), "a knock would be taken"
     assert game.entry.rules.timeout_action(game.state, idle) == Action("knock")
-    (real,) = await host.store.waits(game.id)
+    (real,) = await host.store.waits.fetch_waits(game.id)
     assert real.seat == waited and real.timeout_due == T0 + 2 * HOUR
     # The leftover: due an hour in, before the real one.
     await host.store._write(
@@ -140,10 +140,10 @@ async def test_a_leftover_wait_makes_no_move_and_is_dropped(host: Host) -> None:
     live = await host.sessions.load(game.id)
     assert host.board.moves == [] and live.version == 0, "no move for a seat nobody waits on"
     assert not live.state.knocked[idle]
-    assert await host.store.log_entries(game.id) == []
-    leftover = await host.store.wait(game.id, idle)
+    assert await host.store.log.load_log(game.id) == []
+    leftover = await host.store.waits.fetch_wait(game.id, idle)
     assert leftover is None or leftover.timeout_due is None, "the leftover timeout is dropped"
-    assert await host.store.wait(game.id, waited) == real, "the real wait is untouched"
+    assert await host.store.waits.fetch_wait(game.id, waited) == real, "the real wait is untouched"
 
     # The seat the game waits on still gets its default move when its own time runs out.
     assert await host.tick(T0 + 2 * HOUR) == 1
@@ -151,7 +151,7 @@ async def test_a_leftover_wait_makes_no_move_and_is_dropped(host: Host) -> None:
     assert (applied.seat, applied.action, applied.how) == (waited, Action("add", (3,)), "timeout")
     live = await host.sessions.load(game.id)
     assert not live.state.knocked[idle] and live.version == 1
-    fresh = await host.store.wait(game.id, idle)
+    fresh = await host.store.waits.fetch_wait(game.id, idle)
     assert fresh is not None and (fresh.since, fresh.timeout_due) == (T0 + 2 * HOUR, T0 + 4 * HOUR), (
         "the seat's own wait starts when the game starts waiting on it"
     )

@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 
-from bot.core.registry import REGISTRY, GameEntry
+from bot.core.registry import GameEntry
+from bot.games import REGISTRY
 from bot.services.sessions import Refusal, is_public
 from bot.services.undo import plan_undo
 from bot.storage import LogEntry
+from bot.storage.codes import How
 from rules.core import Action
 from rules.play import canonical, random_playthrough, replay
 
@@ -41,7 +43,7 @@ LONGEST = 400
 
 def logged(log: list[tuple[int, Action]]) -> list[LogEntry]:
     return [
-        LogEntry(number + 1, seat, 100 + seat, action, 0.0, "player", 0, None)
+        LogEntry(number + 1, seat, 100 + seat, action, 0.0, How.PLAYER, 0, None)
         for number, (seat, action) in enumerate(log)
     ]
 

@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 
 from benchmarks.torture_common import USER_BASE, check_game, open_services
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.export import export_game, replay_export
 from bot.services.lobby import LobbyService
 from bot.services.sessions import Refusal, SessionService
 from bot.services.undo import Asked, Undone, UndoService, plan_undo
 from bot.storage import UNDONE, UNDONE_WITH
+from bot.storage.codes import GameStatus
 from rules.core import Action
 from rules.play import random_playthrough
 from tests.bot.services.test_undo_rule import last_public, logged
@@ -87,7 +88,7 @@ async def play_in(
 
 async def take_back(undo: UndoService, sessions: SessionService, game_id: int) -> Undone:
     game = await sessions.load(game_id)
-    entries = await sessions.store.log_entries(game_id)
+    entries = await sessions.store.log.load_log(game_id)
     moves = [(e.seat, e.action) for e in entries if not e.undone]
     assert game.row.seed is not None
     # The asker is the seat of the last public move (what plan_undo finds).
@@ -104,9 +105,9 @@ async def take_back(undo: UndoService, sessions: SessionService, game_id: int) -
 
 
 async def assert_consistent(services: Any, game_id: int) -> None:
-    row = await services.store.game(game_id)
+    row = await services.store.games.fetch_game(game_id)
     fresh = SessionService(services.store, REGISTRY)
-    found = await check_game(services.store, fresh, row, await services.store.actions(game_id))
+    found = await check_game(services.store, fresh, row, await services.store.log.load_actions(game_id))
     assert found.problems == [], found.problems
 
 
@@ -117,13 +118,13 @@ async def test_an_undo_leaves_a_store_the_torture_checks_accept(store_target: st
     try:
         undo = UndoService(services.sessions)
         game_id = await play_in(services.sessions, services.lobby, name, seed, players, options, log)
-        before = await services.store.game(game_id)
+        before = await services.store.games.fetch_game(game_id)
         assert before is not None
         done = await take_back(undo, services.sessions, game_id)
-        after = await services.store.game(game_id)
+        after = await services.store.games.fetch_game(game_id)
         assert after is not None
         assert (after.version, after.public_version) == (before.version + 1, before.public_version + 1)
-        entries = await services.store.log_entries(game_id)
+        entries = await services.store.log.load_log(game_id)
         assert [e.version for e in entries if e.undone == UNDONE] == [done.target.version]
         assert sorted(e.version for e in entries if e.undone == UNDONE_WITH) == sorted(done.dropped)
         await assert_consistent(services, game_id)
@@ -145,10 +146,10 @@ async def test_an_undo_leaves_a_store_the_torture_checks_accept(store_target: st
             await take_back(undo, services.sessions, game_id)
         await assert_consistent(services, game_id)
         # The export shows the moves taken back and replays to the stored snapshot.
-        await services.store.set_status(game_id, "finished", reason=None, now=0)
+        await services.store.games.set_status(game_id, GameStatus.FINISHED, reason=None, now=0)
         data = await export_game(services.store, game_id)
         marked = [item for item in data["actions"] if len(item) > 2 and item[2].get("undone")]
-        assert len(marked) == sum(1 for e in await services.store.log_entries(game_id) if e.undone)
+        assert len(marked) == sum(1 for e in await services.store.log.load_log(game_id) if e.undone)
         assert replay_export(data, REGISTRY).matches
     finally:
         await services.store.close()
@@ -159,11 +160,11 @@ async def test_an_export_says_which_move_the_timer_made(store_target: str | Path
     try:
         seed, players, options, log = find_undoable("toy", want_dropped=False)
         game_id = await play_in(services.sessions, services.lobby, "toy", seed, players, options, log[:3])
-        first = (await services.store.log_entries(game_id))[0].version
+        first = (await services.store.log.load_log(game_id))[0].version
         await services.store._write(
             "UPDATE actions SET how = 'timeout' WHERE game_id = ? AND version = ?", (game_id, first)
         )
-        await services.store.set_status(game_id, "finished", reason=None, now=0)
+        await services.store.games.set_status(game_id, GameStatus.FINISHED, reason=None, now=0)
         data = await export_game(services.store, game_id)
         assert data["actions"][0][2] == {"how": "timeout"} and all(
             len(item) == 2 for item in data["actions"][1:]
@@ -187,6 +188,6 @@ async def test_places_are_written_when_a_game_ends(store_target: str | Path) -> 
             "SELECT seat, rank FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
         )
         assert [int(r[1]) for r in rows] == list(outcome.ranks)
-        assert await services.store.unranked_games(None) == []
+        assert await services.store.games.list_unranked_games(None) == []
     finally:
         await services.store.close()

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.i18n import Phrase, shipped
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.sessions import LiveGame, Refusal, SessionService
 from bot.storage import Store, StoreError
@@ -44,7 +44,7 @@ CHILD = textwrap.dedent(
 
     import harness.toygame  # noqa: F401  (registers the toy game)
     from bot.services.lobby import LobbyService
-    from bot.core.registry import REGISTRY
+    from bot.games import REGISTRY
     from bot.services.sessions import SessionService
     from bot.storage import Store
 
@@ -65,7 +65,7 @@ CHILD = textwrap.dedent(
         store = await Store.open(path)
         sessions = SessionService(store, REGISTRY)
         lobby = LobbyService(sessions)
-        active = await store.games(statuses=("active",))
+        active = await store.games.list_games(statuses=("active",))
         game = await sessions.load(active[-1].id) if active else await new_game(lobby, rng)
         print(f"READY {game.id} {game.version}", flush=True)
         while True:
@@ -139,8 +139,8 @@ async def _check_database(db: str | Path, acked: set[tuple[int, int]]) -> dict[i
         sessions = SessionService(store, REGISTRY)
         versions: dict[int, int] = {}
         logged: set[tuple[int, int]] = set()
-        for row in await store.games():
-            log = await store.actions(row.id)
+        for row in await store.games.list_games():
+            log = await store.log.load_actions(row.id)
             assert [v for v, _, _ in log] == list(range(1, row.version + 1)), f"game {row.id}: log has gaps"
             logged.update((row.id, v) for v, _, _ in log)
             versions[row.id] = row.version
@@ -150,7 +150,7 @@ async def _check_database(db: str | Path, acked: set[tuple[int, int]]) -> dict[i
             entry = REGISTRY.get(row.game)
             assert entry is not None, row.game
             rules = entry.rules
-            seats = await store.seats(row.id)
+            seats = await store.games.fetch_seats(row.id)
             state = replay(rules, len(seats), row.options, row.seed, [(s, a) for _, s, a in log])
             assert row.snapshot == canonical(rules.dump(state)), f"game {row.id}: snapshot != seed + log"
             assert row.status == ("finished" if rules.outcome(state) is not None else "active")
@@ -227,7 +227,7 @@ async def test_corrupt_snapshot_is_rebuilt_from_the_log(store_target: str | Path
     sessions = SessionService(store, REGISTRY)
     game = await _new_game(LobbyService(sessions), 100, 3, seed=77)
     await _play(sessions, game.id, random.Random(5), 8)
-    good = await store.game(game.id)
+    good = await store.games.fetch_game(game.id)
     await store.close()
     assert good is not None and good.version == 8
 
@@ -239,11 +239,11 @@ async def test_corrupt_snapshot_is_rebuilt_from_the_log(store_target: str | Path
         live = await sessions.load(game.id)
         assert (live.status, live.version) == ("active", 8)
         assert canonical(live.entry.rules.dump(live.state)) == good.snapshot
-        row = await store.game(game.id)
+        row = await store.games.fetch_game(game.id)
         assert row is not None and row.status == "active" and row.reason is None
         # It plays on, and the next commit writes a sound snapshot again.
         after = await _play(sessions, game.id, random.Random(6), 1)
-        row = await store.game(game.id)
+        row = await store.games.fetch_game(game.id)
         assert row is not None and row.version == 9 and row.snapshot is not None
         assert json.loads(row.snapshot) == after.entry.rules.dump(after.state)
     finally:
@@ -266,7 +266,7 @@ async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(
     healthy = await _new_game(lobby, 200, 2, seed=2)
     await _play(sessions, damaged.id, random.Random(1), 5)
     await _play(sessions, healthy.id, random.Random(2), 5)
-    healthy_row = await store.game(healthy.id)
+    healthy_row = await store.games.fetch_game(healthy.id)
     await store.close()
 
     # The snapshot is gone, so the log must be replayed, and the log has a row the rules refuse.
@@ -285,7 +285,7 @@ async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(
         live = await sessions.load(damaged.id)
         assert live.status == "broken"
         assert live.state is None
-        row = await store.game(damaged.id)
+        row = await store.games.fetch_game(damaged.id)
         assert row is not None and row.status == "broken"
         assert row.reason == "replay_failed"  # a code, worded in each reader's language
         assert live.row.reason == row.reason
@@ -301,7 +301,7 @@ async def test_a_log_that_no_longer_replays_marks_only_that_game_broken(
         assert (other.status, other.version) == ("active", 5)
         assert canonical(other.entry.rules.dump(other.state)) == healthy_row.snapshot
         await _play(sessions, healthy.id, random.Random(3), 1)
-        after = await store.game(healthy.id)
+        after = await store.games.fetch_game(healthy.id)
         assert after is not None and after.version == 6
 
         # After a restart the quarantine holds without replaying anything.

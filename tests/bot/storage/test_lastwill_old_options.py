@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.sessions import SessionService
 from bot.storage import Store
@@ -55,7 +55,7 @@ async def test_old_base_tables_lose_the_two_keys_and_still_start_and_replay(stor
     await sessions.act(
         game.id, live.user_of(seat), RULES.legal_actions(live.state, seat)[0], version=live.public_version
     )
-    rows = {table: await store.game(table) for table in (running, waiting, expanded)}
+    rows = {table: await store.games.fetch_game(table) for table in (running, waiting, expanded)}
     base = {table: dict(row.options) for table, row in rows.items() if row is not None}
     assert "employment" not in base[running] and "employment" in base[expanded]
     await store.close()
@@ -81,10 +81,10 @@ async def test_old_base_tables_lose_the_two_keys_and_still_start_and_replay(stor
     try:
         assert await store.schema_version() >= 11
         for table in (running, waiting, expanded):
-            row = await store.game(table)
+            row = await store.games.fetch_game(table)
             assert row is not None and dict(row.options) == base[table]
         sessions = SessionService(store, REGISTRY)
-        moves = [(s, a) for _, s, a in await store.actions(game.id)]
+        moves = [(s, a) for _, s, a in await store.log.load_actions(game.id)]
         live = await sessions.load(game.id)
         assert RULES.dump(replay(RULES, 2, base[running], 5, moves)) == RULES.dump(live.state)
         started = await LobbyService(sessions).start(waiting, ANA, seed=6)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.sessions import SessionService
 from bot.services.stats import StatsService
 from bot.storage import SeatRow, Store
+from bot.storage.codes import GameStatus
 
 T0 = 1_800_000_000.0
 GUILD = 1
@@ -44,7 +45,7 @@ BOARD = [
 
 async def finished_game(store: Store, user_id: int, name: str, *, won: bool, now: float) -> None:
     """A finished toy game of one person against a bot (bots are not on the board)."""
-    game_id = await store.create_game(
+    game_id = await store.games.create_game(
         game="toy",
         options={"target": 3},
         host_id=user_id,
@@ -55,9 +56,9 @@ async def finished_game(store: Store, user_id: int, name: str, *, won: bool, now
         now=now,
     )
     seats = [SeatRow(0, user_id, name), SeatRow(1, 999, "Bot", "easy")]
-    await store.start(game_id, seats=seats, seed=1, snapshot="{}", now=now)
-    await store.set_status(game_id, "finished", reason=None, now=now)
-    await store.set_ranks(game_id, [1, 2] if won else [2, 1])
+    await store.games.start(game_id, seats=seats, seed=1, snapshot="{}", now=now)
+    await store.games.set_status(game_id, GameStatus.FINISHED, reason=None, now=now)
+    await store.games.set_ranks(game_id, [1, 2] if won else [2, 1])
 
 
 async def test_the_board_is_in_the_stores_order_with_shared_places(store_target: str | Path) -> None:
@@ -77,7 +78,7 @@ async def test_the_board_is_in_the_stores_order_with_shared_places(store_target:
         played_won = {user_id: (played, won) for user_id, _, played, won in RECORDS}
         assert all((p.row.played, p.row.won) == played_won[p.row.user_id] for p in board)
 
-        top = await store.leaderboard(GUILD, "toy", limit=3)
+        top = await store.players.fetch_leaderboard(GUILD, "toy", limit=3)
         assert [row.name for row in top] == ["eve", "al", "bo"], "the limit keeps the best, in order"
     finally:
         await store.close()

@@ -16,13 +16,14 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from bot.cli import main
-from bot.core.registry import REGISTRY
 from bot.core.urls import public_url
+from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.sessions import SessionService
 from bot.services.undo import Asked, UndoService
 from bot.storage import GuildSettings, Store
 from bot.storage.base import Row
+from bot.storage.codes import MessageKind
 from bot.storage.transfer import TABLES, Diverged, Table, transfer
 from rules.core import Action, Rules
 from tests.backends import fresh_postgres
@@ -86,9 +87,9 @@ async def build_source(path: Path) -> Source:
     lobby = LobbyService(sessions)
     undo = UndoService(sessions)
     try:
-        await store.set_guild_settings(GuildSettings(1, 2, 6, 77, 88))
-        await store.set_notify(ANA, "dm")
-        await store.set_away(BOB, START + 86_400, sessions.clock())
+        await store.servers.set_settings(GuildSettings(1, 2, 6, 77, 88))
+        await store.players.set_notify(ANA, "dm")
+        await store.players.set_away(BOB, START + 86_400, sessions.clock())
         async with store.database.transaction() as con:
             await con.execute("INSERT INTO meta (key, value) VALUES ('note', 'moved from sqlite')")
 
@@ -102,7 +103,7 @@ async def build_source(path: Path) -> Source:
             language="en",
         )
         await lobby.join(waiting.id, EVE, "eve")
-        await store.add_message(waiting.id, 2, 9_001, "lobby", 0)
+        await store.messages.add_message(waiting.id, 2, 9_001, MessageKind.LOBBY, 0)
 
         active = await started(lobby, seed=3)
         mover = on_turn(active)
@@ -117,15 +118,17 @@ async def build_source(path: Path) -> Source:
         await move(sessions, active.id, other, Action("add", (3,)))
         last = await sessions.load(active.id)
         assert isinstance(await undo.ask(active.id, other, last.public_version), Asked)
-        await store.add_message(active.id, 2, 9_002, "table", 1, since=0, pinged=[BOB])
-        await store.retire_message(9_002)
-        await store.add_message(active.id, 2, 9_003, "table", last.public_version, since=1, pinged=[ANA, BOB])
+        await store.messages.add_message(active.id, 2, 9_002, MessageKind.TABLE, 1, since=0, pinged=[BOB])
+        await store.messages.retire_message(9_002)
+        await store.messages.add_message(
+            active.id, 2, 9_003, MessageKind.TABLE, last.public_version, since=1, pinged=[ANA, BOB]
+        )
 
         finished = await started(lobby, seed=5, target=7)
         await play_to_the_end(sessions, finished.id)
-        await store.add_message(finished.id, 2, 9_004, "final", 0)
-        await store.mark_archived(finished.id, START + 10.0)
-        await store.park(active.id, "locked", START + 20.0)
+        await store.messages.add_message(finished.id, 2, 9_004, MessageKind.FINAL, 0)
+        await store.reach.mark_archived(finished.id, START + 10.0)
+        await store.reach.park(active.id, "locked", START + 20.0)
 
         abandoned = await started(lobby, seed=8)
         await lobby.close(abandoned.id, ANA, moderator=False, status="abandoned", reason="abandoned_by:ana")
@@ -179,18 +182,20 @@ async def test_every_row_arrives_and_every_game_replays_there(
     assert all(before[table.name] for table in TABLES), "the source leaves a table empty"
     assert lines[-1] == "verified 3 games, 0 failed"
     # The same through the store's own reads, which the host uses.
-    for game in await old.games():
+    for game in await old.games.list_games():
         gid = game.id
-        assert await new.game(gid) == game
-        assert await new.seats(gid) == await old.seats(gid)
-        assert await new.log_entries(gid) == await old.log_entries(gid)
-        assert await new.waits(gid) == await old.waits(gid)
-        assert await new.undo_request(gid) == await old.undo_request(gid)
-        assert await new.live_messages(gid) == await old.live_messages(gid)
-    assert (await new.undo_request(source.active)) is not None
-    assert await new.guild_settings(1) == await old.guild_settings(1)
-    assert await new.player(ANA) == await old.player(ANA) and await new.player(BOB) == await old.player(BOB)
-    assert await new.player_record(ANA) == await old.player_record(ANA)
+        assert await new.games.fetch_game(gid) == game
+        assert await new.games.fetch_seats(gid) == await old.games.fetch_seats(gid)
+        assert await new.log.load_log(gid) == await old.log.load_log(gid)
+        assert await new.waits.fetch_waits(gid) == await old.waits.fetch_waits(gid)
+        assert await new.log.fetch_undo_request(gid) == await old.log.fetch_undo_request(gid)
+        assert await new.messages.fetch_live_messages(gid) == await old.messages.fetch_live_messages(gid)
+    assert (await new.log.fetch_undo_request(source.active)) is not None
+    assert await new.servers.fetch_settings(1) == await old.servers.fetch_settings(1)
+    assert await new.players.fetch_player(ANA) == await old.players.fetch_player(
+        ANA
+    ) and await new.players.fetch_player(BOB) == await old.players.fetch_player(BOB)
+    assert await new.players.fetch_record(ANA) == await old.players.fetch_record(ANA)
 
 
 async def test_a_game_goes_on_on_the_target_and_a_new_table_gets_a_new_id(
@@ -203,11 +208,11 @@ async def test_a_game_goes_on_on_the_target_and_a_new_table_gets_a_new_id(
     before = game.version
     applied = await sessions.act(game.id, on_turn(game), Action("add", (1,)), version=game.public_version)
     assert applied.version == before + 1
-    assert [v for v, _, _ in await new.actions(game.id)][-1] == before + 1
+    assert [v for v, _, _ in await new.log.load_actions(game.id)][-1] == before + 1
     opened = await LobbyService(sessions).create(
         game="toy", options_text=None, host_id=EVE, host_name="eve", guild_id=1, channel_id=2, language="en"
     )
-    assert opened.id == max(g.id for g in await old.games()) + 1
+    assert opened.id == max(g.id for g in await old.games.list_games()) + 1
 
 
 async def test_a_rerun_copies_nothing_and_ends_in_the_same_state(

@@ -21,7 +21,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.sessions import SessionService
 from bot.services.undo import plan_undo
@@ -116,11 +116,11 @@ async def test_an_old_monopoly_game_keeps_round_robin_auctions_after_the_upgrade
         language="en",
     )
     await to_auction(sessions, game.id)
-    row = await store.game(game.id)
+    row = await store.games.fetch_game(game.id)
     assert row is not None and row.snapshot is not None
     played = dict(row.options)
     old_options = {k: v for k, v in played.items() if k not in NEW_KEYS}
-    lobby_row = await store.game(waiting_lobby.id)
+    lobby_row = await store.games.fetch_game(waiting_lobby.id)
     assert lobby_row is not None
     lobby_options = {k: v for k, v in lobby_row.options.items() if k not in NEW_KEYS}
     await store.close()
@@ -151,17 +151,17 @@ async def test_an_old_monopoly_game_keeps_round_robin_auctions_after_the_upgrade
     try:
         dialect = SQLITE if isinstance(store_target, Path) else POSTGRES
         assert await store.schema_version() == migrations(dialect)[-1][0] >= 10
-        migrated = await store.game(game.id)
+        migrated = await store.games.fetch_game(game.id)
         assert migrated is not None and dict(migrated.options) == {
             **old_options,
             "auction": "round",
             "auction_hours": 0,
         }
-        still_lobby = await store.game(waiting_lobby.id)
+        still_lobby = await store.games.fetch_game(waiting_lobby.id)
         assert still_lobby is not None and dict(still_lobby.options) == lobby_options, (
             "a lobby is not set up yet"
         )
-        moves = [(seat, action) for _, seat, action in await store.actions(game.id)]
+        moves = [(seat, action) for _, seat, action in await store.log.load_actions(game.id)]
         diverging = replay(RULES, 3, old_options, 11, moves)
         assert diverging.auction is not None and diverging.auction.mode == "open", "why the migration exists"
 
@@ -176,7 +176,7 @@ async def test_an_old_monopoly_game_keeps_round_robin_auctions_after_the_upgrade
         assert len(await sessions.history(game.id)) == len(moves)
         # ``python -m bot migrate`` checks every game the same way: the old snapshot text lacks
         # today's fields, and is compared as the engine loads it.
-        entries = await store.log_entries(game.id)
+        entries = await store.log.load_log(game.id)
         assert replay_problem(migrated, 3, entries, RULES) is None
         unmigrated = replace(migrated, options=old_options)
         assert (
@@ -190,7 +190,7 @@ async def test_an_old_monopoly_game_keeps_round_robin_auctions_after_the_upgrade
         live = await sessions.load(game.id)
         assert live.waiting() == {live.state.auction.turn} and live.state.auction.high_bidder == bidder
         assert bidder not in live.waiting()
-        plan = plan_undo(RULES, 3, dict(migrated.options), 11, await store.log_entries(game.id), bidder)
+        plan = plan_undo(RULES, 3, dict(migrated.options), 11, await store.log.load_log(game.id), bidder)
         assert RULES.dump(plan.state) == saved, "undo rebuilds the game as it was"
     finally:
         await store.close()

@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 async def make_database(path: Path) -> None:
     store = await Store.open(path)
-    await store.create_game(
+    await store.games.create_game(
         game="toy",
         options={},
         host_id=1,

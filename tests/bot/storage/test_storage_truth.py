@@ -27,7 +27,7 @@ import pytest
 import harness.toygame  # noqa: F401  (registers the toy game)
 from bot.cli import main
 from bot.core.i18n import shipped
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.sessions import LiveGame, Refusal, SessionService
 from bot.storage import Store, StoreError
@@ -236,7 +236,7 @@ async def test_a_deleted_wal_loses_no_acknowledged_move(tmp_path: Path) -> None:
     again = await Store.open(path)
     try:
         for game_id, version in versions.items():
-            row = await again.game(game_id)
+            row = await again.games.fetch_game(game_id)
             assert row is not None and row.version == version
     finally:
         await again.close()
@@ -244,7 +244,7 @@ async def test_a_deleted_wal_loses_no_acknowledged_move(tmp_path: Path) -> None:
 
 WAL_CHILD = """
 import asyncio, logging, os, random, signal, sqlite3, sys
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.sessions import SessionService
 from bot.storage import StoreError, Store
 from tests.bot.storage.test_storage_truth import move, new_game
@@ -371,7 +371,7 @@ async def test_game_show_blames_the_database_when_it_cannot_be_written(tmp_path:
 
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False) as env:
-        bot.tables.retry_delays = (0.0, 0.0)
+        bot.publisher.retry_delays = (0.0, 0.0)
         table = await open_table(env, ["ana", "bob"])
         ana = table.players[0]
         await sqlite_of(bot.store).connection.execute("PRAGMA query_only = 1")

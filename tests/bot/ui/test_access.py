@@ -65,7 +65,7 @@ async def test_every_server_command_answers_a_direct_message_with_one_sentence(t
         for command, options in SERVER_ONLY:
             answer = await ana.slash(command, **options)
             assert en("host.refuse.dm") in text(answer), f"/{command} {options}: {text(answer)}"
-        assert await bot.store.games() == []
+        assert await bot.store.games.list_games() == []
 
 
 async def test_manage_server_closes_another_hosts_table_and_a_member_may_not(tmp_path: Path) -> None:
@@ -78,10 +78,10 @@ async def test_manage_server_closes_another_hosts_table_and_a_member_may_not(tmp
         pat = guild.add_member(env.create_user("pat"))
         mod = guild.add_member(env.create_user("mod"), roles=[mods])
         await host.slash(channel, "game new", name="toy")
-        (row,) = await bot.store.games()
+        (row,) = await bot.store.games.list_games()
         refused = await pat.slash(channel, "game abandon", table=row.id)
         assert en("host.refuse.host_or_moderator") in text(refused)
-        assert await bot.store.games(statuses=(GameStatus.LOBBY,)) == [row]
+        assert await bot.store.games.list_games(statuses=(GameStatus.LOBBY,)) == [row]
         await mod.slash(channel, "game abandon", table=row.id)
-        (closed,) = await bot.store.games(statuses=(GameStatus.ABANDONED,))
+        (closed,) = await bot.store.games.list_games(statuses=(GameStatus.ABANDONED,))
         assert closed.id == row.id and closed.reason == "abandoned_by:mod"

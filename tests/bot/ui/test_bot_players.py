@@ -91,13 +91,13 @@ async def test_two_people_and_a_bot_play_to_the_end_across_a_restart(tmp_path: P
         assert "<@-" not in "\n".join(words_of(m) for m in table.thread.history()), "a bot is never pinged"
     store = await Store.open(tmp_path / "host.sqlite3")
     try:
-        (game,) = await store.games()
-        seats = await store.seats(game.id)
+        (game,) = await store.games.list_games()
+        seats = await store.games.fetch_seats(game.id)
         (ada,) = [s for s in seats if s.bot is not None]
         assert ada.bot == "normal" and ada.user_id < 0 and ada.name == "Ada (bot)"
-        moves = await store.log_entries(game.id)
+        moves = await store.log.load_log(game.id)
         assert any(entry.seat == ada.seat for entry in moves), "the bot made moves of its own"
-        record = await store.player_record(ada.user_id)
+        record = await store.players.fetch_record(ada.user_id)
         assert record.played == 0, "a bot has no record of its own"
     finally:
         await store.close()
@@ -117,13 +117,13 @@ async def test_a_bot_restarted_mid_thought_moves_once(tmp_path: Path) -> None:
                 break
             await table.on_turn().click(table.table_message(), label="Add 1")
         assert "Waiting for Ada (easy bot)." in words_of(table.table_message())
-        before = len(await bot.store.log_entries(1))
+        before = len(await bot.store.log.load_log(1))
         assert any(not t.done() for t in bot.bots._tasks.values())
         restarted = make_bot(tmp_path)
         await env.restart_bot(restarted)
         await settle(restarted)
-        entries = await restarted.store.log_entries(1)
-        (bot_seat,) = [s.seat for s in await restarted.store.seats(1) if s.bot is not None]
+        entries = await restarted.store.log.load_log(1)
+        (bot_seat,) = [s.seat for s in await restarted.store.games.fetch_seats(1) if s.bot is not None]
         bot_moves = [e for e in entries[before:] if e.seat == bot_seat]
         assert len(bot_moves) == 1
 

@@ -4,7 +4,7 @@ Random positions of every game are drawn as the table draws them, and every cont
 the players who may press it, through the layer below Discord that still holds the real refusal
 logic: an action goes to the engine (``rules.apply`` on a copy of the state: what
 ``SessionService.act`` runs once the host's own checks, seat and version, have passed); a panel
-button goes to the presenter's ``on_ui`` (what ``Tables.on_panel_click`` calls), and the panel it
+button goes to the presenter's ``on_ui`` (what ``Clicks.on_panel_click`` calls), and the panel it
 opens is judged in turn, one and two levels down; a form button to the presenter's ``modal`` and
 its smallest number to the engine; the host's Undo to ``plan_undo`` (what ``UndoService.ask``
 runs).  What counts as refused "for a reason the table already knew":
@@ -52,9 +52,10 @@ import cogs.california
 import cogs.estates
 from benchmarks.torture_common import USER_BASE, open_services
 from bot.core.i18n import Catalog
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.sessions import LiveGame, Refusal
 from bot.services.undo import Asked, UndoService, plan_undo, undoable_seat
+from bot.storage.codes import GameStatus, How
 from bot.storage.rows import GameRow, LogEntry, SeatRow
 from bot.ui.presenter import Button, Control, Panel, Presenter, Select
 from bot.ui.undo import UndoDesk, offer_undo
@@ -204,7 +205,7 @@ def live(name: str, state: Any, players: int, lang: str, seed: int, public_versi
         game=name,
         options={},
         seed=seed,
-        status="active",
+        status=GameStatus.ACTIVE,
         version=0,
         snapshot=None,
         host_id=1,
@@ -216,7 +217,7 @@ def live(name: str, state: Any, players: int, lang: str, seed: int, public_versi
         public_at=None,
     )
     seats = [SeatRow(seat=i, user_id=100 + i, name=f"P{i + 1}") for i in range(players)]
-    status = "active" if entry.rules.outcome(state) is None else "finished"
+    status = GameStatus.ACTIVE if entry.rules.outcome(state) is None else GameStatus.FINISHED
     return LiveGame(row, entry, seats, state, 0, status, public_version=public_version)
 
 
@@ -314,7 +315,7 @@ class Judge:
         owner = self.presenter.owner(self.game, action)
         if owner is not None:
             # Drawn for one seat (California's loans): anybody else is told it is that seat's
-            # (``Tables._someone_elses``) before the engine sees it; the owner must be able to use it.
+            # (``Clicks._someone_elses``) before the engine sees it; the owner must be able to use it.
             self.tally.pressed += 1
             key = refusal(self.game, owner, action)
             if key is not None:
@@ -447,7 +448,7 @@ def walk(name: str, players: int, seed: int) -> Iterator[tuple[Any, list[LogEntr
         after = frozenset() if finished else engine.waiting_for(state)
         if finished or after != waiting or any(e.visible_to is None for e in events):
             public += 1
-        entries.append(LogEntry(len(entries) + 1, seat, 100 + seat, action, 0.0, "player", 0, None))
+        entries.append(LogEntry(len(entries) + 1, seat, 100 + seat, action, 0.0, How.PLAYER, 0, None))
 
 
 @pytest.mark.parametrize(("name", "players", "lang"), list(cases()))
@@ -469,15 +470,16 @@ async def test_no_control_can_only_be_refused(catalog: Catalog, name: str, playe
 
 
 def desk(undo: UndoService, catalog: Catalog) -> UndoDesk:
-    """The Undo desk over just enough of a ``Tables``: the words and the lists it registers in."""
-    tables = SimpleNamespace(
+    """The Undo desk over just enough of the clicks and the publisher: the words and the lists it
+    registers in."""
+    publisher = SimpleNamespace(
         host_controls=[],
         host_prepares=[],
-        host_clicks={},
         t=lambda key, lang, **params: catalog.text(key, lang, **params),
     )
-    # Deliberately a stand-in for the tables service: the desk reads only what it was given above.
-    return UndoDesk(tables, undo)  # type: ignore[arg-type]
+    clicks = SimpleNamespace(publisher=publisher, host_clicks={})
+    # Deliberately stand-ins: the desk reads only what it was given above.
+    return UndoDesk(clicks, undo)  # type: ignore[arg-type]
 
 
 async def test_undo_is_not_shown_after_a_move_nobody_may_take_back(tmp_path: Path, catalog: Catalog) -> None:

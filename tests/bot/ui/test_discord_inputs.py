@@ -359,7 +359,7 @@ async def test_a_move_committed_just_before_a_crash_gets_its_table_after_restart
         async def crash(self: Any, game: Any) -> None:  # the process dies right after the commit
             return None
 
-        monkeypatch.setattr("bot.ui.tables.Tables.publish", crash)
+        monkeypatch.setattr("bot.ui.publisher.Publisher.publish", crash)
         await mover.click(board, label="Add 2")
         assert table.table_message().id == board.id, "nothing was posted before the crash"
         monkeypatch.undo()
@@ -374,7 +374,7 @@ async def test_a_move_committed_just_before_a_crash_gets_its_table_after_restart
 async def test_a_renderer_bug_costs_the_picture_not_the_move(tmp_path: Path) -> None:
     import dataclasses
 
-    from bot.core.registry import REGISTRY
+    from bot.games import REGISTRY
     from harness.toygame import ENTRY
 
     def broken(view: Any, names: Any, words: Any) -> bytes:

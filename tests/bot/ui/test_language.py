@@ -18,6 +18,7 @@ import discord
 import pytest
 import simcord
 
+from bot.storage.codes import GameStatus
 from harness.messages import Table, labels, response_of, words_of
 from tests.bot.ui.test_discord_flow import play_to_end
 from tests.helpers import en, fr
@@ -119,7 +120,7 @@ async def test_a_rematch_keeps_the_tables_language(tmp_path: Path) -> None:
         final = table.messages()[-1]
         assert labels(final) == [fr("host.button.catch_up"), fr("host.button.rematch")]
         await table.players[1].click(final, label=fr("host.button.rematch"))
-        rows = await bot.store.games(guild_id=table.guild.id, statuses=("lobby",))
+        rows = await bot.store.games.list_games(guild_id=table.guild.id, statuses=(GameStatus.LOBBY,))
         assert [row.language for row in rows] == ["fr"]
 
 

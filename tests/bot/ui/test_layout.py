@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import simcord
 
+from bot.ui.clicks import _chosen
 from bot.ui.components import MAX_ROWS, Malformed, build_view, layout, page_code, parse_page
 from bot.ui.presenter import Button, Choice, Panel, Select
-from bot.ui.tables import _chosen
 from harness.messages import labels, response_of, words_of
 from rules.core import Action
 from tests.simcord import ids, make_bot, open_table
@@ -88,7 +88,7 @@ async def test_a_table_with_a_hundred_controls_still_updates_and_pages_in_place(
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"])
-        presenter: Any = bot.tables.presenters["toy"]
+        presenter: Any = bot.publisher.presenters["toy"]
         usual = presenter.controls
 
         def crowded(game: Any) -> list[Any]:
@@ -111,7 +111,7 @@ async def test_a_panel_stays_open_on_its_next_step(tmp_path: Path) -> None:
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"])
-        presenter: Any = bot.tables.presenters["toy"]
+        presenter: Any = bot.publisher.presenters["toy"]
         presenter.next_panel = lambda game, seat, applied: (
             Panel("Rerolled. Anything else?", [Button("Done", ui="secret")])
             if applied.action.kind == "reroll"
@@ -133,7 +133,7 @@ async def test_a_form_whose_action_carries_leading_arguments(tmp_path: Path) -> 
     bot = make_bot(tmp_path)
     async with simcord.run(bot, strict_sync=False) as env:
         table = await open_table(env, ["ana", "bob"])
-        presenter: Any = bot.tables.presenters["toy"]
+        presenter: Any = bot.publisher.presenters["toy"]
         usual = presenter.controls
         presenter.controls = lambda game: [*usual(game), Button("Add 1 and…", modal="add.1")]
         opened_for: list[str] = []

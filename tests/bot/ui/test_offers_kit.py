@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.core.i18n import Catalog
 from bot.services.sessions import Applied, LiveGame
+from bot.storage.codes import GameStatus
 from bot.ui.offers import CashForm, Draft, OfferKit
 from bot.ui.presenter import Button, Choice, Control, Panel, Presenter, Select
 from rules.core import Action, Event
@@ -226,7 +227,7 @@ def test_drafting_steps_stay_on_the_deal_panel_and_send_closes_it() -> None:
         assert after is not None and after.text == "deal panel of 0", kind
     for kind in ("send", "accept", "roll"):
         assert HOME.next_panel(stub, game, 0, applied(game, Action(kind))) is None, kind
-    over = dataclasses.replace(game, status="over")
+    over = dataclasses.replace(game, status=GameStatus.FINISHED)
     assert HOME.next_panel(stub, over, 0, applied(over, Action("give"))) is None, (
         "a finished game opens no panel"
     )

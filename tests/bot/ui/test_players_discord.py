@@ -14,6 +14,7 @@ from bot.client import GameBot
 from bot.services.deadlines import Hours, table_hours
 from bot.services.stats import rank_rows
 from bot.storage import BoardRow, GuildSettings
+from bot.storage.codes import GameStatus
 from harness.messages import Table, labels, words_of
 from tests.simcord import make_bot, open_table
 
@@ -67,7 +68,7 @@ async def test_my_tables_here_waiting_for_me_first_and_in_a_dm_by_server(tmp_pat
         await ana_n.slash(games_n, "game new", name="toy")
         await started(env, games_n, bob_n, [ana_n])
         await started(env, games_s, ana_s, [bob_s])
-        rows = await bot.store.games(statuses=("active",))
+        rows = await bot.store.games.list_games(statuses=(GameStatus.ACTIVE,))
         waiting_for_ana = []
         for row in rows:
             game = await bot.sessions.load(row.id)
@@ -120,16 +121,16 @@ async def test_settings_are_for_managers_and_shape_the_next_table(tmp_path: Path
         assert (
             "Saved" in text(saved) and f"<#{forum.id}>" in text(saved) and f"<@&{players.id}>" in text(saved)
         )
-        settings = await bot.store.guild_settings(guild.id)
+        settings = await bot.store.servers.fetch_settings(guild.id)
         assert settings == GuildSettings(guild.id, 12, 48, forum.id, players.id)
         bad = await mod.slash(general, "game settings", remind="soon")
         assert "is not a time" in text(bad)
         # Only the role (or Manage Server) opens tables, and they open in the forum, as a post.
         no = await pat.slash(general, "game new", name="toy")
         assert no.ephemeral and f"<@&{players.id}>" in text(no)
-        assert await bot.store.games() == []
+        assert await bot.store.games.list_games() == []
         opened = await ria.slash(general, "game new", name="toy", options="target=3")
-        (row,) = await bot.store.games()
+        (row,) = await bot.store.games.list_games()
         assert f"<#{forum.id}>" in text(opened) and row.channel_id == forum.id
         (post,) = forum.threads
         assert row.thread_id == post.id and general.history() == []
@@ -139,7 +140,7 @@ async def test_settings_are_for_managers_and_shape_the_next_table(tmp_path: Path
         await ria.click(lobby, label="Start")
         assert any(m.attachments for m in post.history()), "the board is in the post"
         # The new table runs on the server's clocks: what the deadlines read for it.
-        clocks = await bot.store.table_clocks(row.id)
+        clocks = await bot.store.waits.fetch_table_clocks(row.id)
         assert clocks is not None
         assert (clocks.server_remind_hours, clocks.server_timer_hours) == (12, 48)
         effective = table_hours(
@@ -167,16 +168,16 @@ async def test_settings_are_for_managers_and_shape_the_next_table(tmp_path: Path
         tables = guild.create_text_channel("tables-text")
         await mod.slash(general, "game settings", channel=tables)
         await ria.slash(general, "game new", name="toy")
-        newest = (await bot.store.games())[-1]
+        newest = (await bot.store.games.list_games())[-1]
         assert newest.channel_id == tables.id and tables.threads and newest.thread_id == tables.threads[0].id
         # Back to the defaults: anyone opens tables, where they type the command.
         await mod.slash(general, "game settings", reset="channel")
         await mod.slash(general, "game settings", reset="role")
         here = await pat.slash(general, "game new", name="toy")
         assert "looking for players" in words_of(here.response)
-        assert (await bot.store.games())[-1].channel_id == general.id
+        assert (await bot.store.games.list_games())[-1].channel_id == general.id
         await mod.slash(general, "game settings", reset="clocks")
-        assert await bot.store.guild_settings(guild.id) == GuildSettings(guild.id)
+        assert await bot.store.servers.fetch_settings(guild.id) == GuildSettings(guild.id)
 
 
 # -- /game stats and /game leaderboard ------------------------------------------------------------
@@ -199,9 +200,9 @@ async def stats_and_leaderboard(env: simcord.Env, bot: GameBot, tmp_path: Path) 
         await play_toy_to_the_end(env, newest_table(env, guild_channel, table.players), pause=PAUSE)
     # An abandoned game counts for nothing.
     await started_target3(guild_channel, ana, bob)
-    (running,) = await bot.store.games(statuses=("active",))
+    (running,) = await bot.store.games.list_games(statuses=(GameStatus.ACTIVE,))
     await ana.slash(guild_channel, "game abandon", table=running.id)
-    finished = await bot.store.games(statuses=("finished",))
+    finished = await bot.store.games.list_games(statuses=(GameStatus.FINISHED,))
     assert len(finished) == 3
     wins = {ana.id: 0, bob.id: 0}
     for row in finished:
@@ -225,7 +226,7 @@ async def stats_and_leaderboard(env: simcord.Env, bot: GameBot, tmp_path: Path) 
         ).fetchone()
     assert average >= PAUSE
     assert f"Average time to move: {bot.players.duration('en', average)} (over " in content
-    assert await bot.store.unranked_games(None) == [], "the missing places were filled in"
+    assert await bot.store.games.list_unranked_games(None) == [], "the missing places were filled in"
     theirs = await ana.slash(guild_channel, "game stats", player=bob, game="toy")
     assert "**bob** · Toy Race" in text(theirs) and f"won {wins[bob.id]}" in text(theirs)
     board = await bob.slash(guild_channel, "game leaderboard", game="toy")

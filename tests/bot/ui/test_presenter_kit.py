@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from bot.core.i18n import Catalog
-from bot.core.registry import REGISTRY
+from bot.games import REGISTRY
 from bot.services.sessions import LiveGame
 from bot.storage import GameRow, SeatRow
+from bot.storage.codes import GameStatus
 from bot.ui.auction import QUICK_RAISES, AuctionKit
 from bot.ui.presenter import Button, Presenter, is_seat_list_param, is_seat_param
 from cogs.california import CaliforniaPresenter
@@ -38,7 +39,7 @@ def live(game: str = "estates", players: int = 3, state: Any = None, language: s
     if state is None:
         state = entry.rules.setup(players, {}, 1)
     seats = [SeatRow(seat, 1000 + seat, NAMES[seat]) for seat in range(players)]
-    return LiveGame(row=row, entry=entry, seats=seats, state=state, version=0, status="active")
+    return LiveGame(row=row, entry=entry, seats=seats, state=state, version=0, status=GameStatus.ACTIVE)
 
 
 class Kit(Presenter):

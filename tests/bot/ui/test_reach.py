@@ -302,7 +302,7 @@ async def test_a_click_is_answered_in_time_with_the_production_retry_delays(
     """A failing answer, a failing edit and failing posts (the publisher waits 1 s, then 4 s,
     between its tries): the click is acknowledged before any wait, and the move is saved."""
     async with on_discord(tmp_path, monkeypatch) as (env, rules, bot):
-        assert bot.tables.retry_delays == (1.0, 4.0)
+        assert bot.publisher.retry_delays == (1.0, 4.0)
         table = await open_table(env, ["ana", "bob"])
         board = table.table_message()
         env.inject_error("POST", "/interactions/*/*/callback", status=500, code=0, message="down", times=2)
@@ -333,8 +333,8 @@ async def test_too_many_old_edits_repost_the_board(tmp_path: Path, monkeypatch: 
         board = table.table_message()
         await env.advance_time(2 * HOUR)
         with background():
-            await bot.tables.redraw(1)  # an old message edited: the one edit allowed this hour
-            await bot.tables.redraw(1)  # a second: 30046
+            await bot.publisher.redraw(1)  # an old message edited: the one edit allowed this hour
+            await bot.publisher.redraw(1)  # a second: 30046
         assert rules.answers[(400, safe.OLD_EDITS)] == 1
         fresh = table.table_message()
         assert fresh.id != board.id, "the board was posted anew"
@@ -537,7 +537,7 @@ async def test_a_restart_into_stranded_tables_reposts_them_at_the_budgets_pace(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with on_discord(tmp_path, monkeypatch) as (env, rules, bot):
-        bot.tables.retry_delays = ()
+        bot.publisher.retry_delays = ()
         tables = [await open_table(env, ["ana", "bob"]) for _ in range(4)]
         env.inject_error("POST", "/channels/*/messages", status=503, code=0, message="down", times=None)
         for table in tables:
@@ -547,10 +547,10 @@ async def test_a_restart_into_stranded_tables_reposts_them_at_the_budgets_pace(
         fresh = make_bot(tmp_path)
         fresh.ledger = safe.Ledger(rate=2, guard=1000)
         await env.restart_bot(fresh)
-        assert fresh.tables.backlog, "two calls a second: the first sweep could not do them all"
+        assert fresh.publisher.backlog, "two calls a second: the first sweep could not do them all"
         await env.advance_time(10)
         assert all(len(live_boards(table)) == 1 for table in tables), "all back within seconds"
-        assert not fresh.tables.backlog
+        assert not fresh.publisher.backlog
         answered_well(rules)
 
 

@@ -50,7 +50,7 @@ async def test_a_restart_then_a_move_while_a_panel_loads_leaves_no_stuck_table(t
         board = table.table_message()
         mover = table.on_turn()
         # The other player's panel is opening: its read of the game is slow and spans the move.
-        real = bot.store.game
+        real = bot.store.games.fetch_game
         holding, release = asyncio.Event(), asyncio.Event()
 
         async def slow_game(game_id: int) -> GameRow | None:
@@ -60,10 +60,10 @@ async def test_a_restart_then_a_move_while_a_panel_loads_leaves_no_stuck_table(t
                 await release.wait()
             return row
 
-        bot.store.game = slow_game  # type: ignore[method-assign]
+        bot.store.games.fetch_game = slow_game  # type: ignore[method-assign]
         panel_read = asyncio.create_task(bot.sessions.load(1))
         await holding.wait()
-        bot.store.game = real  # type: ignore[method-assign]
+        bot.store.games.fetch_game = real  # type: ignore[method-assign]
         moved = await mover.click(board, label="Add 2")
         assert moved.acknowledged and not moved.ephemeral
         release.set()
@@ -115,9 +115,9 @@ async def test_database_errors_anywhere_are_answered(
         async def broken(*_: Any, **__: Any) -> Any:
             raise StoreError("The database at x failed: disk I/O error")
 
-        bot.store.game = broken  # type: ignore[method-assign]
-        bot.store.games = broken  # type: ignore[method-assign]
-        bot.store.games_in_channel = broken  # type: ignore[method-assign]
+        bot.store.games.fetch_game = broken  # type: ignore[method-assign]
+        bot.store.games.list_games = broken  # type: ignore[method-assign]
+        bot.store.games.list_games_in_channel = broken  # type: ignore[method-assign]
         late = guild.add_member(env.create_user("cy"))
         answers = [
             await table.players[0].click(board, label="My secret"),
@@ -186,7 +186,7 @@ def refuse_posts(env: simcord.Env, times: int | None) -> None:
 
 
 def quick(bot: GameBot) -> None:
-    bot.tables.retry_delays = (0.0, 0.0)
+    bot.publisher.retry_delays = (0.0, 0.0)
 
 
 async def test_a_table_whose_post_failed_is_reposted_by_the_sweep(tmp_path: Path) -> None:

@@ -21,7 +21,9 @@ import simcord
 
 from bot.client import GameBot
 from bot.core.i18n import Catalog
-from bot.core.registry import REGISTRY, GameEntry
+from bot.core.registry import GameEntry
+from bot.games import REGISTRY
+from bot.storage.codes import GameStatus, MessageKind
 from bot.ui.components import build_view
 from bot.ui.presenter import Button, Presenter, Select
 from bot.ui.table_message import ALT_LIMIT, COMPONENT_LIMIT, TEXT_LIMIT, count, table_view
@@ -100,8 +102,8 @@ async def test_a_board_posted_the_old_way_plays_and_becomes_a_layout(tmp_path: P
         assert isinstance(bot, GameBot)
         game = await bot.sessions.load(1)
         store = bot.sessions.store
-        (row,) = await store.live_messages(1, "table")
-        view = build_view(1, game.public_version, bot.tables._controls(game))
+        (row,) = await store.messages.fetch_live_messages(1, MessageKind.TABLE)
+        view = build_view(1, game.public_version, bot.publisher._controls(game))
         assert view is not None
         channel = bot.get_channel(row.channel_id)
         assert isinstance(channel, discord.Thread)
@@ -110,8 +112,10 @@ async def test_a_board_posted_the_old_way_plays_and_becomes_a_layout(tmp_path: P
             view=view,
             file=discord.File(io.BytesIO(b"\x89PNG\r\n"), filename="table-1.png"),
         )
-        await store.add_message(1, row.channel_id, old.id, "table", game.public_version, since=row.since)
-        await store.retire_message(row.message_id)
+        await store.messages.add_message(
+            1, row.channel_id, old.id, MessageKind.TABLE, game.public_version, since=row.since
+        )
+        await store.messages.retire_message(row.message_id)
         classic = next(m for m in table.messages() if m.id == old.id)
         assert not is_layout(classic) and "Knock" in labels(classic)
         other = next(p for p in table.players if p is not table.on_turn())
@@ -214,7 +218,7 @@ def test_a_finished_board_says_the_game_is_over(name: str) -> None:
     while rules.outcome(state) is None:
         seat = rng.choice(sorted(rules.waiting_for(state)))
         rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
-    game = bare_game(entry(name), state, NAMES[:3], status="finished")
+    game = bare_game(entry(name), state, NAMES[:3], status=GameStatus.FINISHED)
     game.public_version = 9
     text = PRESENTERS[name](CATALOG).describe(game, rules.view(state, None), None)
     assert "The game is over." in text.splitlines()[1] and "to play" not in text
@@ -231,10 +235,15 @@ async def test_a_board_left_live_by_a_failed_fold_is_stripped_and_keeps_its_word
         game = await bot.sessions.load(1)
         channel = bot.get_channel(old.channel.id)
         assert isinstance(channel, discord.Thread)
-        again = await channel.send(view=bot.tables._table_view(game, ["A second copy"], None))
-        await bot.sessions.store.add_message(1, channel.id, again.id, "table", game.public_version, since=0)
-        assert await bot.tables.repair(1)
+        again = await channel.send(view=bot.publisher._table_view(game, ["A second copy"], None))
+        await bot.sessions.store.messages.add_message(
+            1, channel.id, again.id, MessageKind.TABLE, game.public_version, since=0
+        )
+        assert await bot.publisher.repair(1)
         stripped = next(m for m in table.messages() if m.id == old.id)
         assert is_layout(stripped) and not controls(stripped) and not stripped.attachments
         assert "Toy Race" in words_of(stripped) and words_of(stripped) == words_of(old)
-        assert [row.message_id for row in await bot.sessions.store.live_messages(1, "table")] == [again.id]
+        assert [
+            row.message_id
+            for row in await bot.sessions.store.messages.fetch_live_messages(1, MessageKind.TABLE)
+        ] == [again.id]

@@ -10,6 +10,7 @@ from typing import Any
 
 import simcord
 
+from bot.storage.codes import MessageKind
 from harness.messages import Table, controls, labels, payload_words, response_of, words_of
 from tests.simcord import ids, make_bot, open_table, playable
 
@@ -184,11 +185,13 @@ async def test_an_old_board_left_live_is_stripped_by_the_sweep(tmp_path: Path) -
         first = table.table_message()
         await table.on_turn().click(first, label="Add 1")
         # As if folding the first board had failed: its row is live again beside the new one.
-        await bot.store.add_message(1, first.channel.id, first.id, "table", 0, since=0)
-        assert await bot.store.games_behind_their_table() == [1]
+        await bot.store.messages.add_message(1, first.channel.id, first.id, MessageKind.TABLE, 0, since=0)
+        assert await bot.store.messages.list_games_behind_their_table() == [1]
         await env.advance_time(125)  # the minutely sweep
-        assert await bot.store.games_behind_their_table() == []
-        assert [m.message_id for m in await bot.store.live_messages(1, "table")] == [table.table_message().id]
+        assert await bot.store.messages.list_games_behind_their_table() == []
+        assert [m.message_id for m in await bot.store.messages.fetch_live_messages(1, MessageKind.TABLE)] == [
+            table.table_message().id
+        ]
 
 
 async def test_a_click_that_would_wait_for_a_slow_post_is_acknowledged_first(tmp_path: Path) -> None:
@@ -230,11 +233,14 @@ async def test_a_click_that_would_wait_for_a_slow_post_is_acknowledged_first(tmp
 
 
 def test_catch_up_keeps_the_newest_lines_that_fit_one_message(tmp_path: Path) -> None:
-    from bot.ui.tables import Tables
+    from bot.ui.clicks import Clicks
+    from bot.ui.publisher import Publisher
 
-    tables: Any = Tables.__new__(Tables)
-    tables.catalog = make_bot(tmp_path).catalog
+    publisher: Any = Publisher.__new__(Publisher)
+    publisher.catalog = make_bot(tmp_path).catalog
+    clicks: Any = Clicks.__new__(Clicks)
+    clicks.publisher = publisher
     lines = [f"move {n}: someone did something rather long to describe" for n in range(200)]
-    text = Tables._fit(tables, "en", "HEAD", lines, ["private", "status"])
+    text = Clicks._fit(clicks, "en", "HEAD", lines, ["private", "status"])
     assert len(text) <= 2000 and text.startswith("HEAD") and text.endswith("private\nstatus")
     assert "move 199" in text and "move 0:" not in text and "earlier lines not shown" in text

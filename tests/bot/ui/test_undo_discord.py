@@ -11,6 +11,7 @@ import simcord
 
 from bot.client import GameBot
 from bot.services.export import export_game, replay_export
+from bot.storage.codes import GameStatus
 from harness.messages import Table, controls, labels, response_of, words_of
 from tests.simcord import make_bot, open_table
 
@@ -38,7 +39,7 @@ def refreshed(table: Table, message: Any) -> Any:
 
 
 async def only_game(bot: GameBot) -> Any:
-    (row,) = await bot.store.games(statuses=("active",))
+    (row,) = await bot.store.games.list_games(statuses=(GameStatus.ACTIVE,))
     return await bot.sessions.load(row.id)
 
 
@@ -82,9 +83,11 @@ async def test_an_undo_is_asked_when_the_turn_moved_on_and_done_once_all_accept(
         assert "Everyone agreed" in words_of(refreshed(table, request))
         assert not controls(refreshed(table, request)), "an answered request keeps no buttons"
         # The log keeps the move, marked undone; the export shows it and still replays.
-        entries = await bot.store.log_entries(after.id)
+        entries = await bot.store.log.load_log(after.id)
         assert [e.undone for e in entries] == [1]
-        await bot.store.set_status(after.id, "finished", reason=None, now=0)  # exports are for ended games
+        await bot.store.games.set_status(
+            after.id, GameStatus.FINISHED, reason=None, now=0
+        )  # exports are for ended games
         data = await export_game(bot.store, after.id)
         assert data["actions"][0][2] == {"undone": True}
         assert replay_export(data, bot.registry).matches
@@ -104,7 +107,7 @@ async def test_a_refusal_keeps_the_move_and_closes_the_request(tmp_path: Path) -
         assert not controls(refreshed(table, request))
         game = await only_game(bot)
         assert game.state.total == 3 and table.on_turn() is bob
-        assert await bot.store.undo_request(game.id) is None
+        assert await bot.store.log.fetch_undo_request(game.id) is None
         # Asking again opens a fresh request (the old one is gone, not reopened).
         again = await ana.click(board(table), label=UNDO)
         assert "You asked" in private(again)
@@ -196,7 +199,7 @@ async def test_any_new_move_cancels_a_request(tmp_path: Path) -> None:
         assert "request is closed" in private(late)
         assert "is closed" in words_of(refreshed(table, request)) and not controls(refreshed(table, request))
         game = await only_game(bot)
-        assert game.state.total == 3 and await bot.store.undo_request(game.id) is None
+        assert game.state.total == 3 and await bot.store.log.fetch_undo_request(game.id) is None
         # ana's move is no longer the last one: only bob's is.
         refused = await ana.click(board(table), label=UNDO)
         assert f"Only {bob.name}" in private(refused)

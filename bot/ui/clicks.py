@@ -2,25 +2,28 @@
 
 The flow for a click: parse the custom_id -> the session service applies and commits (or
 refuses: an ephemeral sentence, nothing changes) -> the table is redrawn by the
-:class:`bot.ui.publisher.Publisher` this class builds on, whose edit of the message the click was
-pressed on doubles as the answer to the click.
+:class:`bot.ui.publisher.Publisher`, whose edit of the message the click was pressed on doubles as
+the answer to the click.  Clicks and publishing are two rooms: this one reads what was pressed and
+answers the presser; the publisher owns every table message (and its lock, its journal, its
+retries), and is asked, never reached into.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.core.i18n import Catalog, clip, plural
+from bot.core.i18n import clip, plural
 from bot.services.sessions import LiveGame, Refusal, SessionService
 from bot.storage import GameStatus, StoreError
 from bot.storage.base import Unconfirmed
 from bot.ui import safe
+from bot.ui.access import server_of
 from bot.ui.amounts import TypedValues, Unreadable, parse_amount
 from bot.ui.components import (
     Malformed,
@@ -42,20 +45,27 @@ AGAIN = "h.again."
 that kind, opened only at the version the refused form was opened at, with what was typed."""
 
 
-class Tables(Publisher):
-    """The host's side of every table: what players press (this class) and what they see
-    (:class:`Publisher`)."""
+class Clicks:
+    """Every press on a game's controls, answered: the session decides, the publisher shows.
 
-    def __init__(self, client: discord.Client, sessions: SessionService, catalog: Catalog) -> None:
-        super().__init__(client, sessions, catalog)
+    It holds no table message of its own: what players see is :class:`Publisher`'s, which this
+    class asks to redraw a table (or to show a table-wide panel in place) once a move is committed.
+    """
+
+    def __init__(self, publisher: Publisher) -> None:
+        self.publisher = publisher
+        self.sessions: SessionService = publisher.sessions
         self.typed = TypedValues()
         """What players typed into refused forms, for "Try again" (memory only: a restart forgets)."""
+        self.host_clicks: dict[str, Callable[[discord.Interaction, Ref], Awaitable[None]]] = {}
+        """Who answers a host button's ui code (a ``u:`` id) other than Catch me up (``bot.ui.undo``
+        adds Undo's)."""
 
     # -- answers ---------------------------------------------------------------------------------
 
     async def refuse(self, interaction: discord.Interaction, refusal: Refusal, language: str = "en") -> None:
         """A refusal, in the player's own language when we have it, else ``language`` (the table's)."""
-        text = self.t(refusal.key, self.reader(interaction, language), **refusal.params)
+        text = self.publisher.t(refusal.key, self.publisher.reader(interaction, language), **refusal.params)
         # Debug, not warning: refusals are ordinary play, and a refused *private*
         # action (a second stow) must not be visible where accepted ones are not.
         log.debug(
@@ -78,7 +88,7 @@ class Tables(Publisher):
         except (Refusal, StoreError):  # gone since the move was refused: say it was refused
             await self.refuse(interaction, Refusal("host.refuse.illegal"))
             return
-        text = self.presenter(game).illegal(game, exc, game.row.language)
+        text = self.publisher.presenter(game).illegal(game, exc, game.row.language)
         await safe.reply(interaction, text)
 
     async def refuse_storage(
@@ -90,15 +100,15 @@ class Tables(Publisher):
         even be read back after): then we say we could not confirm, and the board of ``game_id``
         is redrawn from the database as soon as it reads, so the table itself shows the truth.
         """
-        reader = self.reader(interaction, language)
+        reader = self.publisher.reader(interaction, language)
         if isinstance(exc, Unconfirmed):
             log.error("user %s: move not confirmed: %s", interaction.user.id, exc)
             if game_id is not None:
-                self.repair_soon(game_id)
-            await safe.reply(interaction, self.t("host.storage_unconfirmed", reader))
+                self.publisher.repair_soon(game_id)
+            await safe.reply(interaction, self.publisher.t("host.storage_unconfirmed", reader))
             return
         log.error("user %s: nothing saved: %s", interaction.user.id, exc)
-        await safe.reply(interaction, self.t("host.storage_down", reader))
+        await safe.reply(interaction, self.publisher.t("host.storage_down", reader))
 
     # -- clicks ----------------------------------------------------------------------------------
 
@@ -144,8 +154,10 @@ class Tables(Publisher):
         *,
         lasting: int | None = None,
     ) -> None:
-        if interaction.guild_id is None:
-            await self.refuse(interaction, Refusal("host.refuse.dm"))
+        try:
+            server_of(interaction)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
             return
         if not _on_private_panel(interaction) and await self._someone_elses(
             interaction, game_id, action, version
@@ -159,19 +171,19 @@ class Tables(Publisher):
             if refusal.key in ("host.refuse.stale", "host.refuse.changed"):
                 await self._refuse_stale(interaction, game_id, action, refusal)
                 return
-            await self.refuse(interaction, refusal, await self.language(game_id))
+            await self.refuse(interaction, refusal, await self.publisher.language(game_id))
             return
         except IllegalAction as exc:
             await self.refuse_illegal(interaction, game_id, exc)
             return
         except StoreError as exc:
-            await self.refuse_storage(interaction, exc, await self.language(game_id), game_id)
+            await self.refuse_storage(interaction, exc, await self.publisher.language(game_id), game_id)
             return
         # No await between the commit and queueing: the journal keeps commit order.
         # A private action leaves the table untouched: others must not see that anything happened.
         if applied.public:
-            self.shown(game_id).journal.append(applied)
-        presenter = self.presenter(applied.game)
+            self.publisher.shown(game_id).journal.append(applied)
+        presenter = self.publisher.presenter(applied.game)
         private = [
             presenter.private_line(applied.game, event)
             for event in applied.events
@@ -188,10 +200,10 @@ class Tables(Publisher):
                 text = "\n".join(p for p in (said, following.text) if p)
                 await self.send_panel(interaction, applied.game, replace(following, text=text))
             else:
-                done = said or self.t("host.panel_done", applied.game.row.language)
+                done = said or self.publisher.t("host.panel_done", applied.game.row.language)
                 await safe.update(interaction, content=done, view=None, attachments=[])
         if applied.public:
-            await self.publish(applied.game, responder=interaction)
+            await self.publisher.publish(applied.game, responder=interaction)
         await safe.defer(interaction)
         said = "\n".join(text for text in private if text)
         if said:
@@ -212,12 +224,12 @@ class Tables(Publisher):
         if game.status != GameStatus.ACTIVE or version not in (None, game.public_version):
             return False
         seat = game.seat_of(interaction.user.id)
-        presenter = self.presenter(game)
+        presenter = self.publisher.presenter(game)
         owner = presenter.owner(game, action)
         if owner is None or seat is None or seat == owner:
             return False
         lang = game.row.language
-        line = self.t("host.refuse.someone_elses", lang, player=presenter.player(game, owner))
+        line = self.publisher.t("host.refuse.someone_elses", lang, player=presenter.player(game, owner))
         hint = presenter.owner_hint(game, lang)
         await safe.reply(interaction, f"{line} {hint}".strip())
         return True
@@ -229,10 +241,10 @@ class Tables(Publisher):
         line; elsewhere the refusal itself.  One path for both, so a stale form reads exactly as a
         stale button does."""
         # The player may be pressing an old table because the new one never got posted.
-        self.repair_soon(game_id)
+        self.publisher.repair_soon(game_id)
         if await self._redraw(interaction, game_id, action, refusal):
             return
-        await self.refuse(interaction, refusal, await self.language(game_id))
+        await self.refuse(interaction, refusal, await self.publisher.language(game_id))
 
     async def _redraw(
         self, interaction: discord.Interaction, game_id: int, action: Action, refusal: Refusal
@@ -250,11 +262,11 @@ class Tables(Publisher):
         seat = game.seat_of(interaction.user.id)
         if seat is None or game.status != GameStatus.ACTIVE:
             return False
-        panel = self.presenter(game).panel_for(game, seat, action)
+        panel = self.publisher.presenter(game).panel_for(game, seat, action)
         if panel is None:
             return False
         # One line for both refusals: on a private panel, "use the newest table" would mislead.
-        line = self.t("host.refuse.changed", game.row.language)
+        line = self.publisher.t("host.refuse.changed", game.row.language)
         await self.send_panel(
             interaction, game, replace(panel, text="\n".join(p for p in (line, panel.text) if p))
         )
@@ -287,7 +299,7 @@ class Tables(Publisher):
             if fresh and ref.version != game.public_version:
                 raise Refusal("host.refuse.stale")
         except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self.language(ref.game_id))
+            await self.refuse(interaction, refusal, await self.publisher.language(ref.game_id))
             return None
         return game, seat, ref.ref
 
@@ -315,13 +327,13 @@ class Tables(Publisher):
             await self.send_panel(
                 interaction,
                 game,
-                Panel("", self.presenter(game).controls(game), public=True),
+                Panel("", self.publisher.presenter(game).controls(game), public=True),
                 page=page,
                 source=TABLE,
             )
             return
         try:
-            panel = await self.presenter(game).on_ui(interaction, game, seat, code)
+            panel = await self.publisher.presenter(game).on_ui(interaction, game, seat, code)
         except Refusal as refusal:
             await self.refuse(interaction, refusal, game.row.language)
             return
@@ -337,14 +349,14 @@ class Tables(Publisher):
             game = await self.sessions.load(game_id)
             steps = await self.sessions.history(game_id)
         except Refusal as refusal:
-            await self.refuse(interaction, refusal, await self.language(game_id))
+            await self.refuse(interaction, refusal, await self.publisher.language(game_id))
             return
         lang = game.row.language
-        presenter = self.presenter(game)
+        presenter = self.publisher.presenter(game)
         seat = game.seat_of(interaction.user.id)
         mine = [index for index, step in enumerate(steps) if step.seat == seat]
         start = mine[-1] + 1 if mine else 0
-        news = self._batch_lines(game, steps[start:])  # a timed-out move says whose time ran out
+        news = self.publisher.batch_lines(game, steps[start:])  # a timed-out move says whose time ran out
         private = [
             presenter.private_line(game, event)
             for step in steps[start:]
@@ -355,17 +367,17 @@ class Tables(Publisher):
         if seat is not None and game.state is not None:
             tail.extend(presenter.private_summary(game, seat))
         if tail:
-            tail.insert(0, self.t("host.catch_up.private", lang))
+            tail.insert(0, self.publisher.t("host.catch_up.private", lang))
         if game.status == GameStatus.ACTIVE:
             tail.append(presenter.status(game, game.entry.rules.view(game.state, None)))
         if mine:
             # Public moves only: counting log entries would give away others' hidden moves (a stow).
             moves = steps[-1].public_version - steps[start - 1].public_version
-            head = self.t(f"host.catch_up.since_you_{plural(lang, moves)}", lang, moves=moves)
+            head = self.publisher.t(f"host.catch_up.since_you_{plural(lang, moves)}", lang, moves=moves)
         else:
-            head = self.t("host.catch_up.from_start", lang)
+            head = self.publisher.t("host.catch_up.from_start", lang)
         if not news:
-            news = [self.t("host.catch_up.nothing", lang)]
+            news = [self.publisher.t("host.catch_up.nothing", lang)]
         await safe.reply(interaction, self._fit(lang, head, news, tail))
 
     def _fit(self, lang: str, head: str, lines: list[str], tail: list[str]) -> str:
@@ -380,7 +392,7 @@ class Tables(Publisher):
         kept.reverse()
         skipped = len(lines) - len(kept)
         if skipped:
-            kept.insert(0, self.t("host.catch_up.earlier", lang, count=skipped))
+            kept.insert(0, self.publisher.t("host.catch_up.earlier", lang, count=skipped))
         return clip("\n".join([head, *kept, *tail]))
 
     async def send_panel(
@@ -403,31 +415,12 @@ class Tables(Publisher):
             panel.controls,
             page=page,
             source=source,
-            lasting=self._lasting(game),
+            lasting=self.publisher.lasting(game),
         )
-        if panel.public and self._on_table(interaction):
-            # In order with the table's own posts, and drawn for the version now on disk.
-            shown = self.shown(game.id)
-            async with self._holding(shown, interaction):
-                message = interaction.message
-                for prepare in self.host_prepares:
-                    await prepare(game)
-                pictured = message is not None and any(
-                    a.filename == f"table-{game.id}.png" for a in message.attachments
-                )
-                board = self._table_view(
-                    game,
-                    shown.lines or [],
-                    pictured,
-                    panel.text,
-                    controls=panel.controls,
-                    page=page,
-                    source=source or TABLE,
-                )
-                if not interaction.response.is_done() and await safe.update(
-                    interaction, content=None, view=board
-                ):
-                    return
+        if panel.public and await self.publisher.show_on_table(
+            interaction, game, panel, page=page, source=source
+        ):
+            return
         picture = (
             [discord.File(io.BytesIO(panel.image), filename=f"zoom-{game.id}.png")]
             if panel.image is not None
@@ -469,7 +462,7 @@ class Tables(Publisher):
             return
         game, seat, code = found
         kind = code.removeprefix(AGAIN) if again else code
-        spec = self.presenter(game).modal(game, kind, seat)
+        spec = self.publisher.presenter(game).modal(game, kind, seat)
         if spec is None:
             await self.refuse(interaction, Refusal("host.refuse.unknown_button"), game.row.language)
             return
@@ -498,7 +491,7 @@ class Tables(Publisher):
         if found is None:
             return
         game, seat, kind = found
-        spec = self.presenter(game).modal(game, kind, seat)
+        spec = self.publisher.presenter(game).modal(game, kind, seat)
         if spec is None:
             await self.refuse(interaction, Refusal("host.refuse.unknown_button"), game.row.language)
             return
@@ -524,7 +517,7 @@ class Tables(Publisher):
 
     def _out_of_range(self, game: LiveGame, spec: ModalSpec, number: int) -> Refusal:
         """The bounds and the number as the form's label writes them ("21 to 1,500")."""
-        presenter = self.presenter(game)
+        presenter = self.publisher.presenter(game)
         return Refusal(
             "host.refuse.number_range",
             min=presenter.number(game, spec.minimum),
@@ -552,9 +545,9 @@ class Tables(Publisher):
         self.typed.remember(interaction.user.id, game.id, kind, opened_at, raw)
         log.debug("refused form %s from user %s: %s", kind, interaction.user.id, refusal.key)
         lang = game.row.language
-        again = Button(self.t("host.amount.again", lang), modal=f"{AGAIN}{kind}", style="primary")
+        again = Button(self.publisher.t("host.amount.again", lang), modal=f"{AGAIN}{kind}", style="primary")
         view = build_view(game.id, opened_at, [again])
-        text = self.t(refusal.key, lang, **refusal.params)
+        text = self.publisher.t(refusal.key, lang, **refusal.params)
         await safe.reply(interaction, text, **({"view": view} if view is not None else {}))
 
 
