@@ -31,6 +31,7 @@ from bot.ui.components import (
     build_view,
     custom_id,
     decode_action,
+    item_rows,
     parse_page,
     parse_ref,
 )
@@ -410,12 +411,14 @@ class Clicks:
         list is longer than one message holds.
         """
         view = build_view(
-            game.id,
-            game.public_version,
-            panel.controls,
-            page=page,
-            source=source,
-            lasting=self.publisher.lasting(game),
+            item_rows(
+                game.id,
+                game.public_version,
+                panel.controls,
+                page=page,
+                source=source,
+                lasting=self.publisher.lasting(game),
+            )
         )
         if panel.public and await self.publisher.show_on_table(
             interaction, game, panel, page=page, source=source
@@ -546,7 +549,7 @@ class Clicks:
         log.debug("refused form %s from user %s: %s", kind, interaction.user.id, refusal.key)
         lang = game.row.language
         again = Button(self.publisher.t("host.amount.again", lang), modal=f"{AGAIN}{kind}", style="primary")
-        view = build_view(game.id, opened_at, [again])
+        view = build_view(item_rows(game.id, opened_at, [again]))
         text = self.publisher.t(refusal.key, lang, **refusal.params)
         await safe.reply(interaction, text, **({"view": view} if view is not None else {}))
 

@@ -249,22 +249,13 @@ def _split_selects(controls: list[Control]) -> list[Control]:
     return out
 
 
-def build_view(
-    game_id: int,
-    version: int,
-    controls: list[Control],
-    *,
-    page: int = 0,
-    source: str | None = None,
-    labels: tuple[str, str] = ("◀", "▶"),
-    lasting: Callable[[Action], int | None] | None = None,
-) -> discord.ui.View | None:
-    """A fully dynamic view (discord.py stores nothing per message for it), within Discord's limits.
+def build_view(rows: list[list[discord.ui.DynamicItem[Any]]]) -> discord.ui.View | None:
+    """Rows of items (:func:`item_rows`) as a fully dynamic view: discord.py stores nothing per
+    message for it. ``None`` for no rows, as Discord refuses an empty view.
 
-    For a private panel or a lobby; the table itself is a layout (:mod:`bot.ui.table_message`),
-    drawn from the same rows (:func:`item_rows`).
+    For a private panel or a lobby; the table itself is a layout (:mod:`bot.ui.table_message`)
+    drawn from the same rows, so drawing (``item_rows``) and wrapping are apart.
     """
-    rows = item_rows(game_id, version, controls, page=page, source=source, labels=labels, lasting=lasting)
     if not rows:
         return None
     view = discord.ui.View(timeout=None)

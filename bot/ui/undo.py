@@ -19,7 +19,7 @@ from bot.storage import GameStatus, StoreError
 from bot.ui import safe
 from bot.ui.access import server_of
 from bot.ui.clicks import Clicks
-from bot.ui.components import Ref, build_view
+from bot.ui.components import Ref, build_view, item_rows
 from bot.ui.presenter import Button, Control
 
 log = logging.getLogger(__name__)
@@ -149,12 +149,14 @@ class UndoDesk:
     def _view(self, game: LiveGame, version: int) -> discord.ui.View | None:
         lang = game.row.language
         return build_view(
-            game.id,
-            version,
-            [
-                Button(self.t("host.undo.accept", lang), ui=ACCEPT, style="success"),
-                Button(self.t("host.undo.refuse", lang), ui=REFUSE, style="danger"),
-            ],
+            item_rows(
+                game.id,
+                version,
+                [
+                    Button(self.t("host.undo.accept", lang), ui=ACCEPT, style="success"),
+                    Button(self.t("host.undo.refuse", lang), ui=REFUSE, style="danger"),
+                ],
+            )
         )
 
     @staticmethod

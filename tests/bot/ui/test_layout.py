@@ -10,7 +10,7 @@ import pytest
 import simcord
 
 from bot.ui.clicks import _chosen
-from bot.ui.components import MAX_ROWS, Malformed, build_view, layout, page_code, parse_page
+from bot.ui.components import MAX_ROWS, Malformed, build_view, item_rows, layout, page_code, parse_page
 from bot.ui.presenter import Button, Choice, Panel, Select
 from harness.messages import labels, response_of, words_of
 from rules.core import Action
@@ -37,7 +37,7 @@ def test_a_hundred_buttons_are_paged_four_rows_at_a_time() -> None:
     rows, page, _ = layout(many(100), page=4)
     assert page == 4 and [button(c).label for c in rows[0]][:1] == ["B80"]
     assert layout(many(100), page=99)[1] == 4, "a page past the end shows the last one"
-    view = build_view(1, 3, many(100), page=1, source="table")
+    view = build_view(item_rows(1, 3, many(100), page=1, source="table"))
     assert view is not None and len(view.children) == 20 + 3
     navigation = [c.item for c in view.children if c.item.row == 4]  # type: ignore[attr-defined]
     assert [c.label for c in navigation] == ["◀", "2/5", "▶"]
@@ -63,7 +63,7 @@ def test_a_long_select_is_cut_into_selects_of_twenty_five() -> None:
 def test_a_control_that_cannot_be_drawn_is_left_out_never_raised() -> None:
     too_long = Button("long", action=Action("vote", tuple(range(40))))
     twice = Button("again", ui="same")
-    view = build_view(1, 1, [too_long, twice, Button("again", ui="same"), Button("fine", ui="ok")])
+    view = build_view(item_rows(1, 1, [too_long, twice, Button("again", ui="same"), Button("fine", ui="ok")]))
     assert view is not None and [c.item.label for c in view.children] == ["again", "fine"]  # type: ignore[attr-defined]
 
 

@@ -24,7 +24,7 @@ from bot.core.i18n import Catalog
 from bot.core.registry import GameEntry
 from bot.games import REGISTRY
 from bot.storage.codes import GameStatus, MessageKind
-from bot.ui.components import build_view
+from bot.ui.components import build_view, item_rows
 from bot.ui.presenter import Button, Presenter, Select
 from bot.ui.table_message import ALT_LIMIT, COMPONENT_LIMIT, TEXT_LIMIT, count, table_view
 from cogs.california import CaliforniaPresenter
@@ -103,7 +103,7 @@ async def test_a_board_posted_the_old_way_plays_and_becomes_a_layout(tmp_path: P
         game = await bot.sessions.load(1)
         store = bot.sessions.store
         (row,) = await store.messages.fetch_live_messages(1, MessageKind.TABLE)
-        view = build_view(1, game.public_version, bot.publisher._controls(game))
+        view = build_view(item_rows(1, game.public_version, bot.publisher._controls(game)))
         assert view is not None
         channel = bot.get_channel(row.channel_id)
         assert isinstance(channel, discord.Thread)
