@@ -1,6 +1,6 @@
 """``python -m bot``: run the bot, sync commands, and the offline tools.
 
-The offline tools (simulate, render, export, replay, games, migrate) need no
+The offline tools (simulate, render, export, replay, games, migrate, ratings) need no
 token and no network (``migrate`` only its database server); their names and
 outputs are interfaces other tools rely on.
 
@@ -37,6 +37,7 @@ from rules.core import InvalidOptions, Rules
 
 if TYPE_CHECKING:
     from bot.storage import GameRow, SeatRow, Store
+    from bot.storage.ratings import Rating
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
@@ -321,6 +322,25 @@ def build_parser(registry: Registry = REGISTRY) -> argparse.ArgumentParser:
         default="exports",
         help="where the exports go (default: %(default)s, created when missing)",
     )
+    rat = sub.add_parser(
+        "ratings",
+        help="check (and rebuild) the ratings from the rated games",
+        description="Recompute every rating of GAMEHOST_DB from its rated games, in the order they "
+        "were rated (games that finished before ratings existed first, in the order they ended), "
+        "and compare with the stored ratings. Each difference goes to stderr; stdout gets one "
+        "JSON line: games, unrated (finished games not rated yet), differences, written, ok. "
+        "With --write the rebuilt ratings replace the stored ones (and the unrated games are "
+        "rated). Safe to run again.",
+        epilog="Exit code 1 when a stored rating differs from the rebuilt one and --write was not "
+        "given; 2 when the database cannot be used.",
+    )
+    rat.add_argument(
+        "--rebuild",
+        action="store_true",
+        required=True,
+        help="recompute every rating from the rated games and compare",
+    )
+    rat.add_argument("--write", action="store_true", help="replace the stored ratings with the rebuilt ones")
     sub.add_parser(
         "health",
         help="check the database and print one JSON line",
@@ -475,7 +495,7 @@ def _run_on_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> 
         raise Refused(str(exc)) from None
 
 
-def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+def cmd_export(args: argparse.Namespace, settings: Settings, registry: Registry) -> int:
     from bot.services.export import export_game
 
     if not database_exists(settings.database):
@@ -491,7 +511,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
                 f"game {args.game_id} was pruned: its export is the file game-{args.game_id}.json"
                 " that `prune` wrote"
             )
-        return await export_game(store, args.game_id)
+        return await export_game(store, args.game_id, registry)
 
     data = _run_on_store(settings, work)
     print(json.dumps(data, indent=1))
@@ -542,6 +562,43 @@ def cmd_prune(args: argparse.Namespace, settings: Settings, registry: Registry) 
         raise UsageError(f"cannot write the exports to {args.out}: {exc}") from None
     print(json.dumps(result))
     return 0 if result["ok"] else EXIT_FAILED
+
+
+def cmd_ratings(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.services.ratings import RebuildReport, rebuild
+
+    if not database_exists(settings.database):
+        raise UsageError(f"no ratings to rebuild: there is no database at {settings.database}")
+
+    async def work(store: Store) -> RebuildReport:
+        return await rebuild(store, write=args.write)
+
+    report = _run_on_store(settings, work)
+    for d in report.differences:
+        print(
+            f"server {d.guild_id} {d.game} season {d.season} {d.player}: stored {_rating_text(d.stored)},"
+            f" rebuilt {_rating_text(d.rebuilt)}",
+            file=sys.stderr,
+        )
+    ok = not report.differences
+    print(
+        json.dumps(
+            {
+                "games": report.games,
+                "unrated": report.unrated,
+                "differences": len(report.differences),
+                "written": report.written,
+                "ok": ok,
+            }
+        )
+    )
+    return 0 if ok or report.written else EXIT_FAILED
+
+
+def _rating_text(rating: Rating | None) -> str:
+    if rating is None:
+        return "none"
+    return f"mu {rating.mu:.6f} sigma {rating.sigma:.6f} games {rating.games} wins {rating.wins}"
 
 
 def cmd_games(settings: Settings) -> int:
@@ -949,13 +1006,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "replay":
             return cmd_replay(args, REGISTRY)
         if command == "export":
-            return cmd_export(args, settings)
+            return cmd_export(args, settings, REGISTRY)
         if command == "games":
             return cmd_games(settings)
         if command == "prune":
             return cmd_prune(args, settings, REGISTRY)
         if command == "migrate":
             return cmd_migrate(args, settings, REGISTRY)
+        if command == "ratings":
+            return cmd_ratings(args, settings)
         if command == "health":
             return cmd_health(settings)
         if command == "sandbox":

@@ -18,9 +18,13 @@ import renderers.estates
 import renderers.lastwill
 import renderers.monopoly
 import rules.california
+import rules.california.story
 import rules.estates
+import rules.estates.story
 import rules.lastwill
+import rules.lastwill.story
 import rules.monopoly
+import rules.monopoly.story
 from bot.core.registry import GameEntry, Registry
 from cogs.california import CaliforniaPresenter
 from cogs.estates import EstatesPresenter
@@ -36,10 +40,17 @@ REGISTRY.register(
         renderers.california.render,
         CaliforniaPresenter,
         hints=rules.california.heuristics.HINTS,
+        story=rules.california.story.STORY,
     )
 )
 REGISTRY.register(
-    GameEntry(rules.estates.RULES, renderers.estates.render, EstatesPresenter, hints=rules.estates.HINTS)
+    GameEntry(
+        rules.estates.RULES,
+        renderers.estates.render,
+        EstatesPresenter,
+        hints=rules.estates.HINTS,
+        story=rules.estates.story.STORY,
+    )
 )
 REGISTRY.register(
     GameEntry(
@@ -47,6 +58,7 @@ REGISTRY.register(
         renderers.monopoly.render,
         MonopolyPresenter,
         hints=rules.monopoly.heuristics.HINTS,
+        story=rules.monopoly.story.STORY,
     )
 )
 REGISTRY.register(
@@ -55,5 +67,6 @@ REGISTRY.register(
         renderers.lastwill.render,
         LastWillPresenter,
         hints=rules.lastwill.heuristics.HINTS,
+        story=rules.lastwill.story.STORY,
     )
 )

@@ -7,11 +7,11 @@ and the benchmarks, so all of them exercise games exactly the same way.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import Action, IllegalAction, Rules
+from rules.core import JSON, Action, IllegalAction, Rules
 from rules.rng import Rng
 
 
@@ -27,6 +27,38 @@ def replay(
     for seat, action in log:
         rules.apply(state, seat, action)
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """How a game tells its story: each seat's public score, read from the public view only.
+
+    Reading the public view (never the state) is what keeps hidden money and hands out of the
+    chart and the export: whatever ``view(state, None)`` holds is already shown to everyone.
+    ``lower_leads`` is for games won with the least (Last Will's money), so "who leads" and
+    "lead changes" mean the same as the final ranks.
+    """
+
+    scores: Callable[[dict[str, JSON]], list[int]]
+    lower_leads: bool = False
+
+
+def story_series(
+    rules: Rules[Any],
+    story: Story,
+    players: int,
+    options: Mapping[str, object],
+    seed: int,
+    log: Iterable[tuple[int, Action]],
+) -> list[list[int]]:
+    """Each seat's public score at the start and after every logged move: one point per public
+    version, from the log replayed (so a finished game and a game still running read the same)."""
+    state = rules.setup(players, options, seed)
+    series = [story.scores(rules.view(state, None))]
+    for seat, action in log:
+        rules.apply(state, seat, action)
+        series.append(story.scores(rules.view(state, None)))
+    return series
 
 
 def canonical(data: Any) -> str:

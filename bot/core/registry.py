@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from renderers.kit import Words
 from rules.core import JSON, Rules
+from rules.play import Story
 from rules.search import Hints, PlainHints
 
 PLAIN = PlainHints()
@@ -54,6 +55,9 @@ class GameEntry:
     """Hidden games (the test game) are playable but not offered to users."""
     hints: Hints[Any] = PLAIN
     """What bot players know about the game's positions (``rules/<game>/heuristics.py``)."""
+    story: Story | None = None
+    """Each seat's public score from a public view (``rules/<game>/story.py``), for the chart of a
+    finished game and the export; ``None`` for a game that has none to tell."""
 
     @property
     def name(self) -> str:

@@ -201,8 +201,8 @@ class LobbyService:
 
     async def export(self, game_id: int) -> dict[str, Any]:
         """A table's seed, options, seats and every move as JSON-ready data
-        (:func:`bot.services.export.export_game`)."""
-        return await export_game(self.store, game_id)
+        (:func:`bot.services.export.export_game`), with the game's story so far."""
+        return await export_game(self.store, game_id, self.sessions.registry)
 
     async def _lobby(self, game_id: int) -> LiveGame:
         game = await self.sessions.load(game_id)

@@ -125,7 +125,7 @@ async def prune(
     ids = await store.games.list_prunable(ended_before=ended_before, limit=10**9)
     progress(f"{len(ids)} ended games to export and prune into {folder}")
     for done, game_id in enumerate(ids, 1):
-        data = await export_game(store, game_id)
+        data = await export_game(store, game_id, registry)
         try:
             replayed = replay_export(data, registry)
             problem = None if replayed.matches else replayed.detail

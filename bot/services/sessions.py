@@ -31,6 +31,7 @@ from typing import Any, Literal
 from bot.core.i18n import Phrase, clip
 from bot.core.registry import GameEntry, Registry
 from bot.services.deadlines import DEFAULT_REMIND_HOURS, DEFAULT_TIMER_HOURS, Hours, waits_planner
+from bot.services.ratings import plan_for
 from bot.storage import (
     STARTED_STATUSES,
     GameRow,
@@ -528,7 +529,8 @@ class SessionService:
         except Exception:
             log.exception("game %s: engine error on %s", game_id, action)
             raise Refusal("host.refuse.internal") from None
-        finished = rules.outcome(work) is not None
+        ended = rules.outcome(work)
+        finished = ended is not None
         status = GameStatus.FINISHED if finished else GameStatus.ACTIVE
         after = rules.waiting_for(work) if not finished else frozenset()
         clock = rules.game_clock(work) if not finished else None
@@ -550,6 +552,8 @@ class SessionService:
                 # A private move leaves every wait as it was: a deadline that moved would tell
                 # everyone, by the timing of a reminder, that something happened.
                 waits=self._waits(seat, before, after, how, now, (clock_before, clock)) if public else None,
+                # The end and its ratings commit together: a failed write rates nothing.
+                rating=None if ended is None else plan_for(game.row, game.seats, places(ended)),
             )
         except BaseException:
             self.forget(game_id)

@@ -25,6 +25,7 @@ from typing import Any
 
 from bot.storage.base import CommitUnknown, StoreError, Unconfirmed, VersionConflict
 from bot.storage.codes import ENDED_STATUSES, GameStatus, How
+from bot.storage.ratings import RatingPlan, apply_rating
 from bot.storage.rows import UNDONE, UNDONE_WITH, LogEntry, UndoRequest, WaitChanges, WaitPlanner
 from bot.storage.sql import Part
 from bot.storage.waits import apply_waits, replan_waits, wait_context
@@ -72,6 +73,7 @@ class LogStore(Part):
         now: float,
         how: How = How.PLAYER,
         waits: WaitPlanner | None = None,
+        rating: RatingPlan | None = None,
     ) -> int:
         """Append to the log and move the snapshot forward, atomically.
 
@@ -80,7 +82,10 @@ class LogStore(Part):
         ``how`` is ``timeout`` for a default move the turn timer made.  ``waits`` plans the
         game's waits after this action (``None``: they stay as they are, as after a private
         action, whose timing must not show anywhere); the log entry records how long its
-        player had been waited on (``waited``), only when it is given.
+        player had been waited on (``waited``), only when it is given.  ``rating``, given with
+        the move that finishes a game, rates it in the same transaction
+        (:func:`bot.storage.ratings.apply_rating`): the end and its ratings are saved together
+        or not at all.
         """
         new_version = expected_version + 1
         logged = json.dumps(action.to_json())
@@ -97,6 +102,7 @@ class LogStore(Part):
                 now,
                 how,
                 waits,
+                rating,
             )
         except CommitUnknown as exc:
             return await self._settle_move(game_id, new_version, seat, logged, now, exc)
@@ -151,8 +157,9 @@ class LogStore(Part):
         now: float,
         how: How,
         waits: WaitPlanner | None,
+        rating: RatingPlan | None = None,
     ) -> None:
-        """:meth:`record_action`'s transaction: the game row, the log row and the waits."""
+        """:meth:`record_action`'s transaction: the game row, the log row, the waits and the ratings."""
         new_version = expected_version + 1
         async with self._transaction() as db:
             # public_at moves only with the public version (the right-hand side reads the old row).
@@ -189,6 +196,8 @@ class LogStore(Part):
             )
             if changes is not None:
                 await apply_waits(db, game_id, changes)
+            if rating is not None and status == GameStatus.FINISHED:
+                await apply_rating(db, rating, now)
 
     async def load_actions(self, game_id: int) -> list[tuple[int, int, Action]]:
         """``(version, seat, action)`` in order, of the moves that stand: what a replay applies

@@ -21,6 +21,7 @@ from bot.storage.games import GameStore
 from bot.storage.log import LogStore
 from bot.storage.messages import MessageStore
 from bot.storage.players import PlayerStore
+from bot.storage.ratings import RatingStore
 from bot.storage.reach import ReachStore
 from bot.storage.servers import ServerStore
 from bot.storage.sql import Part
@@ -31,8 +32,8 @@ __all__ = ["NEXT_DUE_SQL", "Store"]
 
 class Store(Part):
     """One database (:class:`bot.storage.base.Database`) and its small stores: ``store.games``,
-    ``store.log``, ``store.waits``, ``store.messages``, ``store.reach``, ``store.players`` and
-    ``store.servers`` are the only code that speaks SQL, besides the database-wide notes here."""
+    ``store.log``, ``store.waits``, ``store.messages``, ``store.reach``, ``store.players``,
+    ``store.servers`` and ``store.ratings`` are the only code that speaks SQL, besides the database-wide notes here."""
 
     def __init__(self, db: Database, shards: Shards | None = None) -> None:
         super().__init__(db, shards)
@@ -45,6 +46,7 @@ class Store(Part):
         self.reach = ReachStore(db, shards)
         self.players = PlayerStore(db, shards)
         self.servers = ServerStore(db, shards)
+        self.ratings = RatingStore(db, shards)
 
     @classmethod
     async def open(cls, target: str | Path, *, shards: Shards | None = None, pool_size: int = 10) -> Store:

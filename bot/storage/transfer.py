@@ -199,6 +199,22 @@ TABLES = (
         "guild_id",
         "server",
     ),
+    # No foreign key to games: the ledger outlives a pruned game (ratings are rebuilt from it).
+    Table(
+        "rated_games",
+        ("game_id", "seq", "guild_id", "game", "season", "seats", "at"),
+        ("game_id",),
+        "game_id",
+        "game",
+    ),
+    Table("seasons", ("guild_id", "season"), ("guild_id",), "guild_id", "server"),
+    Table(
+        "ratings",
+        ("guild_id", "game", "season", "player", "mu", "sigma", "games", "wins", "updated_at"),
+        ("guild_id", "game", "season", "player"),
+        "guild_id",
+        "server",
+    ),
     # ``opened`` is the pid that last opened *this* database (Store.open's write check), and the
     # ``discord:`` rows are what its processes last reported of their Discord calls: not data.
     Table(

@@ -24,17 +24,19 @@ from typing import Any, Literal
 
 import discord
 
-from bot.core.i18n import Catalog
+from bot.core.i18n import Catalog, clip
 from bot.services.background import background
 from bot.services.messages import TableMessages
 from bot.services.sessions import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
+from bot.services.story import game_story
 from bot.storage import CLOSED_STATUSES, ENDED_STATUSES, GameStatus, How, MessageKind, MessageRow, StoreError
 from bot.ui import safe
 from bot.ui.components import layout, lobby_button
 from bot.ui.presenter import Button, Control, Panel, Presenter
 from bot.ui.reach import Reach
-from bot.ui.table_message import Picture, plain, table_view, text_of
+from bot.ui.table_message import ALT_LIMIT, Picture, plain, table_view, text_of
 from bot.ui.table_message import folded as fold
+from renderers.story import alt_text, render_story
 from rules.core import Action
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,15 @@ class _Shown:
     unposted: list[str] = field(default_factory=list)
     """Event lines of moves whose table post failed; the next post of this table carries them."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """The chart of a finished game's story, posted beside its last board with its alt text."""
+
+    filename: str
+    png: bytes
+    alt: str
 
 
 class Publisher:
@@ -398,6 +409,28 @@ class Publisher:
             log.exception("game %s: the board could not be drawn", game.id)
             return None
 
+    async def _story(self, game: LiveGame) -> Story | None:
+        """The chart of a finished game's story and its alt text, from public views of its log; a
+        renderer or replay bug costs the chart, never the standings."""
+        if game.status != GameStatus.FINISHED or game.state is None or game.entry.story is None:
+            return None
+        try:
+            series = await game_story(self.sessions, game)
+            if series is None:
+                return None
+            language = game.row.language
+            words = self.catalog.words(language)
+            measure = f"story.image.measure.{game.entry.name}"
+            if not self.catalog.has(measure, language):
+                measure = "story.image.score"
+            png = await asyncio.to_thread(render_story, series, game.names, words, measure=measure)
+            lower = game.entry.story.lower_leads
+            alt = alt_text(series, game.names, words, measure=measure, lower_leads=lower)
+        except Exception:
+            log.exception("game %s: the story could not be drawn", game.id)
+            return None
+        return Story(f"story-{game.id}.png", png, alt)
+
     def batch_lines(self, game: LiveGame, batch: Sequence[Applied | Step]) -> list[str]:
         """The public lines of committed moves; a default move made by the turn timer opens with
         whose time ran out (once for the steps of one default).  Several players' defaults in a
@@ -535,6 +568,7 @@ class Publisher:
         png: bytes | None,
         *,
         responder: discord.Interaction | None = None,
+        story: Story | None = None,
         **kwargs: Any,
     ) -> discord.Message | safe.Failed:
         """Post to the table's channel, with a few quick retries when the failure may pass (a
@@ -552,7 +586,13 @@ class Publisher:
                 if responder is not None:
                     await safe.defer(responder)
                 await asyncio.sleep(delay)
-            files = {"file": discord.File(io.BytesIO(png), filename=name)} if png is not None else {}
+            files: dict[str, Any] = (
+                {"file": discord.File(io.BytesIO(png), filename=name)} if png is not None else {}
+            )
+            if png is not None and story is not None:
+                # The story rides in the board's gallery (``_final_view``), so both travel together.
+                board = discord.File(io.BytesIO(png), filename=name)
+                files = {"files": [board, discord.File(io.BytesIO(story.png), filename=story.filename)]}
             result = await safe.send(self.channel(channel_id), **kwargs, **files)
             if not isinstance(result, safe.Failed):
                 return result
@@ -801,8 +841,11 @@ class Publisher:
             else:
                 log.warning("game %s: an old table message could not be removed", game.id)
 
-    def _final_view(self, game: LiveGame, lines: list[str], png: bytes | None) -> discord.ui.LayoutView:
-        """The final standings: the last turn's and closing lines, the standings, the board,
+    def _final_view(
+        self, game: LiveGame, lines: list[str], png: bytes | None, story: Story | None = None
+    ) -> discord.ui.LayoutView:
+        """The final standings: the last turn's and closing lines, the standings, the board and the
+        chart of the game's story beside it (one gallery, one message: the thread stays calm),
         everyone's mention, Catch me up (after a real game) beside the heading, and Rematch (a
         lobby button: it opens a new table)."""
         lang = game.row.language
@@ -824,6 +867,11 @@ class Publisher:
         )
         rematch = lobby_button(game.id, "rematch", self.t("host.button.rematch", lang), "success")
         container = next(item for item in layout.children if isinstance(item, discord.ui.Container))
+        if story is not None and png is not None:
+            gallery = next(item for item in container.children if isinstance(item, discord.ui.MediaGallery))
+            gallery.add_item(
+                media=f"attachment://{story.filename}", description=clip(story.alt, ALT_LIMIT) or None
+            )
         container.add_item(discord.ui.ActionRow[Any](rematch))
         return layout
 
@@ -857,11 +905,13 @@ class Publisher:
             if channel_id is None:
                 return True
             png = await self._render(game) if game.state is not None else None
+            story = await self._story(game) if png is not None else None
             sent = await self._send(
                 game,
                 png,
                 responder=responder,
-                view=self._final_view(game, history, png),
+                story=story,
+                view=self._final_view(game, history, png, story),
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(id=u) for u in game.people()], everyone=False, roles=False
                 ),
@@ -892,11 +942,13 @@ class Publisher:
             return False
         old = await self.messages.live(game.id, MessageKind.FINAL)
         png = await self._render(game) if game.state is not None else None
+        story = await self._story(game) if png is not None else None
         lines = [] if game.status == GameStatus.FINISHED else [self._closed_line(game)]
         sent = await self._send(
             game,
             png,
-            view=self._final_view(game, lines, png),
+            story=story,
+            view=self._final_view(game, lines, png, story),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if isinstance(sent, safe.Failed):

@@ -5,6 +5,7 @@ from bot.games import REGISTRY
 from harness.toygame.cog import ToyPresenter
 from harness.toygame.renderer import render
 from harness.toygame.rules import RULES
+from harness.toygame.story import STORY
 
-ENTRY = GameEntry(rules=RULES, renderer=render, presenter=ToyPresenter, hidden=True)
+ENTRY = GameEntry(rules=RULES, renderer=render, presenter=ToyPresenter, hidden=True, story=STORY)
 REGISTRY.register(ENTRY)

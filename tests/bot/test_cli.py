@@ -459,6 +459,7 @@ COMMANDS = [
     "health",
     "migrate",
     "prune",
+    "ratings",
 ]
 GAME_COMMANDS = ["simulate", "render"]
 

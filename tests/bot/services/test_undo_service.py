@@ -15,14 +15,14 @@ import pytest
 
 from benchmarks.torture_common import USER_BASE, check_game, open_services
 from bot.games import REGISTRY
-from bot.services.export import export_game, replay_export
+from bot.services.export import export_game, replay_export, standing, story_series_of
 from bot.services.lobby import LobbyService
 from bot.services.sessions import Refusal, SessionService
 from bot.services.undo import Asked, Undone, UndoService, plan_undo
 from bot.storage import UNDONE, UNDONE_WITH
 from bot.storage.codes import GameStatus
 from rules.core import Action
-from rules.play import random_playthrough
+from rules.play import random_playthrough, story_series
 from tests.bot.services.test_undo_rule import last_public, logged
 
 GAMES = tuple(entry.name for entry in REGISTRY)
@@ -170,6 +170,43 @@ async def test_an_export_says_which_move_the_timer_made(store_target: str | Path
             len(item) == 2 for item in data["actions"][1:]
         )
         assert replay_export(data, REGISTRY).matches
+    finally:
+        await services.store.close()
+
+
+@pytest.mark.parametrize("name", ["california", "estates"])
+async def test_an_export_carries_the_story_of_the_moves_that_stand(
+    store_target: str | Path, name: str
+) -> None:
+    """``/game export`` (the lobby's) carries the public story, so far for a game still running and
+    whole for a finished one; a move taken back is no part of it."""
+    seed, players, options, log = find_undoable(name, want_dropped=False)
+    services = await open_services(store_target)
+    try:
+        entry = REGISTRY.get(name)
+        assert entry is not None and entry.story is not None
+        game_id = await play_in(services.sessions, services.lobby, name, seed, players, options, log)
+        await take_back(UndoService(services.sessions), services.sessions, game_id)
+        data = await services.lobby.export(game_id)
+        standing_moves = standing(data["actions"])
+        assert len(standing_moves) < len(data["actions"])
+        expected = story_series(entry.rules, entry.story, players, data["options"], seed, standing_moves)
+        assert data["story"]["lower_leads"] is False
+        assert data["story"]["moves"][0] == 0 and data["story"]["moves"][-1] == len(standing_moves)
+        assert story_series_of(data["story"]) == expected
+        # Played to the end, the story ends on the final scores.
+        game = await services.sessions.load(game_id)
+        chooser = random.Random(seed)
+        while game.status == "active":
+            seat = chooser.choice(sorted(game.waiting()))
+            action = chooser.choice(entry.rules.legal_actions(game.state, seat))
+            game = (await services.sessions.act(game_id, USER_BASE + seat, action, version=None)).game
+        outcome = game.outcome()
+        assert outcome is not None
+        finished = await services.lobby.export(game_id)
+        assert story_series_of(finished["story"])[-1] == list(outcome.scores)
+        # Without the registry (the command line's export), there is no story to tell.
+        assert "story" not in await export_game(services.store, game_id)
     finally:
         await services.store.close()
 
