@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -25,14 +24,6 @@ from tests.bot.test_cli import cli
 
 GUILD = 1  # toy_table's server
 PEOPLE = (501, 502, 503, 504, 505)
-
-
-@pytest.fixture
-async def services(store_target: str | Path) -> AsyncIterator[tuple[SessionService, LobbyService]]:
-    store = await Store.open(store_target)
-    sessions = SessionService(store, REGISTRY)
-    yield sessions, LobbyService(sessions)
-    await store.close()
 
 
 async def play_out(sessions: SessionService, game_id: int, rng: random.Random | None = None) -> LiveGame:

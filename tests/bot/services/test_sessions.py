@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -39,14 +38,6 @@ async def open_lobby(
         channel_id=2,
         language=language,
     )
-
-
-@pytest.fixture
-async def services(store_target: str | Path) -> AsyncIterator[tuple[SessionService, LobbyService]]:
-    store = await Store.open(store_target)
-    sessions = SessionService(store, REGISTRY)
-    yield sessions, LobbyService(sessions)
-    await store.close()
 
 
 async def test_two_presses_of_the_same_button_apply_exactly_once(

@@ -3,13 +3,12 @@ written leaves the move that ended the game unsaved (one transaction), on both b
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
 import bot.storage.log
-from bot.games import REGISTRY
 from bot.services.lobby import LobbyService
 from bot.services.ratings import rate
 from bot.services.sessions import LiveGame, SessionService
@@ -21,14 +20,6 @@ from harness.toygame.tables import toy_table
 from rules.core import Action
 
 ANA, BOB = 701, 702
-
-
-@pytest.fixture
-async def services(store_target: str | Path) -> AsyncIterator[tuple[SessionService, LobbyService]]:
-    store = await Store.open(store_target)
-    sessions = SessionService(store, REGISTRY)
-    yield sessions, LobbyService(sessions)
-    await store.close()
 
 
 def plan(game_id: int, places: tuple[int, ...] = (1, 2)) -> RatingPlan:
