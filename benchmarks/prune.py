@@ -171,7 +171,9 @@ async def pruning(workdir: Path, count: int, running: int) -> dict[str, Any]:
                     "UPDATE games SET status = 'active', ended_at = NULL WHERE id = ?", (game_id,)
                 )
         record_before = await store.players.fetch_record(1000, guild_id=1)
-        boards_before = {name: await store.players.fetch_leaderboard(1, name) for name in GAMES}
+        boards_before = {
+            name: await store.ratings.list_leaderboard(1, name, 1, limit=10, min_games=0) for name in GAMES
+        }
         before = await database_bytes(store)
         started = time.perf_counter()
         report = await prune(
@@ -184,7 +186,9 @@ async def pruning(workdir: Path, count: int, running: int) -> dict[str, Any]:
             data = json.loads((workdir / "exports" / f"game-{game_id}.json").read_text(encoding="utf-8"))
             replayed += replay_export(data, REGISTRY).matches
         record_after = await store.players.fetch_record(1000, guild_id=1)
-        boards_after = {name: await store.players.fetch_leaderboard(1, name) for name in GAMES}
+        boards_after = {
+            name: await store.ratings.list_leaderboard(1, name, 1, limit=10, min_games=0) for name in GAMES
+        }
         running_logs = all([await store.log.load_log(game_id) for game_id in live])
     finally:
         await store.close()

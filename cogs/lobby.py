@@ -439,9 +439,11 @@ class LobbyCog(commands.Cog):
         await self.bot.players.stats(interaction, player, game)
 
     @game.command(name="leaderboard", description="This server's best players at a game")
-    @app_commands.describe(game="Which game")
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        await self.bot.players.leaderboard(interaction, game)
+    @app_commands.describe(game="Which game", season="Which season (default: the current one)")
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str, season: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await self.bot.players.leaderboard(interaction, game, season)
 
     @stats.autocomplete("game")
     @leaderboard.autocomplete("game")
@@ -461,6 +463,7 @@ class LobbyCog(commands.Cog):
         tables="Open tables, lobbies included, one member may host (0: no limit)",
         cooldown="Seconds to wait after one member opens 3 tables in a row (0: none)",
         server_tables="Open tables in the whole server (0: no limit)",
+        new_season="Start a new season: every rating starts fresh, past seasons stay readable",
     )
     @app_commands.choices(
         reset=[
@@ -482,11 +485,20 @@ class LobbyCog(commands.Cog):
         tables: int | None = None,
         cooldown: int | None = None,
         server_tables: int | None = None,
+        new_season: bool | None = None,
     ) -> None:
         """Show or change the server's settings.  The limits on opening tables are handled here
         (the other settings by :meth:`bot.ui.players.PlayerDesk.server_settings`): a change that
         names one is answered with the limits in force, and a bare ``/game settings`` lists them
-        after the other settings."""
+        after the other settings.  ``new_season`` starts the next season
+        (:meth:`bot.ui.players.PlayerDesk.new_season`); given alone, nothing else is listed."""
+        if new_season:
+            await self.bot.players.new_season(interaction)
+            if all(
+                v is None
+                for v in (remind, timer, channel, role, reset, lobbies, tables, cooldown, server_tables)
+            ):
+                return
         chosen = reset.value if reset is not None else None
         limits = {
             "lobbies_per_user": lobbies,

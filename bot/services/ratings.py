@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
+from typing import Protocol
 
 from openskill.models import PlackettLuce
 
@@ -50,6 +51,25 @@ MODEL = PlackettLuce()
 TOLERANCE = 1e-9
 """How far a stored mu or sigma may be from the rebuilt one and still agree: the same arithmetic
 on the same inputs gives the same floats, this only absorbs a backend's last-bit rounding."""
+
+
+SHOWN_START = 1000
+"""The rating a player is shown before their first rated game."""
+
+SHOWN_STEP = 20
+"""Shown points per point of openskill's ordinal."""
+
+
+def shown(rating: Rating) -> int:
+    """The one number players read: openskill's ordinal (mu − 3·sigma) × 20 + 1,000, rounded.
+
+    Conservative, so it only climbs as the model grows sure of a player: a newcomer's lucky win
+    does not top a board held by steady players.  The ordinal of a fresh rating is 0, so everyone
+    starts at a round 1,000, and the ×20 spreads the model's 0–50 range over 1,000–2,000, a scale
+    players know from chess, where a first win moves about seventy points.  Every screen (final
+    standings, ``/game stats``, leaderboards) shows this and nothing else.
+    """
+    return round(SHOWN_START + SHOWN_STEP * (rating.mu - 3 * rating.sigma))
 
 
 def fresh() -> Rating:
@@ -96,6 +116,61 @@ def plan_for(row: GameRow, seats: Sequence[SeatRow], places: Sequence[int]) -> R
 
     guild = NO_GUILD if row.guild_id is None else row.guild_id
     return RatingPlan(row.id, guild, row.game, players, ordered, rater)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A person's shown rating after a game and how far that game moved it."""
+
+    after: int
+    change: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """A player's shown rating at one game, with the rated games behind it."""
+
+    game: str
+    rating: int
+    games: int
+
+
+class HasStore(Protocol):
+    """What :class:`RatingReads` is built from (the session service), named by what it holds so
+    this module needs no import of the sessions module, which imports it."""
+
+    @property
+    def store(self) -> Store: ...
+
+
+class RatingReads:
+    """Ratings as players are shown them, read for the UI (which may not reach the store)."""
+
+    def __init__(self, holder: HasStore) -> None:
+        self.store = holder.store
+
+    async def changes(self, game_id: int) -> dict[int, Change]:
+        """Each person's seat's rating after the game and its change; empty when the game was not
+        rated (abandoned, bots only).  Bots' seats are left out: players follow people's ratings."""
+        rated_game = await self.store.ratings.fetch_rated_game(game_id)
+        if rated_game is None:
+            return {}
+        return {
+            seat: Change(shown(s.after), shown(s.after) - shown(s.before or fresh()))
+            for seat, s in enumerate(rated_game.seats)
+            if s.player.startswith("u:")
+        }
+
+    async def player(self, guild_id: int, user_id: int, games: Sequence[str]) -> tuple[int, list[GameRating]]:
+        """The server's current season and the player's rating in it at each of ``games`` they
+        played a rated game of, in the order given."""
+        season = await self.store.ratings.fetch_season(guild_id)
+        found = []
+        for game in games:
+            rating = await self.store.ratings.fetch_rating(guild_id, game, season, player_key(user_id, None))
+            if rating is not None and rating.games:
+                found.append(GameRating(game, shown(rating), rating.games))
+        return season, found
 
 
 @dataclass(frozen=True, slots=True)

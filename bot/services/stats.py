@@ -1,6 +1,7 @@
-"""``/game stats`` and ``/game leaderboard``: games played and won, and how quickly players move.
+"""``/game stats``: games played and won, ratings, and how quickly players move.
 
-Figures come from the database (:meth:`bot.storage.players.PlayerStore.fetch_record`, ``leaderboard``): a game
+``/game leaderboard`` ranks by rating (:mod:`bot.services.seasons`).  Figures come from the
+database (:meth:`bot.storage.players.PlayerStore.fetch_record`): a game
 counts once it is finished (abandoned and broken games never do), a win is first place
 (``seats.rank`` = 1), and the time to move is the average of ``actions.waited`` over the moves a
 player made themselves.  Places are written when a game ends; a finished game without them (it
@@ -11,27 +12,21 @@ before any figure is read, so every finished game counts.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from fractions import Fraction
 
+from bot.services.ratings import GameRating, RatingReads
+from bot.services.seasons import SeasonService
 from bot.services.sessions import Refusal, SessionService, places
-from bot.storage import BoardRow, GameStatus, PlayerRecord, StoreError
+from bot.storage import GameStatus, PlayerRecord, StoreError
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """A leaderboard line with its place; players equal in wins and share of wins share a place."""
-
-    place: int
-    row: BoardRow
 
 
 class StatsService:
     def __init__(self, sessions: SessionService) -> None:
         self.sessions = sessions
         self.store = sessions.store
+        self.seasons = SeasonService(self.store)
+        """Rating leaderboards and seasons (:mod:`bot.services.seasons`)."""
 
     async def fill_places(self, guild_id: int | None) -> int:
         """Write the places of finished games that have none yet; returns how many games."""
@@ -55,22 +50,8 @@ class StatsService:
         await self.fill_places(guild_id)
         return await self.store.players.fetch_record(user_id, guild_id=guild_id, game=game)
 
-    async def leaderboard(self, guild_id: int, game: str, *, limit: int = 10) -> list[Placed]:
-        await self.fill_places(guild_id)
-        rows = await self.store.players.fetch_leaderboard(guild_id, game, limit=limit)
-        return rank_rows(rows)
-
-
-def rank_rows(rows: list[BoardRow]) -> list[Placed]:
-    """Competition places (1, 1, 3) over rows already sorted by wins, then share of wins."""
-    placed: list[Placed] = []
-    for index, row in enumerate(rows):
-        key = (row.won, Fraction(row.won, row.played) if row.played else Fraction(0))
-        if placed:
-            last = placed[-1].row
-            last_key = (last.won, Fraction(last.won, last.played) if last.played else Fraction(0))
-            if key == last_key:
-                placed.append(Placed(placed[-1].place, row))
-                continue
-        placed.append(Placed(index + 1, row))
-    return placed
+    async def ratings(self, user_id: int, guild_id: int, game: str | None) -> tuple[int, list[GameRating]]:
+        """The server's current season and the player's rating in it at ``game`` (every game when
+        ``None``, in the registry's order), for each game they have a rated game of."""
+        games = [game] if game is not None else [entry.name for entry in self.sessions.registry]
+        return await RatingReads(self.sessions).player(guild_id, user_id, games)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.storage.codes import GameStatus, How
-from bot.storage.rows import BoardRow, PlayerRecord, PlayerRow
+from bot.storage.rows import PlayerRecord, PlayerRow
 from bot.storage.sql import STARTED, Part
 
 
@@ -105,22 +105,3 @@ class PlayerStore(Part):
         answered, total, timeouts = moves[0]
         waited = float(total) / int(answered) if total is not None and int(answered) else None
         return PlayerRecord(played, won, int(answered), waited, int(timeouts))
-
-    async def fetch_leaderboard(self, guild_id: int, game: str, *, limit: int = 10) -> list[BoardRow]:
-        """A server's best players at one game: most wins, then the best share of wins, then the
-        most games; abandoned games do not count, and bots are not players here (their seats
-        count for the people they played against, not on the board).  Each named as in their
-        newest game here."""
-        rows = await self._fetch(
-            # The tally is a subquery because PostgreSQL sorts by an alias only when it stands alone.
-            "SELECT user_id, played, won, name FROM ("
-            " SELECT s.user_id, COUNT(*) AS played, SUM(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END) AS won,"
-            " (SELECT s2.name FROM seats s2 JOIN games g2 ON g2.id = s2.game_id"
-            "  WHERE s2.user_id = s.user_id AND g2.guild_id = ? ORDER BY g2.id DESC LIMIT 1) AS name"
-            " FROM seats s JOIN games g ON g.id = s.game_id"
-            f" WHERE g.guild_id = ? AND g.game = ? AND g.status = '{GameStatus.FINISHED}' AND s.bot IS NULL"
-            " GROUP BY s.user_id) AS board"
-            " ORDER BY won DESC, CAST(won AS DOUBLE PRECISION) / played DESC, played DESC, user_id LIMIT ?",
-            (guild_id, guild_id, game, limit),
-        )
-        return [BoardRow(int(r[0]), str(r[3] or r[0]), int(r[1]), int(r[2])) for r in rows]

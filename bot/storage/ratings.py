@@ -102,6 +102,20 @@ class FinishedGame:
     places: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """One person on a server's rating leaderboard, named as in their newest game there."""
+
+    user_id: int
+    name: str
+    rating: Rating
+
+
+ORDINAL = "mu - 3 * sigma"
+"""openskill's ordinal (a conservative rating), spelt exactly as migration 013's index is, so
+both databases read a leaderboard in index order instead of sorting every rated player."""
+
+
 def player_key(user_id: int, bot: str | None) -> str:
     """A seat's rating key: people by account, bots by level (every easy bot is one player)."""
     return f"u:{user_id}" if bot is None else f"b:{bot}"
@@ -229,6 +243,74 @@ class RatingStore(Part):
     async def fetch_season(self, guild_id: int) -> int:
         rows = await self._fetch("SELECT season FROM seasons WHERE guild_id = ?", (guild_id,))
         return int(rows[0][0]) if rows else 1
+
+    async def start_season(self, guild_id: int) -> int:
+        """Make the server's next season its current one and return it: ratings written from now
+        on are the new season's (fresh); past seasons' rows stay as they were."""
+        async with self._transaction() as db:
+            rows = await db.fetch(
+                "INSERT INTO seasons (guild_id, season) VALUES (?, 2)"
+                " ON CONFLICT (guild_id) DO UPDATE SET season = seasons.season + 1 RETURNING season",
+                (guild_id,),
+            )
+        return int(rows[0][0])
+
+    async def list_leaderboard(
+        self, guild_id: int, game: str, season: int, *, limit: int, min_games: int, established: bool = True
+    ) -> list[BoardEntry]:
+        """A season's people (never bots) at one game, best conservative rating first (ties by
+        key, so the order is stable): with ``established``, those with at least ``min_games``
+        rated games, else those with fewer.
+
+        Both read migration 013's indexes in order and stop at ``limit``, so a board costs the
+        same with 100 or 100,000 rated players: the ranked part walks ``ratings_board`` from the
+        top (``+games`` keeps the planner off the other index); newcomers, whose wide sigma puts
+        them at the bottom of that walk, are read one game count at a time from
+        ``ratings_newcomers`` (each part in ordinal order, at most ``limit`` rows) and merged."""
+        scope = "guild_id = ? AND game = ? AND season = ? AND player LIKE 'u:%'"
+        columns = f"player, mu, sigma, games, wins, {ORDINAL} AS ordinal"
+        params: list[object]
+        if established:
+            sql = (
+                f"SELECT {columns} FROM ratings WHERE {scope} AND +games >= ?"
+                f" ORDER BY {ORDINAL} DESC, player LIMIT ?"
+            )
+            params = [guild_id, game, season, min_games, limit]
+        else:
+            counts = range(1, max(min_games, 1))
+            parts = [
+                f"SELECT * FROM (SELECT {columns} FROM ratings WHERE {scope} AND games = ?"
+                f" ORDER BY {ORDINAL} DESC, player LIMIT ?) AS n{count}"
+                for count in counts
+            ]
+            if not parts:
+                return []
+            sql = f"SELECT * FROM ({' UNION ALL '.join(parts)}) AS n ORDER BY ordinal DESC, player LIMIT ?"
+            params = [v for count in counts for v in (guild_id, game, season, count, limit)]
+            params.append(limit)
+        rows = await self._fetch(sql, params)
+        ids = [int(str(r[0])[2:]) for r in rows]
+        names = await self._names(guild_id, ids)
+        return [
+            BoardEntry(
+                user_id,
+                names.get(user_id, str(user_id)),
+                Rating(float(r[1]), float(r[2]), int(r[3]), int(r[4])),
+            )
+            for user_id, r in zip(ids, rows, strict=True)
+        ]
+
+    async def _names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """Each person's name at their newest seat in this server (a board's few lines only)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._fetch(
+            "SELECT s.user_id, s.name FROM seats s JOIN games g ON g.id = s.game_id"
+            f" WHERE g.guild_id = ? AND s.bot IS NULL AND s.user_id IN ({marks}) ORDER BY g.id",
+            (guild_id, *user_ids),
+        )
+        return {int(r[0]): str(r[1]) for r in rows if r[1]}
 
     async def fetch_rating(self, guild_id: int, game: str, season: int, player: str) -> Rating | None:
         rows = await self._fetch(

@@ -233,16 +233,6 @@ class PlayerRecord:
     """Moves the turn timer made for them."""
 
 
-@dataclass(frozen=True, slots=True)
-class BoardRow:
-    """One line of a server's leaderboard."""
-
-    user_id: int
-    name: str
-    played: int
-    won: int
-
-
 PARK_REASONS = ("guild_gone", "thread_gone", "channel_gone", "no_access", "no_permission", "locked")
 """Why a table is parked: the server removed the bot; its thread or channel was deleted; Discord
 answered Missing Access (50001), Missing Permissions (50013) or Thread is locked (160005)."""

@@ -17,6 +17,7 @@ import discord
 from bot.core.i18n import clip, plural
 from bot.services.lobby import LobbyService
 from bot.services.mine import MineService, MyTable
+from bot.services.seasons import MIN_GAMES, BoardLine
 from bot.services.server_settings import ServerSettings, may_open
 from bot.services.sessions import LiveGame, Refusal
 from bot.services.stats import StatsService
@@ -196,38 +197,77 @@ class PlayerDesk:
             lines.append(self.t(lang, "host.stats.pace_unknown"))
         if record.timeouts:
             lines.append(self.t(lang, "host.stats.timeouts", count=record.timeouts))
+        if interaction.guild_id is not None:
+            # Ratings are per server: a direct message, over every server, has none to show.
+            season, ratings = await self.stats_service.ratings(
+                who.id, interaction.guild_id, entry.name if entry else None
+            )
+            if ratings:
+                lines.append(self.t(lang, "host.stats.rating_head", season=season))
+            words = self.publisher.catalog.words(lang)
+            for rated in ratings:
+                found = self.lobby.sessions.registry.get(rated.game)
+                lines.append(
+                    self.t(
+                        lang,
+                        f"host.stats.rating_{plural(lang, rated.games)}",
+                        game=found.rules.title if found else rated.game,
+                        rating=words.number(rated.rating),
+                        games=words.number(rated.games),
+                    )
+                )
         await safe.reply(interaction, "\n".join(lines))
 
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        """This server's best players at one game: most wins, then the best share of wins."""
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str, season: int | None = None
+    ) -> None:
+        """This server's best players at one game in a season (default: the current one), by
+        conservative rating; newcomers apart (:mod:`bot.services.seasons`)."""
         lang = self.reader(interaction)
         try:
             guild_id = server_of(interaction)
             entry = self.lobby.entry(game)
+            board = await self.stats_service.seasons.board(guild_id, entry.name, season)
         except Refusal as refusal:
             await self.clicks.refuse(interaction, refusal, lang)
             return
-        placed = await self.stats_service.leaderboard(guild_id, entry.name)
         title = entry.rules.title
-        if not placed:
-            await safe.reply(interaction, self.t(lang, "host.stats.board_empty", game=title))
-            return
-        lines = [self.t(lang, "host.stats.board_head", game=title)]
-        for line in placed:
-            row = line.row
-            lines.append(
-                self.t(
-                    lang,
-                    "host.stats.board_line",
-                    place=line.place,
-                    player=clip(row.name, 40),
-                    won=row.won,
-                    played=row.played,
-                    rate=_percent(row.won, row.played),
-                )
+        if not board.ranked and not board.newcomers:
+            await safe.reply(
+                interaction, self.t(lang, "host.season.board_empty", game=title, season=board.season)
             )
-        lines.append(self.t(lang, "host.stats.board_note"))
-        await safe.reply(interaction, "\n".join(lines))
+            return
+        key = "host.season.board_head" if board.season == board.current else "host.season.board_head_past"
+        lines = [self.t(lang, key, game=title, season=board.season, current=board.current)]
+        lines.extend(self._board_line(lang, line) for line in board.ranked)
+        if board.newcomers:
+            lines.append(self.t(lang, "host.season.newcomers", min=MIN_GAMES))
+            lines.extend(self._board_line(lang, line) for line in board.newcomers)
+        lines.append(self.t(lang, "host.season.board_note"))
+        await safe.reply(interaction, self._fit(lang, lines))
+
+    def _board_line(self, lang: str, line: BoardLine) -> str:
+        return self.t(
+            lang,
+            "host.season.board_line",
+            place=line.place,
+            player=clip(line.name, 40),
+            rating=self.publisher.catalog.words(lang).number(line.rating),
+            games=line.games,
+            won=line.wins,
+        )
+
+    async def new_season(self, interaction: discord.Interaction) -> None:
+        """Start the server's next season (Manage Server): every rating starts fresh, the past
+        seasons' boards stay readable with ``/game leaderboard season:``."""
+        lang = self.reader(interaction)
+        try:
+            guild_id = settings_server(interaction, None)
+        except Refusal as refusal:
+            await self.clicks.refuse(interaction, refusal, lang)
+            return
+        season = await self.stats_service.seasons.start(guild_id)
+        await safe.reply(interaction, self.t(lang, "host.season.started", season=season, past=season - 1))
 
     def duration(self, lang: str, seconds: float) -> str:
         """ "under a minute", "25 min", "3 h 20 min", "2 d 5 h": rounded to what a reader needs."""

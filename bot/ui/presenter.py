@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self
 
 from bot.core.i18n import Catalog
+from bot.services.ratings import Change
 from bot.services.sessions import Applied, LiveGame, SessionService
 from bot.storage import GameStatus
 from rules.core import Action, Event, IllegalAction, Outcome
@@ -475,9 +476,13 @@ class Presenter:
         """
         return []
 
-    def standings(self, game: LiveGame, outcome: Outcome) -> list[str]:
-        """Final standings, best first, with each player's score breakdown."""
+    def standings(
+        self, game: LiveGame, outcome: Outcome, ratings: Mapping[int, Change] | None = None
+    ) -> list[str]:
+        """Final standings, best first, with each player's score breakdown; a seat in ``ratings``
+        (a person's, in a rated game) adds its rating after the game and the change."""
         lang = game.row.language
+        ratings = ratings or {}
         lines = []
         if outcome.no_winner:
             own = f"{self.game}.no_winner"
@@ -485,17 +490,27 @@ class Presenter:
         for seat in sorted(range(len(outcome.ranks)), key=lambda s: (outcome.ranks[s], s)):
             parts = outcome.breakdown[seat] if outcome.breakdown else {}
             detail = ", ".join(filter(None, (self.score_part(game, k, v) for k, v in parts.items())))
+            rated = ratings.get(seat)
             lines.append(
                 self.t(
-                    "host.standing",
+                    "host.standing" if rated is None else "host.standing_rated",
                     lang,
                     rank=outcome.ranks[seat],
                     player=self.player(game, seat),
                     score=self.score(game, outcome.scores[seat]),
                     detail=f" ({detail})" if detail else "",
+                    **({} if rated is None else self.rating_params(game, rated)),
                 )
             )
         return lines
+
+    def rating_params(self, game: LiveGame, rated: Change) -> dict[str, str]:
+        """``rating`` and ``change`` ("1,642", "+38") in the table's language; the sign is the
+        catalog's, as a language may write its minus otherwise."""
+        lang = game.row.language
+        sign = "up" if rated.change > 0 else "down" if rated.change < 0 else "same"
+        change = self.t(f"host.rating.{sign}", lang, change=self.number(game, abs(rated.change)))
+        return {"rating": self.number(game, rated.after), "change": change}
 
     def rulings(self, language: str) -> list[str]:
         """Lines ``/game rules`` adds after the summary and the options: how the bot settles what

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -27,6 +27,7 @@ import discord
 from bot.core.i18n import Catalog, clip
 from bot.services.background import background
 from bot.services.messages import TableMessages
+from bot.services.ratings import Change, RatingReads
 from bot.services.sessions import Applied, LiveGame, Refusal, SessionService, Step, closed_reason, stamp
 from bot.services.story import game_story
 from bot.storage import CLOSED_STATUSES, ENDED_STATUSES, GameStatus, How, MessageKind, MessageRow, StoreError
@@ -108,6 +109,8 @@ class Publisher:
         self.reach = Reach(client, sessions, catalog)
         self.messages = TableMessages(sessions)
         """The table's messages as the host remembers them (:mod:`bot.services.messages`)."""
+        self.ratings = RatingReads(sessions)
+        """Players' ratings as shown with the final standings (:mod:`bot.services.ratings`)."""
         self.backlog = False
         """Whether the last sweep stopped for Discord's budget with tables still behind (its loop
         then comes back within seconds, not a minute)."""
@@ -430,6 +433,17 @@ class Publisher:
             log.exception("game %s: the story could not be drawn", game.id)
             return None
         return Story(f"story-{game.id}.png", png, alt)
+
+    async def _ratings(self, game: LiveGame) -> dict[int, Change]:
+        """Each person's rating after a finished game and its change; none for a game that was not
+        rated, and none when they cannot be read (the standings go out without them)."""
+        if game.status != GameStatus.FINISHED:
+            return {}
+        try:
+            return await self.ratings.changes(game.id)
+        except StoreError as exc:
+            log.warning("game %s: the standings go out without ratings: %s", game.id, exc)
+            return {}
 
     def batch_lines(self, game: LiveGame, batch: Sequence[Applied | Step]) -> list[str]:
         """The public lines of committed moves; a default move made by the turn timer opens with
@@ -842,19 +856,26 @@ class Publisher:
                 log.warning("game %s: an old table message could not be removed", game.id)
 
     def _final_view(
-        self, game: LiveGame, lines: list[str], png: bytes | None, story: Story | None = None
+        self,
+        game: LiveGame,
+        lines: list[str],
+        png: bytes | None,
+        story: Story | None = None,
+        ratings: Mapping[int, Change] | None = None,
     ) -> discord.ui.LayoutView:
         """The final standings: the last turn's and closing lines, the standings, the board and the
         chart of the game's story beside it (one gallery, one message: the thread stays calm),
         everyone's mention, Catch me up (after a real game) beside the heading, and Rematch (a
-        lobby button: it opens a new table)."""
+        lobby button: it opens a new table).  ``ratings``: each person's rating after a rated game
+        and its change (:meth:`_ratings`), on their standings line."""
         lang = game.row.language
         outcome = game.outcome() if game.state is not None and game.status == GameStatus.FINISHED else None
         head = self.t("host.final.head", lang, game=game.entry.rules.title, id=game.id)
-        standings = self.presenter(game).standings(game, outcome) if outcome is not None else []
+        presenter = self.presenter(game)
+        standings = presenter.standings(game, outcome, ratings) if outcome is not None else []
         mentions = " ".join(f"<@{user_id}>" for user_id in game.people())
         catch_up = Button(self.t("host.button.catch_up", lang), ui=CATCH_UP, emoji="📜")
-        view = self.presenter(game).public(game) if game.state is not None else {}
+        view = presenter.public(game) if game.state is not None else {}
         layout = table_view(
             game.id,
             game.public_version,
@@ -906,12 +927,13 @@ class Publisher:
                 return True
             png = await self._render(game) if game.state is not None else None
             story = await self._story(game) if png is not None else None
+            ratings = await self._ratings(game)
             sent = await self._send(
                 game,
                 png,
                 responder=responder,
                 story=story,
-                view=self._final_view(game, history, png, story),
+                view=self._final_view(game, history, png, story, ratings),
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(id=u) for u in game.people()], everyone=False, roles=False
                 ),
@@ -944,11 +966,12 @@ class Publisher:
         png = await self._render(game) if game.state is not None else None
         story = await self._story(game) if png is not None else None
         lines = [] if game.status == GameStatus.FINISHED else [self._closed_line(game)]
+        ratings = await self._ratings(game)
         sent = await self._send(
             game,
             png,
             story=story,
-            view=self._final_view(game, lines, png, story),
+            view=self._final_view(game, lines, png, story, ratings),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if isinstance(sent, safe.Failed):

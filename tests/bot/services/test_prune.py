@@ -95,7 +95,7 @@ async def test_prune_exports_replays_and_keeps_what_stats_need(
 
         stats = StatsService(sessions)
         records = {user: await stats.record(user, guild_id=1, game=None) for user in (100, 101, 104, 105)}
-        board = await stats.leaderboard(1, "toy")
+        board = await stats.seasons.board(1, "toy")
         finals = {game.id: (await store.games.fetch_game(game.id)) for game in old}
 
         report = await prune(store, REGISTRY, ended_before=cutoff, folder=tmp_path / "out", now=clock())
@@ -124,7 +124,7 @@ async def test_prune_exports_replays_and_keeps_what_stats_need(
         # What stats, leaderboards and /game mine read is unchanged.
         fresh = StatsService(SessionService(store, REGISTRY, clock=clock))
         assert {user: await fresh.record(user, guild_id=1, game=None) for user in records} == records
-        assert await fresh.leaderboard(1, "toy") == board
+        assert await fresh.seasons.board(1, "toy") == board
         kept = await store.games.fetch_game(recent.id)
         assert len(await store.log.load_log(recent.id)) > 0 and kept is not None and kept.snapshot
         assert len(await store.log.load_log(running.id)) == 1

@@ -12,8 +12,7 @@ import simcord
 from benchmarks.torture_discord_common import quick_settle
 from bot.client import GameBot
 from bot.services.deadlines import Hours, table_hours
-from bot.services.stats import rank_rows
-from bot.storage import BoardRow, GuildSettings
+from bot.storage import GuildSettings
 from bot.storage.codes import GameStatus
 from harness.messages import Table, labels, words_of
 from tests.simcord import make_bot, open_table
@@ -229,19 +228,19 @@ async def stats_and_leaderboard(env: simcord.Env, bot: GameBot, tmp_path: Path) 
     assert await bot.store.games.list_unranked_games(None) == [], "the missing places were filled in"
     theirs = await ana.slash(guild_channel, "game stats", player=bob, game="toy")
     assert "**bob** · Toy Race" in text(theirs) and f"won {wins[bob.id]}" in text(theirs)
+    # The board ranks by rating (tests/bot/ui/test_rating_board_discord.py); the abandoned game
+    # was never rated, so each has 3 rated games and the wins counted above.
     board = await bob.slash(guild_channel, "game leaderboard", game="toy")
     lines = text(board).splitlines()
-    assert lines[0] == "**Toy Race** · best players in this server"
-    order = sorted(((wins[ana.id], "ana"), (wins[bob.id], "bob")), key=lambda w: (-w[0], w[1]))
-    assert order[0][1] in lines[1] and f"{order[0][0]} won of 3" in lines[1]
-    place = "1" if order[0][0] == order[1][0] else "2"
-    assert lines[2].startswith(f"**{place}.** {order[1][1]}")
-    assert "abandoned games do not count" in lines[-1]
+    assert lines[0] == "**Toy Race** · season 1 · best ratings in this server"
+    for name, member in (("ana", ana), ("bob", bob)):
+        (line,) = [line for line in lines[1:3] if f" {name}: " in line]
+        assert f"3 rated games, {wins[member.id]} won" in line
     for command in ("game leaderboard", "game stats"):
         offered = await bob.autocomplete(guild_channel, command, "game", "estat")
         assert [choice["value"] for choice in offered] == ["estates"]
     empty = await bob.slash(guild_channel, "game leaderboard", game="california")
-    assert "Nobody has finished a game of California" in text(empty)
+    assert "Nobody has a rated game of California in season 1" in text(empty)
     # In a direct message: your own stats only, over every server.
     dm = await ana.user.slash("game stats")
     assert "every server" in text(dm) and "Finished games: 3" in text(dm)
@@ -265,10 +264,3 @@ class _Newest(Table):
     @property
     def thread(self) -> Any:
         return self.channel.threads[-1]
-
-
-def test_leaderboard_places_ties_share_a_place() -> None:
-    # Rows as the store hands them over, already in order (its ORDER BY is tested against real
-    # games in tests/bot/storage/test_leaderboard_order.py): places only are given here.
-    ordered = [BoardRow(1, "a", 4, 2), BoardRow(2, "b", 2, 1), BoardRow(4, "d", 2, 1), BoardRow(3, "c", 4, 1)]
-    assert [(p.place, p.row.name) for p in rank_rows(ordered)] == [(1, "a"), (2, "b"), (2, "d"), (4, "c")]
