@@ -93,3 +93,17 @@ def test_the_scale_benchmark_runs_on_postgres_and_meets_its_goals(postgres_serve
     pair = summary["two_processes"]
     assert pair["actions"] > 0 and pair["acks_after_restart"] > 0 and pair["lost"] == 0
     assert set(summary["latency"]) == {"sqlite/1", "sqlite/2", "postgres/1", "postgres/2"}
+
+
+def test_the_ratings_benchmark_runs_and_its_rebuild_agrees(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks/ratings.py --quick`` on SQLite: every figure is there, and the rebuild over
+    the games it rated finds no difference (a count, not a timing: the same on any machine)."""
+    from benchmarks.ratings import main as ratings_main
+
+    ratings_main(["--quick", "--no-postgres"])
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    sqlite = summary["sqlite"]
+    assert sqlite["rebuild_games"] == 200 and sqlite["rebuild_differences"] == 0
+    assert sqlite["board_lines"] > 0 and sqlite["updates"] > 0
+    assert summary["story"]["story_max_bytes"] > 0
+    assert set(summary["goals"]) >= {"sqlite_rebuild_agrees", "story_le_300kB"}

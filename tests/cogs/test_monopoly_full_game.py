@@ -48,6 +48,7 @@ a reader of the thread sees for it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -475,11 +476,14 @@ async def test_a_whole_game_by_clicks(tmp_path: Path, registered: Callable[[Mono
         assert len(standings) == 4, standings
         for line, s in zip(standings, order, strict=True):
             assert line.startswith(f"**{outcome.ranks[s]}.** {members[s].name}: "), (line, outcome)
+            # A person's line ends with their rating and its change (" — 1,060 (+60)").
+            standing, _, rating = line.partition(" — ")
+            assert re.fullmatch(r"[\d,]+ \((\+\d+|−\d+|±0)\)", rating), line
             if state.alive[s]:
                 worth_and_cash = f"{money(worth[s])} ({money(state.cash[s])} in cash)"
-                assert line.endswith(worth_and_cash), "net worth and cash read as money"
+                assert standing.endswith(worth_and_cash), "net worth and cash read as money"
             else:
-                assert line.endswith(": $0 (bankrupt)"), line
+                assert standing.endswith(": $0 (bankrupt)"), line
         alive = [s for s in range(4) if state.alive[s]]
         assert order[0] == max(alive, key=lambda s: worth[s]), "the richest by net worth wins"
 
